@@ -1,0 +1,43 @@
+import { Temporal } from "temporal-polyfill";
+import type { EpochSeconds } from "./brand.ts";
+
+export const DEFAULT_TIMEZONE = "UTC";
+const MONTHS = [
+  "January", "February", "March", "April", "May", "June",
+  "July", "August", "September", "October", "November", "December",
+] as const;
+
+/** True when the runtime knows the IANA zone name. */
+export function isKnownTimezone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return zone.trim() !== "";
+  } catch {
+    return false;
+  }
+}
+
+/** Unknown time zones fall back to UTC (spec section 5). */
+export function resolveTimezone(zone: string | null | undefined): string {
+  return zone && isKnownTimezone(zone) ? zone : DEFAULT_TIMEZONE;
+}
+
+function zoned(at: EpochSeconds, zone: string): Temporal.ZonedDateTime {
+  return Temporal.Instant.fromEpochMilliseconds(at * 1000).toZonedDateTimeISO(resolveTimezone(zone));
+}
+
+/** 'MMM DD, YYYY', e.g. "Nov 05, 2026": the spec's date format. */
+export function formatDate(at: EpochSeconds, zone: string = DEFAULT_TIMEZONE): string {
+  const d = zoned(at, zone);
+  const month = MONTHS[d.month - 1]!.slice(0, 3);
+  return `${month} ${String(d.day).padStart(2, "0")}, ${d.year}`;
+}
+
+/** 'MMMM D, YYYY, h:mm A', e.g. "November 5, 2026, 3:07 PM": device push times. */
+export function formatDateTime(at: EpochSeconds, zone: string = DEFAULT_TIMEZONE): string {
+  const d = zoned(at, zone);
+  const hour12 = d.hour % 12 === 0 ? 12 : d.hour % 12;
+  const ampm = d.hour < 12 ? "AM" : "PM";
+  const minute = String(d.minute).padStart(2, "0");
+  return `${MONTHS[d.month - 1]} ${d.day}, ${d.year}, ${hour12}:${minute} ${ampm}`;
+}

@@ -1,0 +1,55 @@
+import type { EpochSeconds } from "./brand.ts";
+
+export type BatteryBand = "Low" | "Ok" | "Good";
+
+/** Battery: 30 or below Low, 31 to 60 Ok, above 60 Good. */
+export function batteryBand(percent: number): BatteryBand {
+  if (percent <= 30) return "Low";
+  if (percent <= 60) return "Ok";
+  return "Good";
+}
+
+/** Signal strength: Strong at -80 dBm or above, else Okay. */
+export function signalStrength(dbm: number): "Strong" | "Okay" {
+  return dbm >= -80 ? "Strong" : "Okay";
+}
+
+export const MUTED_AFTER_SECONDS = 7200;
+
+/** A sensor is muted (half opacity, sorted last) when its last reading is older than 2 hours. */
+export function isSensorMuted(lastReceived: EpochSeconds | null, now: EpochSeconds): boolean {
+  return lastReceived === null || now - lastReceived > MUTED_AFTER_SECONDS;
+}
+
+/** Firmware is up to date when its version digits and dots match the latest. */
+export function isFirmwareUpToDate(current: string | null, latest: string | null): boolean {
+  const digits = (v: string | null) => (v ?? "").replace(/[^0-9.]/g, "");
+  return digits(current) !== "" && digits(current) === digits(latest);
+}
+
+/** Uptime as 'N days hh:mm:ss' or 'hh:mm:ss' under one day. */
+export function formatUptime(totalSeconds: number): string {
+  const s = Math.max(0, Math.floor(totalSeconds));
+  const days = Math.floor(s / 86400);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  const clock = `${pad(Math.floor((s % 86400) / 3600))}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
+  return days > 0 ? `${days} ${days === 1 ? "day" : "days"} ${clock}` : clock;
+}
+
+/** Push status: Pushing when the value is 1, else Not Pushing. */
+export function pushStatusLabel(value: number | null): "Pushing" | "Not Pushing" {
+  return value === 1 ? "Pushing" : "Not Pushing";
+}
+
+/** Next push expected = last push plus push interval. */
+export function nextPushExpected(
+  lastPush: EpochSeconds | null,
+  intervalSeconds: number | null,
+): EpochSeconds | null {
+  return lastPush && intervalSeconds ? ((lastPush + intervalSeconds) as EpochSeconds) : null;
+}
+
+/** Devices whose type does not begin with RA are shown on /public/device/{hash}. */
+export function usesPublicDeviceRoute(deviceType: string): boolean {
+  return !deviceType.toUpperCase().startsWith("RA");
+}

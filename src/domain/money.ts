@@ -1,0 +1,21 @@
+import type { Cents } from "./brand.ts";
+import { Currency, type CurrencyId } from "./enums.ts";
+
+const SYMBOL: Record<CurrencyId, string> = { [Currency.USD]: "$", [Currency.EUR]: "€" };
+
+/** Formats integer cents as the spec's amount: two decimals, $ by default, € for euros. */
+export function formatMoney(amount: Cents, currency: number = Currency.USD): string {
+  const symbol = SYMBOL[currency as CurrencyId] ?? "$";
+  const sign = amount < 0 ? "-" : "";
+  const abs = Math.abs(Math.round(amount));
+  const whole = Math.floor(abs / 100).toLocaleString("en-US");
+  const frac = String(abs % 100).padStart(2, "0");
+  return `${sign}${symbol}${whole}.${frac}`;
+}
+
+/** Parses a decimal amount such as "12.5" or "$1,200.00" into cents; null when it is not a number. */
+export function parseAmount(text: string): Cents | null {
+  const clean = text.replace(/[$€,\s]/g, "");
+  if (!/^-?\d+(\.\d{1,2})?$/.test(clean)) return null;
+  return Math.round(Number(clean) * 100) as Cents;
+}

@@ -1,0 +1,85 @@
+import type { EpochSeconds } from "./brand.ts";
+
+export const ORDER_PREFIX = "ORD-";
+/** Order due date is the shipping timestamp plus 30 days. */
+export const DUE_AFTER_SECONDS = 2_592_000;
+
+export type BillingStatus = "Cancelled" | "Refunded" | "Closed" | "Paid" | "Open";
+
+/** Order payment status to billing status (spec section 4). */
+export function billingStatus(paymentStatus: string | null | undefined): BillingStatus {
+  switch ((paymentStatus ?? "").trim().toLowerCase()) {
+    case "cancelled":
+      return "Cancelled";
+    case "refunded":
+      return "Refunded";
+    case "closed":
+      return "Closed";
+    case "pending":
+    case "paid":
+      return "Paid";
+    default:
+      return "Open";
+  }
+}
+
+const SETTLED = new Set(["cancelled", "closed", "paid", "hold", "dead", "refunded"]);
+
+/** An order needs payment when it has a payment status outside the settled set. */
+export function needsPayment(paymentStatus: string | null | undefined): boolean {
+  const s = (paymentStatus ?? "").trim().toLowerCase();
+  return s !== "" && !SETTLED.has(s);
+}
+
+export type PublicShippingStatus =
+  | "cancelled"
+  | "received"
+  | "hold"
+  | "partial"
+  | "delivered"
+  | "shipped";
+
+/** The public order page's shipping statusType (spec section 4, first computation). */
+export function publicShippingStatus(order: {
+  shippingStatus: string | null;
+  shippingTimestamp: EpochSeconds | null;
+  shipments: readonly { isDelivered: boolean }[];
+}): PublicShippingStatus {
+  const status = (order.shippingStatus ?? "").trim().toLowerCase();
+  if (status === "cancelled") return "cancelled";
+  if (status === "open") return "received";
+  if (status === "hold") return "hold";
+  const delivered = order.shipments.filter((s) => s.isDelivered).length;
+  if (order.shipments.length > 1 && delivered > 0 && delivered < order.shipments.length) {
+    return "partial";
+  }
+  if (order.shipments.length > 0 && delivered === order.shipments.length) return "delivered";
+  if (order.shippingTimestamp && status === "shipped") return "shipped";
+  return "received";
+}
+
+/** Due date = shipping timestamp + 2,592,000 s; null before shipping. */
+export function dueDate(shippingTimestamp: EpochSeconds | null): EpochSeconds | null {
+  return shippingTimestamp ? ((shippingTimestamp + DUE_AFTER_SECONDS) as EpochSeconds) : null;
+}
+
+/** The PO number shown, or '-' when absent. */
+export function poDisplay(poNumber: string | null | undefined): string {
+  return poNumber && poNumber.trim() !== "" ? poNumber : "-";
+}
+
+/** The shareable public reference ORD-{id}-{validationId}. */
+export function publicOrderRef(id: number, validationId: string): string {
+  return `${ORDER_PREFIX}${id}-${validationId}`;
+}
+
+/** Order ids in links follow the pattern id-(id+crmOrgId). */
+export function orderLinkId(id: number, crmOrgId: number): string {
+  return `${id}-${id + crmOrgId}`;
+}
+
+/** Reads "ORD-12-abc" or "12-abc" into its id and validation id. */
+export function parsePublicOrderRef(text: string): { id: number; validationId: string } | null {
+  const m = /^(?:ORD-)?(\d{1,12})-([A-Za-z0-9_-]{1,64})$/i.exec(text.trim());
+  return m ? { id: Number(m[1]), validationId: m[2]! } : null;
+}

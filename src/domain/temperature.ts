@@ -1,0 +1,33 @@
+export type TemperatureScale = "C" | "F";
+
+/** Unrecognised temperature scales fall back to F (spec section 5). */
+export function resolveTemperatureScale(scale: string | null | undefined): TemperatureScale {
+  const s = (scale ?? "").trim().toUpperCase();
+  return s === "C" ? "C" : "F";
+}
+
+/** Rounding of the spec: 2 decimals in Celsius, 1 in Fahrenheit. */
+export function roundFor(scale: TemperatureScale, value: number): number {
+  const f = scale === "C" ? 100 : 10;
+  return Math.round(value * f) / f;
+}
+
+/** Converts a temperature reading (stored in Celsius) to the chosen scale, rounded. */
+export function fromCelsius(celsius: number, scale: TemperatureScale): number {
+  return roundFor(scale, scale === "C" ? celsius : (celsius * 9) / 5 + 32);
+}
+
+/** Converts a reading in the given scale to Celsius, rounded to 2 decimals. */
+export function toCelsius(value: number, scale: TemperatureScale): number {
+  return roundFor("C", scale === "C" ? value : ((value - 32) * 5) / 9);
+}
+
+/** An adjustment is a difference, so it scales by 9/5 without the 32 offset. */
+export function adjustmentFromCelsius(delta: number, scale: TemperatureScale): number {
+  return roundFor(scale, scale === "C" ? delta : (delta * 9) / 5);
+}
+
+/** An adjustment typed in the given scale, as a Celsius difference. */
+export function adjustmentToCelsius(delta: number, scale: TemperatureScale): number {
+  return roundFor("C", scale === "C" ? delta : (delta * 5) / 9);
+}
