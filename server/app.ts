@@ -1,0 +1,59 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { secureHeaders } from "hono/secure-headers";
+import { runtimeConfig, type Config } from "./config.ts";
+import type { Db } from "./db/client.ts";
+import { ApiError, NOT_FOUND, UNEXPECTED, errorResponse } from "./http/errors.ts";
+import { originCheck } from "./http/origin.ts";
+import { requestId } from "./http/requestId.ts";
+import { healthRoutes } from "./routes/health.ts";
+import { devicePushRoutes } from "./routes/devicePush.ts";
+import type { Site } from "./static/site.ts";
+
+export interface AppDeps {
+  db: Db;
+  config: Config;
+  /** The built static site; absent when another host serves dist/. */
+  site?: Site | undefined;
+  now?: () => Date;
+}
+
+const API_BODY_LIMIT = 1024 * 1024;
+const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+/** Builds the whole HTTP app; index.ts only serves it, tests call app.request(). */
+export function buildApp(deps: AppDeps) {
+  const origins = Object.values(deps.config.origins).filter(Boolean);
+  const app = new Hono();
+
+  app.use(requestId);
+  app.use(secureHeaders({ strictTransportSecurity: "max-age=31536000; includeSubDomains", crossOriginResourcePolicy: false }));
+  app.use(originCheck((origin, self) => origin === self || origins.includes(origin)));
+  app.use("/api/*", async (c, next) => {
+    await next();
+    c.header("Content-Security-Policy", API_CSP);
+    c.header("Cache-Control", "no-store");
+  });
+  app.use(
+    "/api/*",
+    bodyLimit({
+      maxSize: API_BODY_LIMIT,
+      onError: (c) => errorResponse(c, 413, [{ field: null, message: "The request body is too large." }]),
+    }),
+  );
+
+  app.route("/", healthRoutes(deps));
+  app.route("/api/v1/device-data", devicePushRoutes(deps));
+  app.get("/runtime-config.json", (c) => c.json(runtimeConfig(deps.config)));
+  app.all("/api/*", (c) => errorResponse(c, 404, [{ field: null, message: NOT_FOUND }]));
+  if (deps.site) app.on(["GET", "HEAD"], "*", deps.site.handler);
+
+  app.notFound((c) => errorResponse(c, 404, [{ field: null, message: NOT_FOUND }]));
+  app.onError((err, c) => {
+    if (err instanceof ApiError) return errorResponse(c, err.status, err.errors);
+    console.error(JSON.stringify({ level: "error", requestId: c.get("requestId"), path: c.req.path, error: String(err?.stack ?? err) }));
+    return errorResponse(c, 500, [{ field: null, message: UNEXPECTED }]);
+  });
+  return app;
+}
+export type App = ReturnType<typeof buildApp>;

@@ -1,0 +1,147 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint, boolean, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { createdAt, tz } from "./helpers.ts";
+
+export const subscriptions = pgTable("subscriptions", {
+  id: serial("id").primaryKey(),
+  name: text("name").notNull(),
+  tierName: text("tier_name").notNull(),
+  /** users, devices, alerts, reports, computedChannels, connectors, dataAgeLimitUnit/Value */
+  limits: jsonb("limits").$type<Record<string, number | string>>().notNull(),
+  /** csvExport, publicUrl, supportLevel, advancedAlerting, cameraMonitoring, plugins, reportRanges */
+  features: jsonb("features").$type<Record<string, boolean | string | number>>().notNull(),
+  supportsRoles: boolean("supports_roles").notNull().default(true),
+  advancedRoles: boolean("advanced_roles").notNull().default(false),
+  samlConfigName: text("saml_config_name"),
+  crmOrgId: integer("crm_org_id").notNull().default(0),
+  createdAt: createdAt(),
+});
+
+export const users = pgTable(
+  "users",
+  {
+    id: serial("id").primaryKey(),
+    email: text("email").notNull(),
+    firstName: text("first_name").notNull().default(""),
+    lastName: text("last_name").notNull().default(""),
+    passwordHash: text("password_hash"),
+    timezone: text("timezone").notNull().default("UTC"),
+    temperatureScale: text("temperature_scale").notNull().default("C"),
+    activeSubscriptionId: integer("active_subscription_id").references(() => subscriptions.id),
+    totpSecret: text("totp_secret"),
+    /** The last accepted TOTP time step: a code works once. */
+    totpLastStep: bigint("totp_last_step", { mode: "number" }),
+    emailVerifiedAt: tz("email_verified_at"),
+    termsAcceptedAt: tz("terms_accepted_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("users_email_lower").on(sql`lower(${t.email})`)],
+);
+
+export const userAssignments = pgTable(
+  "user_assignments",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    subscriptionId: integer("subscription_id").notNull().references(() => subscriptions.id, { onDelete: "cascade" }),
+    roleId: integer("role_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("user_assignments_user_sub").on(t.userId, t.subscriptionId)],
+);
+
+export const pendingUserAssignments = pgTable("pending_user_assignments", {
+  id: serial("id").primaryKey(),
+  email: text("email").notNull(),
+  subscriptionId: integer("subscription_id").notNull().references(() => subscriptions.id, { onDelete: "cascade" }),
+  roleId: integer("role_id").notNull(),
+  createdAt: createdAt(),
+});
+
+export const sessions = pgTable("sessions", {
+  /** sha256 of the cookie value; the raw id never touches the database. */
+  idHash: text("id_hash").primaryKey(),
+  userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  createdAt: createdAt(),
+  lastSeenAt: tz("last_seen_at").notNull().defaultNow(),
+  expiresAt: tz("expires_at").notNull(),
+});
+
+export const rememberedDevices = pgTable("remembered_devices", {
+  id: serial("id").primaryKey(),
+  userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  tokenHash: text("token_hash").notNull().unique(),
+  expiresAt: tz("expires_at").notNull(),
+  revokedAt: tz("revoked_at"),
+  createdAt: createdAt(),
+});
+
+/** Single-use, expiring tokens for registration and password reset links. */
+export const authTokens = pgTable("auth_tokens", {
+  id: serial("id").primaryKey(),
+  purpose: text("purpose").notNull(),
+  email: text("email").notNull(),
+  userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+  tokenHash: text("token_hash").notNull().unique(),
+  referrer: text("referrer"),
+  expiresAt: tz("expires_at").notNull(),
+  usedAt: tz("used_at"),
+  createdAt: createdAt(),
+});
+
+/** Rate-limit counters live in the database so every instance shares them. */
+export const rateLimits = pgTable(
+  "rate_limits",
+  {
+    key: text("key").notNull(),
+    windowStart: tz("window_start").notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
+);
+
+export const accountMessages = pgTable("account_messages", {
+  id: serial("id").primaryKey(),
+  subscriptionId: integer("subscription_id").references(() => subscriptions.id, { onDelete: "cascade" }),
+  title: text("title").notNull(),
+  body: text("body").notNull(),
+  timeCreated: tz("time_created").notNull().defaultNow(),
+});
+
+export const accountMessageViews = pgTable(
+  "account_message_views",
+  {
+    messageId: integer("message_id").notNull().references(() => accountMessages.id, { onDelete: "cascade" }),
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    timeViewed: tz("time_viewed").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.messageId, t.userId] })],
+);
+
+export const samlConfigs = pgTable("saml_configs", {
+  name: text("name").primaryKey(),
+  subscriptionId: integer("subscription_id").notNull().references(() => subscriptions.id, { onDelete: "cascade" }),
+  entryPoint: text("entry_point").notNull(),
+  issuer: text("issuer").notNull(),
+  idpCert: text("idp_cert").notNull(),
+});
+
+/** Sent SAML request ids and consumed assertion ids, against replay. */
+export const samlSeen = pgTable("saml_seen", {
+  id: text("id").primaryKey(),
+  kind: text("kind").notNull(),
+  expiresAt: tz("expires_at").notNull(),
+});
+
+/** Mail written here first; sent by SMTP when configured, shown at /dev/mailbox otherwise. */
+export const outbox = pgTable("outbox", {
+  id: serial("id").primaryKey(),
+  to: text("to").notNull(),
+  subject: text("subject").notNull(),
+  text: text("text").notNull(),
+  html: text("html"),
+  createdAt: createdAt(),
+  sentAt: tz("sent_at"),
+});

@@ -1,0 +1,5 @@
+// The one schema, used by PGlite and PostgreSQL alike.
+export * from "./accounts.ts";
+export * from "./devices.ts";
+export * from "./reports.ts";
+export * from "./commerce.ts";

@@ -1,0 +1,48 @@
+import { doublePrecision, integer, pgTable, primaryKey, serial, text } from "drizzle-orm/pg-core";
+import { subscriptions } from "./accounts.ts";
+import { channels } from "./devices.ts";
+import { createdAt, tz } from "./helpers.ts";
+
+export const reports = pgTable("reports", {
+  id: serial("id").primaryKey(),
+  subscriptionId: integer("subscription_id").notNull().references(() => subscriptions.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  /** Unguessable public link token; null when not shared. */
+  publicHash: text("public_hash").unique(),
+  /** Seconds: above 0 shows the last N seconds, otherwise startDate to endDate. */
+  timeInterval: integer("time_interval").notNull().default(0),
+  startDate: tz("start_date"),
+  endDate: tz("end_date"),
+  createdAt: createdAt(),
+});
+
+export const reportChannels = pgTable(
+  "report_channels",
+  {
+    reportId: integer("report_id").notNull().references(() => reports.id, { onDelete: "cascade" }),
+    channelId: integer("channel_id").notNull().references(() => channels.id, { onDelete: "cascade" }),
+    color: text("color").notNull(),
+    axis: integer("axis").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.reportId, t.channelId] })],
+);
+
+export const thresholdRanges = pgTable("threshold_ranges", {
+  id: serial("id").primaryKey(),
+  subscriptionId: integer("subscription_id").notNull().references(() => subscriptions.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  channelId: integer("channel_id").references(() => channels.id, { onDelete: "cascade" }),
+  /** Celsius for temperature channels. */
+  minValue: doublePrecision("min_value"),
+  maxValue: doublePrecision("max_value"),
+  color: text("color").notNull(),
+});
+
+export const reportThresholds = pgTable(
+  "report_thresholds",
+  {
+    reportId: integer("report_id").notNull().references(() => reports.id, { onDelete: "cascade" }),
+    thresholdRangeId: integer("threshold_range_id").notNull().references(() => thresholdRanges.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.reportId, t.thresholdRangeId] })],
+);

@@ -1,0 +1,26 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { AppDeps } from "../app.ts";
+import { errorResponse, jsonBody } from "../http/errors.ts";
+import { ingestPush } from "../services/ingest.ts";
+import { PushSchema } from "../services/pushSchema.ts";
+
+const PUSH_BODY_LIMIT = 256 * 1024;
+
+/** Device data ingestion: devices (and the demo simulator) post readings with their key. */
+export function devicePushRoutes({ db, now }: AppDeps) {
+  return new Hono().post(
+    "/push",
+    bodyLimit({
+      maxSize: PUSH_BODY_LIMIT,
+      onError: (c) => errorResponse(c, 413, [{ field: null, message: "The push is too large (256 KB at most)." }]),
+    }),
+    async (c) => {
+      const auth = c.req.header("authorization") ?? "";
+      const key = /^Device\s+(\S+)$/.exec(auth)?.[1] ?? null;
+      const push = await jsonBody(c, PushSchema);
+      const result = await ingestPush(db, key, push, now?.() ?? new Date());
+      return c.json({ success: true, data: result });
+    },
+  );
+}
