@@ -27,7 +27,12 @@ export function buildApp(deps: AppDeps) {
   const app = new Hono();
 
   app.use(requestId);
-  app.use(secureHeaders({ strictTransportSecurity: "max-age=31536000; includeSubDomains", crossOriginResourcePolicy: false }));
+  app.use(
+    secureHeaders({
+      strictTransportSecurity: "max-age=31536000; includeSubDomains",
+      crossOriginResourcePolicy: false,
+    }),
+  );
   app.use(originCheck((origin, self) => origin === self || origins.includes(origin)));
   app.use("/api/*", async (c, next) => {
     await next();
@@ -51,7 +56,14 @@ export function buildApp(deps: AppDeps) {
   app.notFound((c) => errorResponse(c, 404, [{ field: null, message: NOT_FOUND }]));
   app.onError((err, c) => {
     if (err instanceof ApiError) return errorResponse(c, err.status, err.errors);
-    console.error(JSON.stringify({ level: "error", requestId: c.get("requestId"), path: c.req.path, error: String(err?.stack ?? err) }));
+    console.error(
+      JSON.stringify({
+        level: "error",
+        requestId: c.get("requestId"),
+        path: c.req.path,
+        error: String(err?.stack ?? err),
+      }),
+    );
     return errorResponse(c, 500, [{ field: null, message: UNEXPECTED }]);
   });
   return app;

@@ -4,7 +4,10 @@ const origin = z
   .string()
   .trim()
   .transform((v) => v.replace(/\/+$/, ""))
-  .refine((v) => v === "" || /^https?:\/\/[^/]+$/.test(v) || /^wss?:\/\/[^/]+$/.test(v), "must be an origin like https://host:port")
+  .refine(
+    (v) => v === "" || /^https?:\/\/[^/]+$/.test(v) || /^wss?:\/\/[^/]+$/.test(v),
+    "must be an origin like https://host:port",
+  )
   .default("");
 
 const flag = z
@@ -51,7 +54,13 @@ export function parseConfig(env: Record<string, string | undefined>) {
     databaseUrl: e.DATABASE_URL,
     smtpUrl: e.SMTP_URL,
     sessionSecret: e.SESSION_SECRET,
-    origins: { public: e.PUBLIC_ORIGIN, api: e.API_ORIGIN, web: e.WEB_ORIGIN, account: e.ACCOUNT_ORIGIN, ws: e.WS_ORIGIN },
+    origins: {
+      public: e.PUBLIC_ORIGIN,
+      api: e.API_ORIGIN,
+      web: e.WEB_ORIGIN,
+      account: e.ACCOUNT_ORIGIN,
+      ws: e.WS_ORIGIN,
+    },
     /** Demo data is on by default with the embedded database. */
     demo: e.DEMO ?? embedded,
     demoSampleDays: e.DEMO_SAMPLE_DAYS,

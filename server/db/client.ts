@@ -15,7 +15,10 @@ const MIGRATIONS = fileURLToPath(new URL("./migrations", import.meta.url));
 const MIGRATION_LOCK = 727_001;
 
 /** Opens PostgreSQL when a URL is given, else PGlite in dataDir (or in memory), and migrates. */
-export async function openDatabase(opts: { url?: string | undefined; dataDir?: string | undefined }): Promise<Database> {
+export async function openDatabase(opts: {
+  url?: string | undefined;
+  dataDir?: string | undefined;
+}): Promise<Database> {
   const database = opts.url ? await openPostgres(opts.url) : await openPglite(opts.dataDir);
   return database;
 }

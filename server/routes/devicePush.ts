@@ -13,7 +13,8 @@ export function devicePushRoutes({ db, now }: AppDeps) {
     "/push",
     bodyLimit({
       maxSize: PUSH_BODY_LIMIT,
-      onError: (c) => errorResponse(c, 413, [{ field: null, message: "The push is too large (256 KB at most)." }]),
+      onError: (c) =>
+        errorResponse(c, 413, [{ field: null, message: "The push is too large (256 KB at most)." }]),
     }),
     async (c) => {
       const auth = c.req.header("authorization") ?? "";

@@ -15,7 +15,12 @@ const MAX_AGE_SECONDS = 7 * 86400;
 const MAX_SKEW_SECONDS = 300;
 
 /** Authenticates a push, checks every reading, then stores all of it in one transaction. */
-export async function ingestPush(db: Db, key: string | null, push: Push, now: Date): Promise<{ accepted: number }> {
+export async function ingestPush(
+  db: Db,
+  key: string | null,
+  push: Push,
+  now: Date,
+): Promise<{ accepted: number }> {
   const [device] = await db.select().from(devices).where(eq(devices.macAddress, push.macAddress));
   if (!device || !key || !keyMatches(key, device.ingestKeyHash)) throw new ApiError(401, BAD_DEVICE_KEY);
   if (device.isSuspended) throw new ApiError(403, SUSPENDED);
@@ -29,35 +34,56 @@ export async function ingestPush(db: Db, key: string | null, push: Push, now: Da
     .innerJoin(sensors, eq(channelGroups.sensorId, sensors.id))
     .where(and(eq(sensors.deviceId, device.id), inArray(channels.channelKey, keys)));
   const byKey = new Map(known.map((k) => [k.key, k]));
-  const deviceSensors = await db.select({ id: sensors.id, mac: sensors.macAddress }).from(sensors).where(eq(sensors.deviceId, device.id));
+  const deviceSensors = await db
+    .select({ id: sensors.id, mac: sensors.macAddress })
+    .from(sensors)
+    .where(eq(sensors.deviceId, device.id));
   const sensorByMac = new Map(deviceSensors.map((s) => [s.mac, s.id]));
 
   const errors: FieldError[] = [];
   push.readings.forEach((r, i) => {
-    if (!byKey.has(r.channelKey)) errors.push({ field: `readings.${i}.channelKey`, message: UNKNOWN_CHANNEL });
+    if (!byKey.has(r.channelKey))
+      errors.push({ field: `readings.${i}.channelKey`, message: UNKNOWN_CHANNEL });
     const t = r.time ?? nowS;
-    if (t > nowS + MAX_SKEW_SECONDS || t < nowS - MAX_AGE_SECONDS) errors.push({ field: `readings.${i}.time`, message: TIME_OUT_OF_RANGE });
+    if (t > nowS + MAX_SKEW_SECONDS || t < nowS - MAX_AGE_SECONDS)
+      errors.push({ field: `readings.${i}.time`, message: TIME_OUT_OF_RANGE });
   });
   (push.sensors ?? []).forEach((s, i) => {
-    if (!sensorByMac.has(s.macAddress)) errors.push({ field: `sensors.${i}.macAddress`, message: UNKNOWN_SENSOR });
+    if (!sensorByMac.has(s.macAddress))
+      errors.push({ field: `sensors.${i}.macAddress`, message: UNKNOWN_SENSOR });
   });
   if (errors.length) throw new ApiError(400, errors);
 
-  const rows = push.readings.map((r) => ({ channelId: byKey.get(r.channelKey)!.id, time: new Date((r.time ?? nowS) * 1000), value: r.value }));
+  const rows = push.readings.map((r) => ({
+    channelId: byKey.get(r.channelKey)!.id,
+    time: new Date((r.time ?? nowS) * 1000),
+    value: r.value,
+  }));
   await db.transaction(async (tx) => {
-    await tx.insert(samples).values(rows).onConflictDoUpdate({
-      target: [samples.channelId, samples.time],
-      set: { value: sql`excluded.value` },
-    });
+    await tx
+      .insert(samples)
+      .values(rows)
+      .onConflictDoUpdate({
+        target: [samples.channelId, samples.time],
+        set: { value: sql`excluded.value` },
+      });
     await storeLatest(tx as unknown as Db, rows, byKey);
     for (const s of push.sensors ?? []) {
       const patch = { battery: s.battery, signal: s.signal, pluggedIn: s.pluggedIn };
       const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
-      if (Object.keys(defined).length) await tx.update(sensors).set(defined).where(eq(sensors.id, sensorByMac.get(s.macAddress)!));
+      if (Object.keys(defined).length)
+        await tx
+          .update(sensors)
+          .set(defined)
+          .where(eq(sensors.id, sensorByMac.get(s.macAddress)!));
     }
     await tx
       .update(devices)
-      .set({ lastMessageAt: now, pushStatus: 1, ...(push.uptime === undefined ? {} : { uptime: push.uptime }) })
+      .set({
+        lastMessageAt: now,
+        pushStatus: 1,
+        ...(push.uptime === undefined ? {} : { uptime: push.uptime }),
+      })
       .where(eq(devices.id, device.id));
   });
   return { accepted: rows.length };
@@ -66,7 +92,11 @@ export async function ingestPush(db: Db, key: string | null, push: Push, now: Da
 type Known = { id: number; groupId: number; sensorId: number };
 
 /** The newest reading per channel becomes its value; groups and sensors get their last-received time. */
-async function storeLatest(tx: Db, rows: { channelId: number; time: Date; value: number }[], byKey: Map<string, Known>) {
+async function storeLatest(
+  tx: Db,
+  rows: { channelId: number; time: Date; value: number }[],
+  byKey: Map<string, Known>,
+) {
   const latest = new Map<number, { time: Date; value: number }>();
   for (const r of rows) {
     const cur = latest.get(r.channelId);
@@ -78,7 +108,13 @@ async function storeLatest(tx: Db, rows: { channelId: number; time: Date; value:
     await tx.update(channels).set({ value: r.value }).where(eq(channels.id, channelId));
     const newer = (col: typeof channelGroups.lastReceivedAt | typeof sensors.lastReceivedAt) =>
       sql`greatest(coalesce(${col}, ${r.time}), ${r.time})`;
-    await tx.update(channelGroups).set({ lastReceivedAt: newer(channelGroups.lastReceivedAt) }).where(eq(channelGroups.id, k.groupId));
-    await tx.update(sensors).set({ lastReceivedAt: newer(sensors.lastReceivedAt) }).where(eq(sensors.id, k.sensorId));
+    await tx
+      .update(channelGroups)
+      .set({ lastReceivedAt: newer(channelGroups.lastReceivedAt) })
+      .where(eq(channelGroups.id, k.groupId));
+    await tx
+      .update(sensors)
+      .set({ lastReceivedAt: newer(sensors.lastReceivedAt) })
+      .where(eq(sensors.id, k.sensorId));
   }
 }

@@ -4,11 +4,21 @@ import { parseChannelKey } from "../../src/domain/channelKey.ts";
 /** The body a device posts to /api/v1/device-data/push. Temperatures are in Celsius. */
 export const PushSchema = z.strictObject({
   macAddress: z.string().trim().min(1, "macAddress is required.").max(64),
-  uptime: z.number().int().min(0).max(10 * 365 * 86400).optional(),
+  uptime: z
+    .number()
+    .int()
+    .min(0)
+    .max(10 * 365 * 86400)
+    .optional(),
   readings: z
     .array(
       z.strictObject({
-        channelKey: z.string().refine((k) => parseChannelKey(k) !== null, "Channel key is not in the form device_sensor_groupType_groupIndex_channelType[_channelIndex]."),
+        channelKey: z
+          .string()
+          .refine(
+            (k) => parseChannelKey(k) !== null,
+            "Channel key is not in the form device_sensor_groupType_groupIndex_channelType[_channelIndex].",
+          ),
         value: z.number().finite("Reading value must be a finite number."),
         time: z.number().int().positive().optional(),
       }),

@@ -1,12 +1,16 @@
 import { createHash } from "node:crypto";
 
-export const CONFIG_PLACEHOLDER = '<script type="application/json" id="runtime-config">{}</script>';
+import { CONFIG_PLACEHOLDER } from "../../src/domain/runtimeConfig.ts";
+export { CONFIG_PLACEHOLDER };
 
 /** Puts the runtime configuration into a page, so islands know the hosts without a round trip. */
 export function injectConfig(html: string, config: object): string {
   // JSON inside <script> must not be able to close the element.
   const json = JSON.stringify(config).replace(/</g, "\\u003c");
-  return html.replace(CONFIG_PLACEHOLDER, `<script type="application/json" id="runtime-config">${json}</script>`);
+  return html.replace(
+    CONFIG_PLACEHOLDER,
+    `<script type="application/json" id="runtime-config">${json}</script>`,
+  );
 }
 
 const sha = (text: string) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;

@@ -76,7 +76,13 @@ function assetEntry(file: string, rel: string): Entry {
   if (existsSync(`${file}.gz`)) variants.push({ body: readFileSync(`${file}.gz`), encoding: "gzip" });
   variants.push({ body, encoding: null });
   const type = TYPES[extname(file)] ?? "application/octet-stream";
-  return { type, etag: etagOf(body), cache: rel.startsWith("/_astro/") ? IMMUTABLE : ASSET_CACHE, csp: null, variants };
+  return {
+    type,
+    etag: etagOf(body),
+    cache: rel.startsWith("/_astro/") ? IMMUTABLE : ASSET_CACHE,
+    csp: null,
+    variants,
+  };
 }
 
 /** Loads dist/ into memory: HTML with the runtime config and its CSP, assets with their encodings. */
@@ -116,9 +122,15 @@ export function loadSite(distDir: string, config: object, connect: string[]): Si
 }
 
 function send(c: Context, entry: Entry, status: 200 | 404): Response {
-  const headers = new Headers({ "Content-Type": entry.type, "Cache-Control": status === 404 ? "no-cache" : entry.cache, ETag: entry.etag, Vary: "Accept-Encoding" });
+  const headers = new Headers({
+    "Content-Type": entry.type,
+    "Cache-Control": status === 404 ? "no-cache" : entry.cache,
+    ETag: entry.etag,
+    Vary: "Accept-Encoding",
+  });
   if (entry.csp) headers.set("Content-Security-Policy", entry.csp);
-  if (status === 200 && c.req.header("if-none-match") === entry.etag) return new Response(null, { status: 304, headers });
+  if (status === 200 && c.req.header("if-none-match") === entry.etag)
+    return new Response(null, { status: 304, headers });
   const accept = c.req.header("accept-encoding") ?? "";
   const variant =
     entry.variants.find((v) => v.encoding !== null && new RegExp(`\\b${v.encoding}\\b`).test(accept)) ??

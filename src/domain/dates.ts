@@ -3,15 +3,25 @@ import type { EpochSeconds } from "./brand.ts";
 
 export const DEFAULT_TIMEZONE = "UTC";
 const MONTHS = [
-  "January", "February", "March", "April", "May", "June",
-  "July", "August", "September", "October", "November", "December",
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
 ] as const;
 
 /** True when the runtime knows the IANA zone name. */
 export function isKnownTimezone(zone: string): boolean {
   try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return zone.trim() !== "";
+    const resolved = new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone;
+    return zone.trim() !== "" && resolved !== "";
   } catch {
     return false;
   }

@@ -5,7 +5,9 @@ export function locationUpdate(input: {
   location?: string | null;
   lat?: number | null;
   lng?: number | null;
-}): { ok: true; location: string | null; lat: number | null; lng: number | null } | { ok: false; message: string } {
+}):
+  | { ok: true; location: string | null; lat: number | null; lng: number | null }
+  | { ok: false; message: string } {
   const location = (input.location ?? "").trim();
   const hasCoords = Number.isFinite(input.lat) && Number.isFinite(input.lng);
   if (location === "" && !hasCoords) return { ok: false, message: LOCATION_REQUIRED };

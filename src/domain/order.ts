@@ -31,13 +31,7 @@ export function needsPayment(paymentStatus: string | null | undefined): boolean 
   return s !== "" && !SETTLED.has(s);
 }
 
-export type PublicShippingStatus =
-  | "cancelled"
-  | "received"
-  | "hold"
-  | "partial"
-  | "delivered"
-  | "shipped";
+export type PublicShippingStatus = "cancelled" | "received" | "hold" | "partial" | "delivered" | "shipped";
 
 /** The public order page's shipping statusType (spec section 4, first computation). */
 export function publicShippingStatus(order: {

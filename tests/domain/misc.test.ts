@@ -78,7 +78,12 @@ describe("location, titles and roles", () => {
   it("needs location text or both coordinates", () => {
     expect(locationUpdate({ location: "  " })).toEqual({ ok: false, message: LOCATION_REQUIRED });
     expect(locationUpdate({ lat: 1 })).toEqual({ ok: false, message: LOCATION_REQUIRED });
-    expect(locationUpdate({ location: " Lab 2 " })).toEqual({ ok: true, location: "Lab 2", lat: null, lng: null });
+    expect(locationUpdate({ location: " Lab 2 " })).toEqual({
+      ok: true,
+      location: "Lab 2",
+      lat: null,
+      lng: null,
+    });
     expect(locationUpdate({ lat: 0, lng: 0 })).toEqual({ ok: true, location: null, lat: 0, lng: 0 });
   });
 

@@ -62,9 +62,12 @@ describe("publicShippingStatus", () => {
     ["Shipped", shipped, [d(false)], "shipped"],
     ["Shipped", null, [d(false)], "received"],
     ["Received", null, [], "received"],
-  ] as const)("gives %s (shipped at %s, %j) as %s", (shippingStatus, shippingTimestamp, shipments, expected) => {
-    expect(publicShippingStatus({ shippingStatus, shippingTimestamp, shipments })).toBe(expected);
-  });
+  ] as const)(
+    "gives %s (shipped at %s, %j) as %s",
+    (shippingStatus, shippingTimestamp, shipments, expected) => {
+      expect(publicShippingStatus({ shippingStatus, shippingTimestamp, shipments })).toBe(expected);
+    },
+  );
 });
 
 describe("order numbers and dates", () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { epochSeconds, isQuoteOpen, parseQuoteNumber, quoteNumber, quoteStatusLabel } from "../../src/domain/index.ts";
+import {
+  epochSeconds,
+  isQuoteOpen,
+  parseQuoteNumber,
+  quoteNumber,
+  quoteStatusLabel,
+} from "../../src/domain/index.ts";
 
 const EXPIRES = epochSeconds(Date.UTC(2026, 11, 24) / 1000);
 

@@ -1,6 +1,14 @@
 import { sql } from "drizzle-orm";
 import {
-  bigint, boolean, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex,
+  bigint,
+  boolean,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { createdAt, tz } from "./helpers.ts";
 
@@ -44,8 +52,12 @@ export const userAssignments = pgTable(
   "user_assignments",
   {
     id: serial("id").primaryKey(),
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    subscriptionId: integer("subscription_id").notNull().references(() => subscriptions.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    subscriptionId: integer("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: "cascade" }),
     roleId: integer("role_id").notNull(),
     createdAt: createdAt(),
   },
@@ -55,7 +67,9 @@ export const userAssignments = pgTable(
 export const pendingUserAssignments = pgTable("pending_user_assignments", {
   id: serial("id").primaryKey(),
   email: text("email").notNull(),
-  subscriptionId: integer("subscription_id").notNull().references(() => subscriptions.id, { onDelete: "cascade" }),
+  subscriptionId: integer("subscription_id")
+    .notNull()
+    .references(() => subscriptions.id, { onDelete: "cascade" }),
   roleId: integer("role_id").notNull(),
   createdAt: createdAt(),
 });
@@ -63,7 +77,9 @@ export const pendingUserAssignments = pgTable("pending_user_assignments", {
 export const sessions = pgTable("sessions", {
   /** sha256 of the cookie value; the raw id never touches the database. */
   idHash: text("id_hash").primaryKey(),
-  userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  userId: integer("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
   createdAt: createdAt(),
   lastSeenAt: tz("last_seen_at").notNull().defaultNow(),
   expiresAt: tz("expires_at").notNull(),
@@ -71,7 +87,9 @@ export const sessions = pgTable("sessions", {
 
 export const rememberedDevices = pgTable("remembered_devices", {
   id: serial("id").primaryKey(),
-  userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  userId: integer("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
   tokenHash: text("token_hash").notNull().unique(),
   expiresAt: tz("expires_at").notNull(),
   revokedAt: tz("revoked_at"),
@@ -113,8 +131,12 @@ export const accountMessages = pgTable("account_messages", {
 export const accountMessageViews = pgTable(
   "account_message_views",
   {
-    messageId: integer("message_id").notNull().references(() => accountMessages.id, { onDelete: "cascade" }),
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    messageId: integer("message_id")
+      .notNull()
+      .references(() => accountMessages.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     timeViewed: tz("time_viewed").notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.messageId, t.userId] })],
@@ -122,7 +144,9 @@ export const accountMessageViews = pgTable(
 
 export const samlConfigs = pgTable("saml_configs", {
   name: text("name").primaryKey(),
-  subscriptionId: integer("subscription_id").notNull().references(() => subscriptions.id, { onDelete: "cascade" }),
+  subscriptionId: integer("subscription_id")
+    .notNull()
+    .references(() => subscriptions.id, { onDelete: "cascade" }),
   entryPoint: text("entry_point").notNull(),
   issuer: text("issuer").notNull(),
   idpCert: text("idp_cert").notNull(),

@@ -1,6 +1,4 @@
-import {
-  bigint, boolean, index, integer, pgTable, serial, text, uniqueIndex,
-} from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { subscriptions, users } from "./accounts.ts";
 import { createdAt, tz } from "./helpers.ts";
 
@@ -31,40 +29,39 @@ export const addresses = pgTable("addresses", {
 /** Money is integer cents (bigint) with the spec's currency id (USD 1, EUR 2). */
 const money = (name: string) => bigint(name, { mode: "number" });
 
-export const quotes = pgTable(
-  "quotes",
-  {
-    id: integer("id").primaryKey(),
-    subscriptionId: integer("subscription_id").references(() => subscriptions.id, { onDelete: "set null" }),
-    status: text("status").notNull(),
-    productFamily: text("product_family").notNull(),
-    contactName: text("contact_name").notNull(),
-    contactEmail: text("contact_email"),
-    createdAt: createdAt(),
-    expiresAt: tz("expires_at"),
-    currency: integer("currency").notNull().default(1),
-    crmOrgId: integer("crm_org_id").notNull().default(0),
-    needsShipping: boolean("needs_shipping").notNull().default(true),
-    shippingAddressId: integer("shipping_address_id").references(() => addresses.id),
-    billingAddressId: integer("billing_address_id").references(() => addresses.id),
-    specialistName: text("specialist_name"),
-    specialistPhone: text("specialist_phone"),
-    specialistPhoneExtension: text("specialist_phone_extension"),
-    shippingCost: money("shipping_cost").notNull().default(0),
-    shippingCarrier: text("shipping_carrier"),
-    shippingMethod: text("shipping_method"),
-    tax: money("tax").notNull().default(0),
-    /** Unguessable token for the full (pay-as-guest) view; QUO-{n} alone shows only the summary. */
-    publicToken: text("public_token").notNull().unique(),
-    orderId: integer("order_id"),
-  },
-);
+export const quotes = pgTable("quotes", {
+  id: integer("id").primaryKey(),
+  subscriptionId: integer("subscription_id").references(() => subscriptions.id, { onDelete: "set null" }),
+  status: text("status").notNull(),
+  productFamily: text("product_family").notNull(),
+  contactName: text("contact_name").notNull(),
+  contactEmail: text("contact_email"),
+  createdAt: createdAt(),
+  expiresAt: tz("expires_at"),
+  currency: integer("currency").notNull().default(1),
+  crmOrgId: integer("crm_org_id").notNull().default(0),
+  needsShipping: boolean("needs_shipping").notNull().default(true),
+  shippingAddressId: integer("shipping_address_id").references(() => addresses.id),
+  billingAddressId: integer("billing_address_id").references(() => addresses.id),
+  specialistName: text("specialist_name"),
+  specialistPhone: text("specialist_phone"),
+  specialistPhoneExtension: text("specialist_phone_extension"),
+  shippingCost: money("shipping_cost").notNull().default(0),
+  shippingCarrier: text("shipping_carrier"),
+  shippingMethod: text("shipping_method"),
+  tax: money("tax").notNull().default(0),
+  /** Unguessable token for the full (pay-as-guest) view; QUO-{n} alone shows only the summary. */
+  publicToken: text("public_token").notNull().unique(),
+  orderId: integer("order_id"),
+});
 
 export const quoteLineItems = pgTable(
   "quote_line_items",
   {
     id: serial("id").primaryKey(),
-    quoteId: integer("quote_id").notNull().references(() => quotes.id, { onDelete: "cascade" }),
+    quoteId: integer("quote_id")
+      .notNull()
+      .references(() => quotes.id, { onDelete: "cascade" }),
     productNumber: text("product_number").notNull(),
     description: text("description").notNull(),
     quantity: integer("quantity").notNull(),
@@ -109,7 +106,9 @@ export const orderLineItems = pgTable(
   "order_line_items",
   {
     id: serial("id").primaryKey(),
-    orderId: integer("order_id").notNull().references(() => orders.id, { onDelete: "cascade" }),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
     productNumber: text("product_number").notNull(),
     description: text("description").notNull(),
     quantity: integer("quantity").notNull(),
@@ -125,7 +124,9 @@ export const payments = pgTable(
   "payments",
   {
     id: serial("id").primaryKey(),
-    orderId: integer("order_id").notNull().references(() => orders.id, { onDelete: "cascade" }),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
     amount: money("amount").notNull(),
     currency: integer("currency").notNull().default(1),
     method: text("method").notNull(),
@@ -144,7 +145,9 @@ export const shipments = pgTable(
   "shipments",
   {
     id: serial("id").primaryKey(),
-    orderId: integer("order_id").notNull().references(() => orders.id, { onDelete: "cascade" }),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
     shippingDate: tz("shipping_date"),
     carrier: text("carrier").notNull(),
     shipMethod: text("ship_method").notNull(),
@@ -162,8 +165,12 @@ export const shipments = pgTable(
 
 export const shipmentItems = pgTable("shipment_items", {
   id: serial("id").primaryKey(),
-  shipmentId: integer("shipment_id").notNull().references(() => shipments.id, { onDelete: "cascade" }),
-  orderLineItemId: integer("order_line_item_id").notNull().references(() => orderLineItems.id, { onDelete: "cascade" }),
+  shipmentId: integer("shipment_id")
+    .notNull()
+    .references(() => shipments.id, { onDelete: "cascade" }),
+  orderLineItemId: integer("order_line_item_id")
+    .notNull()
+    .references(() => orderLineItems.id, { onDelete: "cascade" }),
   quantity: integer("quantity").notNull(),
 });
 

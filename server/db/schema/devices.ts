@@ -1,6 +1,15 @@
 import { sql } from "drizzle-orm";
 import {
-  boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { subscriptions } from "./accounts.ts";
 import { createdAt, tz } from "./helpers.ts";
@@ -9,7 +18,9 @@ export const tags = pgTable(
   "tags",
   {
     id: serial("id").primaryKey(),
-    subscriptionId: integer("subscription_id").notNull().references(() => subscriptions.id, { onDelete: "cascade" }),
+    subscriptionId: integer("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     type: text("type").notNull().default("user-defined"),
     createdAt: createdAt(),
@@ -21,16 +32,23 @@ export const tags = pgTable(
 export const entityTags = pgTable(
   "entity_tags",
   {
-    tagId: integer("tag_id").notNull().references(() => tags.id, { onDelete: "cascade" }),
+    tagId: integer("tag_id")
+      .notNull()
+      .references(() => tags.id, { onDelete: "cascade" }),
     entityType: integer("entity_type").notNull(),
     entityId: integer("entity_id").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.tagId, t.entityType, t.entityId] }), index("entity_tags_entity").on(t.entityType, t.entityId)],
+  (t) => [
+    primaryKey({ columns: [t.tagId, t.entityType, t.entityId] }),
+    index("entity_tags_entity").on(t.entityType, t.entityId),
+  ],
 );
 
 export const links = pgTable("links", {
   id: serial("id").primaryKey(),
-  subscriptionId: integer("subscription_id").notNull().references(() => subscriptions.id, { onDelete: "cascade" }),
+  subscriptionId: integer("subscription_id")
+    .notNull()
+    .references(() => subscriptions.id, { onDelete: "cascade" }),
   name: text("name").notNull(),
 });
 
@@ -38,7 +56,9 @@ export const devices = pgTable(
   "devices",
   {
     id: serial("id").primaryKey(),
-    subscriptionId: integer("subscription_id").notNull().references(() => subscriptions.id, { onDelete: "cascade" }),
+    subscriptionId: integer("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     location: text("location"),
     geocode: jsonb("geocode").$type<{ lat: number; lng: number } | null>(),
@@ -78,7 +98,9 @@ export const sensors = pgTable(
   "sensors",
   {
     id: serial("id").primaryKey(),
-    deviceId: integer("device_id").notNull().references(() => devices.id, { onDelete: "cascade" }),
+    deviceId: integer("device_id")
+      .notNull()
+      .references(() => devices.id, { onDelete: "cascade" }),
     macAddress: text("mac_address").notNull(),
     kind: text("kind").notNull(),
     sensorType: text("sensor_type"),
@@ -97,7 +119,9 @@ export const channelGroups = pgTable(
   "channel_groups",
   {
     id: serial("id").primaryKey(),
-    sensorId: integer("sensor_id").notNull().references(() => sensors.id, { onDelete: "cascade" }),
+    sensorId: integer("sensor_id")
+      .notNull()
+      .references(() => sensors.id, { onDelete: "cascade" }),
     channelKey: text("channel_key").notNull().unique(),
     groupType: integer("group_type").notNull(),
     groupIndex: integer("group_index").notNull(),
@@ -112,7 +136,9 @@ export const channels = pgTable(
   "channels",
   {
     id: serial("id").primaryKey(),
-    channelGroupId: integer("channel_group_id").notNull().references(() => channelGroups.id, { onDelete: "cascade" }),
+    channelGroupId: integer("channel_group_id")
+      .notNull()
+      .references(() => channelGroups.id, { onDelete: "cascade" }),
     channelKey: text("channel_key").notNull().unique(),
     channelType: integer("channel_type").notNull(),
     channelIndex: integer("channel_index"),
@@ -132,7 +158,9 @@ export const channels = pgTable(
 export const samples = pgTable(
   "samples",
   {
-    channelId: integer("channel_id").notNull().references(() => channels.id, { onDelete: "cascade" }),
+    channelId: integer("channel_id")
+      .notNull()
+      .references(() => channels.id, { onDelete: "cascade" }),
     time: tz("time").notNull(),
     value: doublePrecision("value").notNull(),
   },

@@ -5,7 +5,9 @@ import { createdAt, tz } from "./helpers.ts";
 
 export const reports = pgTable("reports", {
   id: serial("id").primaryKey(),
-  subscriptionId: integer("subscription_id").notNull().references(() => subscriptions.id, { onDelete: "cascade" }),
+  subscriptionId: integer("subscription_id")
+    .notNull()
+    .references(() => subscriptions.id, { onDelete: "cascade" }),
   name: text("name").notNull(),
   /** Unguessable public link token; null when not shared. */
   publicHash: text("public_hash").unique(),
@@ -19,8 +21,12 @@ export const reports = pgTable("reports", {
 export const reportChannels = pgTable(
   "report_channels",
   {
-    reportId: integer("report_id").notNull().references(() => reports.id, { onDelete: "cascade" }),
-    channelId: integer("channel_id").notNull().references(() => channels.id, { onDelete: "cascade" }),
+    reportId: integer("report_id")
+      .notNull()
+      .references(() => reports.id, { onDelete: "cascade" }),
+    channelId: integer("channel_id")
+      .notNull()
+      .references(() => channels.id, { onDelete: "cascade" }),
     color: text("color").notNull(),
     axis: integer("axis").notNull().default(0),
   },
@@ -29,7 +35,9 @@ export const reportChannels = pgTable(
 
 export const thresholdRanges = pgTable("threshold_ranges", {
   id: serial("id").primaryKey(),
-  subscriptionId: integer("subscription_id").notNull().references(() => subscriptions.id, { onDelete: "cascade" }),
+  subscriptionId: integer("subscription_id")
+    .notNull()
+    .references(() => subscriptions.id, { onDelete: "cascade" }),
   name: text("name").notNull(),
   channelId: integer("channel_id").references(() => channels.id, { onDelete: "cascade" }),
   /** Celsius for temperature channels. */
@@ -41,8 +49,12 @@ export const thresholdRanges = pgTable("threshold_ranges", {
 export const reportThresholds = pgTable(
   "report_thresholds",
   {
-    reportId: integer("report_id").notNull().references(() => reports.id, { onDelete: "cascade" }),
-    thresholdRangeId: integer("threshold_range_id").notNull().references(() => thresholdRanges.id, { onDelete: "cascade" }),
+    reportId: integer("report_id")
+      .notNull()
+      .references(() => reports.id, { onDelete: "cascade" }),
+    thresholdRangeId: integer("threshold_range_id")
+      .notNull()
+      .references(() => thresholdRanges.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.reportId, t.thresholdRangeId] })],
 );

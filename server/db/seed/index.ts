@@ -29,7 +29,10 @@ export async function seedDemo(db: Db, opts: { now: Date; sampleDays: number }) 
 
 /** Empties every table and restarts ids, for `npm run seed` and between tests. */
 export async function emptyDatabase(db: Db) {
-  const tables = await rows<{ tablename: string }>(db, sql`select tablename from pg_tables where schemaname = 'public'`);
+  const tables = await rows<{ tablename: string }>(
+    db,
+    sql`select tablename from pg_tables where schemaname = 'public'`,
+  );
   if (!tables.length) return;
   const list = tables.map((t) => `"${t.tablename}"`).join(", ");
   await db.execute(sql.raw(`truncate ${list} restart identity cascade`));

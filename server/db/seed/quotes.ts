@@ -3,19 +3,77 @@ import { addresses, quoteLineItems, quotes } from "../schema/index.ts";
 import { demoToken } from "./demo.ts";
 
 const DAY = 86_400_000;
-export const ACME_SHIP = { companyName: "Acme Labs", contactName: "Dana Whitfield", attention: "Receiving", line1: "100 Research Park Dr", line2: "Building 2", city: "Boston", state: "MA", zipCode: "02110", countryId: 1, phoneNumber: "617-555-0142" };
-export const ACME_BILL = { companyName: "Acme Labs", contactName: "Accounts Payable", attention: null, line1: "PO Box 4410", line2: null, city: "Boston", state: "MA", zipCode: "02111", countryId: 1, phoneNumber: "617-555-0100" };
-const NW_SHIP = { companyName: "Northwind Cold Storage", contactName: "Nora Northwind", attention: null, line1: "12 Harbour St", line2: null, city: "Toronto", state: "ON", zipCode: "M5J 2N8", countryId: 4, phoneNumber: "416-555-0190" };
+export const ACME_SHIP = {
+  companyName: "Acme Labs",
+  contactName: "Dana Whitfield",
+  attention: "Receiving",
+  line1: "100 Research Park Dr",
+  line2: "Building 2",
+  city: "Boston",
+  state: "MA",
+  zipCode: "02110",
+  countryId: 1,
+  phoneNumber: "617-555-0142",
+};
+export const ACME_BILL = {
+  companyName: "Acme Labs",
+  contactName: "Accounts Payable",
+  attention: null,
+  line1: "PO Box 4410",
+  line2: null,
+  city: "Boston",
+  state: "MA",
+  zipCode: "02111",
+  countryId: 1,
+  phoneNumber: "617-555-0100",
+};
+const NW_SHIP = {
+  companyName: "Northwind Cold Storage",
+  contactName: "Nora Northwind",
+  attention: null,
+  line1: "12 Harbour St",
+  line2: null,
+  city: "Toronto",
+  state: "ON",
+  zipCode: "M5J 2N8",
+  countryId: 4,
+  phoneNumber: "416-555-0190",
+};
 
 const ITEMS = [
-  { productNumber: "RA12-BS", description: "RA12 Base Station", quantity: 1, discount: null, listPrice: 89900 },
-  { productNumber: "WS-TH", description: "Wireless Temp/Humidity Sensor", quantity: 6, discount: "10%", listPrice: 12900 },
-  { productNumber: "SUB-PRO-1Y", description: "Professional subscription, 1 year", quantity: 1, discount: "$50", listPrice: 59900 },
+  {
+    productNumber: "RA12-BS",
+    description: "RA12 Base Station",
+    quantity: 1,
+    discount: null,
+    listPrice: 89900,
+  },
+  {
+    productNumber: "WS-TH",
+    description: "Wireless Temp/Humidity Sensor",
+    quantity: 6,
+    discount: "10%",
+    listPrice: 12900,
+  },
+  {
+    productNumber: "SUB-PRO-1Y",
+    description: "Professional subscription, 1 year",
+    quantity: 1,
+    discount: "$50",
+    listPrice: 59900,
+  },
 ];
 
 /** Inserts an address and returns its id. */
-export async function address(db: Db, subscriptionId: number | null, a: typeof ACME_SHIP | typeof ACME_BILL | typeof NW_SHIP) {
-  const [row] = await db.insert(addresses).values({ ...a, subscriptionId }).returning();
+export async function address(
+  db: Db,
+  subscriptionId: number | null,
+  a: typeof ACME_SHIP | typeof ACME_BILL | typeof NW_SHIP,
+) {
+  const [row] = await db
+    .insert(addresses)
+    .values({ ...a, subscriptionId })
+    .returning();
   return row!.id;
 }
 
@@ -25,21 +83,96 @@ export async function seedQuotes(db: Db, now: Date, acmeId: number, northwindId:
   const bill = await address(db, acmeId, ACME_BILL);
   const nwShip = await address(db, northwindId, NW_SHIP);
   const base = {
-    productFamily: "Environmental Monitoring", contactName: "Dana Whitfield", contactEmail: "dana@acme.example.com",
-    crmOrgId: 7000, specialistName: "Sam Rivera", specialistPhone: "800-555-0199", specialistPhoneExtension: "214",
-    shippingAddressId: ship, billingAddressId: bill, subscriptionId: acmeId,
+    productFamily: "Environmental Monitoring",
+    contactName: "Dana Whitfield",
+    contactEmail: "dana@acme.example.com",
+    crmOrgId: 7000,
+    specialistName: "Sam Rivera",
+    specialistPhone: "800-555-0199",
+    specialistPhoneExtension: "214",
+    shippingAddressId: ship,
+    billingAddressId: bill,
+    subscriptionId: acmeId,
   };
   const rows = [
-    { ...base, id: 1001, status: "Open", createdAt: new Date(now.getTime() - 5 * DAY), expiresAt: new Date(now.getTime() + 25 * DAY), tax: 14523, shippingCost: 2995, shippingCarrier: "UPS", shippingMethod: "2nd Day Air" },
-    { ...base, id: 1002, status: "Closed", createdAt: new Date(now.getTime() - 60 * DAY), expiresAt: new Date(now.getTime() - 30 * DAY), tax: 9800, shippingCost: 1495, shippingCarrier: "UPS", shippingMethod: "Ground", orderId: 5001 },
-    { ...base, id: 1003, status: "Open", createdAt: new Date(now.getTime() - 45 * DAY), expiresAt: new Date(now.getTime() - 15 * DAY), tax: 0, shippingCost: 0 },
-    { ...base, id: 1004, status: "Open", productFamily: "Data Services", currency: 2, needsShipping: false, createdAt: new Date(now.getTime() - 2 * DAY), expiresAt: new Date(now.getTime() + 28 * DAY), tax: 3800, shippingCost: 0, shippingAddressId: null },
-    { ...base, id: 1005, status: "Open", subscriptionId: northwindId, contactName: "Nora Northwind", contactEmail: "owner@northwind.example.com", crmOrgId: 7100, shippingAddressId: nwShip, billingAddressId: nwShip, createdAt: new Date(now.getTime() - 1 * DAY), expiresAt: new Date(now.getTime() + 29 * DAY), tax: 0, shippingCost: 0 },
+    {
+      ...base,
+      id: 1001,
+      status: "Open",
+      createdAt: new Date(now.getTime() - 5 * DAY),
+      expiresAt: new Date(now.getTime() + 25 * DAY),
+      tax: 14523,
+      shippingCost: 2995,
+      shippingCarrier: "UPS",
+      shippingMethod: "2nd Day Air",
+    },
+    {
+      ...base,
+      id: 1002,
+      status: "Closed",
+      createdAt: new Date(now.getTime() - 60 * DAY),
+      expiresAt: new Date(now.getTime() - 30 * DAY),
+      tax: 9800,
+      shippingCost: 1495,
+      shippingCarrier: "UPS",
+      shippingMethod: "Ground",
+      orderId: 5001,
+    },
+    {
+      ...base,
+      id: 1003,
+      status: "Open",
+      createdAt: new Date(now.getTime() - 45 * DAY),
+      expiresAt: new Date(now.getTime() - 15 * DAY),
+      tax: 0,
+      shippingCost: 0,
+    },
+    {
+      ...base,
+      id: 1004,
+      status: "Open",
+      productFamily: "Data Services",
+      currency: 2,
+      needsShipping: false,
+      createdAt: new Date(now.getTime() - 2 * DAY),
+      expiresAt: new Date(now.getTime() + 28 * DAY),
+      tax: 3800,
+      shippingCost: 0,
+      shippingAddressId: null,
+    },
+    {
+      ...base,
+      id: 1005,
+      status: "Open",
+      subscriptionId: northwindId,
+      contactName: "Nora Northwind",
+      contactEmail: "owner@northwind.example.com",
+      crmOrgId: 7100,
+      shippingAddressId: nwShip,
+      billingAddressId: nwShip,
+      createdAt: new Date(now.getTime() - 1 * DAY),
+      expiresAt: new Date(now.getTime() + 29 * DAY),
+      tax: 0,
+      shippingCost: 0,
+    },
   ];
   for (const q of rows) {
     await db.insert(quotes).values({ ...q, publicToken: demoToken(`quote-${q.id}`) });
-    const items = q.id === 1004 ? [{ productNumber: "DATA-API", description: "Data API access, 1 year", quantity: 1, discount: null, listPrice: 19900 }] : ITEMS;
-    await db.insert(quoteLineItems).values(items.map((i) => ({ ...i, quoteId: q.id, currency: q.currency ?? 1 })));
+    const items =
+      q.id === 1004
+        ? [
+            {
+              productNumber: "DATA-API",
+              description: "Data API access, 1 year",
+              quantity: 1,
+              discount: null,
+              listPrice: 19900,
+            },
+          ]
+        : ITEMS;
+    await db
+      .insert(quoteLineItems)
+      .values(items.map((i) => ({ ...i, quoteId: q.id, currency: "currency" in q ? q.currency : 1 })));
   }
   return { ship, bill, nwShip };
 }

@@ -15,11 +15,47 @@ export async function seedReference(db: Db) {
     { id: 99, crmId: 0, code: "ZZ", name: "Unassigned", abbreviation: "ZZZ" },
   ]);
   await db.insert(shippingOptions).values([
-    { serviceCode: "UPS-GND", name: "UPS Ground", carrierName: "UPS", serviceName: "Ground", basePrice: 1495, perItemPrice: 250 },
-    { serviceCode: "UPS-2DA", name: "UPS 2nd Day Air", carrierName: "UPS", serviceName: "2nd Day Air", basePrice: 2995, perItemPrice: 400 },
-    { serviceCode: "UPS-NDA", name: "UPS Next Day Air", carrierName: "UPS", serviceName: "Next Day Air", basePrice: 5495, perItemPrice: 600 },
-    { serviceCode: "FDX-INTL", name: "FedEx International Priority", carrierName: "FedEx", serviceName: "International Priority", basePrice: 8995, perItemPrice: 900 },
-    { serviceCode: "USPS-PRI", name: "USPS Priority Mail", carrierName: "USPS", serviceName: "Priority Mail", basePrice: 995, perItemPrice: 150, isDisabled: true },
+    {
+      serviceCode: "UPS-GND",
+      name: "UPS Ground",
+      carrierName: "UPS",
+      serviceName: "Ground",
+      basePrice: 1495,
+      perItemPrice: 250,
+    },
+    {
+      serviceCode: "UPS-2DA",
+      name: "UPS 2nd Day Air",
+      carrierName: "UPS",
+      serviceName: "2nd Day Air",
+      basePrice: 2995,
+      perItemPrice: 400,
+    },
+    {
+      serviceCode: "UPS-NDA",
+      name: "UPS Next Day Air",
+      carrierName: "UPS",
+      serviceName: "Next Day Air",
+      basePrice: 5495,
+      perItemPrice: 600,
+    },
+    {
+      serviceCode: "FDX-INTL",
+      name: "FedEx International Priority",
+      carrierName: "FedEx",
+      serviceName: "International Priority",
+      basePrice: 8995,
+      perItemPrice: 900,
+    },
+    {
+      serviceCode: "USPS-PRI",
+      name: "USPS Priority Mail",
+      carrierName: "USPS",
+      serviceName: "Priority Mail",
+      basePrice: 995,
+      perItemPrice: 150,
+      isDisabled: true,
+    },
   ]);
   await db.insert(taxRates).values([
     { countryCode: "US", region: "*", rateBasisPoints: 0 },

@@ -6,31 +6,80 @@ import { seedSamples } from "./samples.ts";
 const DAY = 86_400_000;
 const LAB = "00:1A:2B:3C:4D:01";
 export const REPORT_CHANNELS = [
-  { key: `${LAB}_W1A001_1200_0_1`, color: "#1e88e5", axis: 0, shape: { base: 4, amplitude: 1.5, noise: 0.6 } },
+  {
+    key: `${LAB}_W1A001_1200_0_1`,
+    color: "#1e88e5",
+    axis: 0,
+    shape: { base: 4, amplitude: 1.5, noise: 0.6 },
+  },
   { key: `${LAB}_W1A001_1200_0_2`, color: "#43a047", axis: 1, shape: { base: 76, amplitude: 6, noise: 2 } },
-  { key: `${LAB}_W1A002_1200_0_1`, color: "#e53935", axis: 0, shape: { base: 37, amplitude: 0.4, noise: 0.3 } },
+  {
+    key: `${LAB}_W1A002_1200_0_1`,
+    color: "#e53935",
+    axis: 0,
+    shape: { base: 37, amplitude: 0.4, noise: 0.3 },
+  },
 ];
 
 /** Two shared reports over the lab device (rolling 24 h and a fixed week) with thresholds, and their samples. */
-export async function seedReports(db: Db, now: Date, subscriptionId: number, channelIds: Map<string, number>, sampleDays: number) {
+export async function seedReports(
+  db: Db,
+  now: Date,
+  subscriptionId: number,
+  channelIds: Map<string, number>,
+  sampleDays: number,
+) {
   const end = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
-  const [rolling] = await db.insert(reports).values({
-    subscriptionId, name: "Lab Climate — Last 24 Hours", publicHash: DEMO.reportHash, timeInterval: 86_400,
-  }).returning();
-  const [fixed] = await db.insert(reports).values({
-    subscriptionId, name: "Lab Climate — Audit Week", publicHash: DEMO.fixedReportHash, timeInterval: 0,
-    startDate: new Date(end.getTime() - 30 * DAY), endDate: new Date(end.getTime() - 23 * DAY),
-  }).returning();
+  const [rolling] = await db
+    .insert(reports)
+    .values({
+      subscriptionId,
+      name: "Lab Climate — Last 24 Hours",
+      publicHash: DEMO.reportHash,
+      timeInterval: 86_400,
+    })
+    .returning();
+  const [fixed] = await db
+    .insert(reports)
+    .values({
+      subscriptionId,
+      name: "Lab Climate — Audit Week",
+      publicHash: DEMO.fixedReportHash,
+      timeInterval: 0,
+      startDate: new Date(end.getTime() - 30 * DAY),
+      endDate: new Date(end.getTime() - 23 * DAY),
+    })
+    .returning();
   const coldRoom = channelIds.get(REPORT_CHANNELS[0]!.key)!;
-  const thresholds = await db.insert(thresholdRanges).values([
-    { subscriptionId, name: "Cold room too warm", channelId: coldRoom, minValue: 8, maxValue: null, color: "#ffcdd2" },
-    { subscriptionId, name: "Cold room too cold", channelId: coldRoom, minValue: null, maxValue: 1, color: "#bbdefb" },
-  ]).returning();
+  const thresholds = await db
+    .insert(thresholdRanges)
+    .values([
+      {
+        subscriptionId,
+        name: "Cold room too warm",
+        channelId: coldRoom,
+        minValue: 8,
+        maxValue: null,
+        color: "#ffcdd2",
+      },
+      {
+        subscriptionId,
+        name: "Cold room too cold",
+        channelId: coldRoom,
+        minValue: null,
+        maxValue: 1,
+        color: "#bbdefb",
+      },
+    ])
+    .returning();
   for (const report of [rolling!, fixed!]) {
     for (const rc of REPORT_CHANNELS) {
-      await db.insert(reportChannels).values({ reportId: report.id, channelId: channelIds.get(rc.key)!, color: rc.color, axis: rc.axis });
+      await db
+        .insert(reportChannels)
+        .values({ reportId: report.id, channelId: channelIds.get(rc.key)!, color: rc.color, axis: rc.axis });
     }
-    for (const t of thresholds) await db.insert(reportThresholds).values({ reportId: report.id, thresholdRangeId: t.id });
+    for (const t of thresholds)
+      await db.insert(reportThresholds).values({ reportId: report.id, thresholdRangeId: t.id });
   }
   for (const rc of REPORT_CHANNELS) {
     await seedSamples(db, channelIds.get(rc.key)!, rc.shape, { end, days: sampleDays, stepMinutes: 1 });
@@ -38,6 +87,11 @@ export async function seedReports(db: Db, now: Date, subscriptionId: number, cha
   // Every other channel gets two days of ten-minute samples for device pages and downloads.
   for (const [key, id] of channelIds) {
     if (REPORT_CHANNELS.some((rc) => rc.key === key)) continue;
-    await seedSamples(db, id, { base: 20, amplitude: 2, noise: 0.5 }, { end, days: Math.min(2, sampleDays), stepMinutes: 10 });
+    await seedSamples(
+      db,
+      id,
+      { base: 20, amplitude: 2, noise: 0.5 },
+      { end, days: Math.min(2, sampleDays), stepMinutes: 10 },
+    );
   }
 }

@@ -1,0 +1,60 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { serve } from "@hono/node-server";
+import { buildApp } from "./app.ts";
+import { banner } from "./banner.ts";
+import { parseConfig, runtimeConfig } from "./config.ts";
+import { openDatabase } from "./db/client.ts";
+import { isEmpty, seedDemo } from "./db/seed/index.ts";
+import { startSimulator } from "./services/simulator.ts";
+import { loadSite } from "./static/site.ts";
+
+// Serves the portal: one process with the API, the static build and (in demo mode) the simulator.
+let config;
+try {
+  config = parseConfig(process.env);
+} catch (e) {
+  console.error((e as Error).message);
+  process.exit(2);
+}
+if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
+const database = await openDatabase({
+  url: config.databaseUrl,
+  dataDir: config.databaseUrl ? undefined : config.dataDir,
+});
+if (config.demo && (await isEmpty(database.db))) {
+  console.log(`Seeding demo data (${config.demoSampleDays} days of samples)...`);
+  await seedDemo(database.db, { now: new Date(), sampleDays: config.demoSampleDays });
+}
+const hasDist = existsSync(config.distDir);
+if (config.serveStatic && !hasDist)
+  console.warn(`No static build at ${config.distDir}; run npm run build. Serving the API only.`);
+const connect = Object.values(config.origins).filter(Boolean);
+const site =
+  config.serveStatic && hasDist ? loadSite(config.distDir, runtimeConfig(config), connect) : undefined;
+const app = buildApp({ db: database.db, config, site });
+
+const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+  const origin =
+    config.origins.public || `http://${config.host === "127.0.0.1" ? "localhost" : config.host}:${info.port}`;
+  console.log(banner(origin, config.demo));
+  if (config.simulator) {
+    simulator = startSimulator(database.db, `http://127.0.0.1:${info.port}`, config.simulatorIntervalSeconds);
+  }
+});
+let simulator: ReturnType<typeof startSimulator> | undefined;
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal}: finishing open requests, then stopping.`);
+  simulator?.stop();
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  server.close(async () => {
+    await database.close().catch(() => {});
+    process.exit(0);
+  });
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -1,0 +1,6 @@
+/**
+ * The empty runtime-configuration element every page ships with; the portal server
+ * replaces it with the real hosts as it serves the page (no extra round trip).
+ */
+export const CONFIG_PLACEHOLDER = '<script type="application/json" id="runtime-config">{}</script>';
+export const CONFIG_ELEMENT_ID = "runtime-config";

@@ -1,0 +1,42 @@
+import { atom } from "nanostores";
+
+/** Where the API, web app, account and websocket hosts live; empty means this origin. */
+export interface RuntimeConfig {
+  apiBase: string;
+  webBase: string;
+  accountBase: string;
+  wsBase: string;
+}
+const SAME_ORIGIN: RuntimeConfig = { apiBase: "", webBase: "", accountBase: "", wsBase: "" };
+
+/** Reads the configuration the server wrote into the page; null on a static host that did not. */
+export function readInlineConfig(doc: Document): RuntimeConfig | null {
+  const text = doc.getElementById("runtime-config")?.textContent ?? "";
+  try {
+    const parsed = JSON.parse(text) as Partial<RuntimeConfig>;
+    return typeof parsed.apiBase === "string" ? { ...SAME_ORIGIN, ...parsed } : null;
+  } catch {
+    return null;
+  }
+}
+
+export const $config = atom<RuntimeConfig>(SAME_ORIGIN);
+let loading: Promise<RuntimeConfig> | null = null;
+
+/**
+ * The runtime configuration: inline in the page when the portal server served it (no
+ * round trip), otherwise fetched once from /runtime-config.json, else same-origin.
+ */
+export function loadConfig(): Promise<RuntimeConfig> {
+  loading ??= (async () => {
+    const inline = typeof document === "undefined" ? null : readInlineConfig(document);
+    const config =
+      inline ??
+      (await fetch("/runtime-config.json")
+        .then((r) => (r.ok ? (r.json() as Promise<RuntimeConfig>) : SAME_ORIGIN))
+        .catch(() => SAME_ORIGIN));
+    $config.set(config);
+    return config;
+  })();
+  return loading;
+}
