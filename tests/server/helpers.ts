@@ -1,0 +1,64 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, beforeEach } from "vitest";
+import { buildApp } from "../../server/app.ts";
+import { parseConfig } from "../../server/config.ts";
+import { openDatabase, type Database } from "../../server/db/client.ts";
+import { emptyDatabase, seedDemo } from "../../server/db/seed/index.ts";
+
+/**
+ * A fresh database for one test file: in-memory PGlite by default, or a new database on
+ * the PostgreSQL server named by TEST_DATABASE_URL (CI runs the suite on both).
+ */
+export async function openTestDatabase(): Promise<Database & { drop(): Promise<void> }> {
+  const url = process.env["TEST_DATABASE_URL"];
+  if (!url) {
+    const db = await openDatabase({});
+    return { ...db, drop: () => db.close() };
+  }
+  const { default: pg } = await import("pg");
+  const name = `portal_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  const db = await openDatabase({ url: target.toString() });
+  return {
+    ...db,
+    drop: async () => {
+      await db.close();
+      const again = new pg.Client({ connectionString: url });
+      await again.connect();
+      await again.query(`drop database if exists ${name}`);
+      await again.end();
+    },
+  };
+}
+
+export const TEST_NOW = new Date("2026-11-22T12:00:00Z");
+
+/** Test config: no demo seeding or simulator; the app is called without a port. */
+export function testConfig(env: Record<string, string> = {}) {
+  return parseConfig({ DEMO: "0", SIMULATOR: "0", ...env });
+}
+
+/**
+ * One database per file, emptied before each test; `seeded` re-seeds the demo data set
+ * (without a year of samples) so every test starts from the same rows.
+ */
+export function useTestApp(opts: { seeded?: boolean } = {}) {
+  const ctx = {} as { database: Database & { drop(): Promise<void> }; app: ReturnType<typeof buildApp> };
+  beforeAll(async () => {
+    ctx.database = await openTestDatabase();
+    ctx.app = buildApp({ db: ctx.database.db, config: testConfig(), now: () => TEST_NOW });
+  });
+  beforeEach(async () => {
+    await emptyDatabase(ctx.database.db);
+    if (opts.seeded) await seedDemo(ctx.database.db, { now: TEST_NOW, sampleDays: 0 });
+  });
+  afterAll(async () => {
+    await ctx.database?.drop();
+  });
+  return ctx;
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { buildApp } from "../../server/app.ts";
+import { testConfig, useTestApp } from "./helpers.ts";
+
+describe("HTTP behaviour", () => {
+  const ctx = useTestApp();
+
+  it("answers unknown API paths with a JSON 404", async () => {
+    const res = await ctx.app.request("/api/v1/does-not-exist");
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ success: false, data: [{ field: null, message: "Not found." }] });
+  });
+
+  it("reports health when the database answers", async () => {
+    const res = await ctx.app.request("/healthz");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "ok" });
+  });
+
+  it("refuses a state-changing request from another site", async () => {
+    const res = await ctx.app.request("/api/v1/device-data/push", {
+      method: "POST",
+      headers: {
+        origin: "https://evil.example",
+        "content-type": "application/x-www-form-urlencoded",
+        cookie: "sid=x",
+      },
+      body: "a=1",
+    });
+    expect(res.status).toBe(403);
+    expect((await res.json()).data[0].message).toBe("Cross-site request refused.");
+    const siteOnly = await ctx.app.request("/api/v1/device-data/push", {
+      method: "POST",
+      headers: { "sec-fetch-site": "cross-site", "content-type": "text/plain" },
+      body: "a=1",
+    });
+    expect(siteOnly.status).toBe(403);
+  });
+
+  it("accepts the configured account origin as a sender", async () => {
+    const app = buildApp({
+      db: ctx.database.db,
+      config: testConfig({ ACCOUNT_ORIGIN: "https://accounts.example" }),
+    });
+    const res = await app.request("/api/v1/device-data/push", {
+      method: "POST",
+      headers: { origin: "https://accounts.example", "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(res.status).toBe(400);
+  });
+
+  it("hides internal errors behind a generic 500 with a request id", async () => {
+    const app = buildApp({ db: ctx.database.db, config: testConfig() });
+    app.get("/boom", () => {
+      throw new Error("secret detail");
+    });
+    const res = await app.request("/boom");
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(text).not.toContain("secret detail");
+    expect(JSON.parse(text)).toEqual({
+      success: false,
+      data: [{ field: null, message: "Unexpected error." }],
+    });
+    expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("sends secure headers and a locked-down CSP on API responses", async () => {
+    const res = await ctx.app.request("/api/v1/nothing");
+    expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("serves the runtime configuration for static hosts", async () => {
+    const app = buildApp({ db: ctx.database.db, config: testConfig({ API_ORIGIN: "https://api.example/" }) });
+    const res = await app.request("/runtime-config.json");
+    expect(await res.json()).toEqual({
+      apiBase: "https://api.example",
+      webBase: "",
+      accountBase: "",
+      wsBase: "",
+    });
+  });
+});

@@ -1,0 +1,139 @@
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { rows } from "../../server/db/client.ts";
+import { channels, devices, sensors } from "../../server/db/schema/index.ts";
+import { demoDeviceKey } from "../../server/services/deviceKeys.ts";
+import {
+  BAD_DEVICE_KEY,
+  SUSPENDED,
+  TIME_OUT_OF_RANGE,
+  UNKNOWN_CHANNEL,
+} from "../../server/services/ingest.ts";
+import { TEST_NOW, useTestApp } from "./helpers.ts";
+
+const MAC = "00:1A:2B:3C:4D:01";
+const COLD_TEMP = `${MAC}_W1A001_1200_0_1`;
+const COLD_HUM = `${MAC}_W1A001_1200_0_2`;
+const NOW_S = Math.floor(TEST_NOW.getTime() / 1000);
+
+describe("device push ingestion", () => {
+  const ctx = useTestApp({ seeded: true });
+  const push = (body: unknown, key: string | null = demoDeviceKey(MAC), type = "application/json") =>
+    ctx.app.request("/api/v1/device-data/push", {
+      method: "POST",
+      headers: { "content-type": type, ...(key ? { authorization: `Device ${key}` } : {}) },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+  const sampleCount = async () =>
+    (await rows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from samples`))[0]!.n;
+
+  it("stores readings, the latest value, last push, uptime and sensor battery", async () => {
+    const before = await sampleCount();
+    const res = await push({
+      macAddress: MAC,
+      uptime: 4242,
+      readings: [
+        { channelKey: COLD_TEMP, value: 5.5, time: NOW_S - 120 },
+        { channelKey: COLD_TEMP, value: 6.25, time: NOW_S - 60 },
+        { channelKey: COLD_HUM, value: 70, time: NOW_S - 10 },
+      ],
+      sensors: [{ macAddress: "W1A001", battery: 55, signal: -70 }],
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ success: true, data: { accepted: 3 } });
+    expect(await sampleCount()).toBe(before + 3);
+    const [temp] = await ctx.database.db.select().from(channels).where(eq(channels.channelKey, COLD_TEMP));
+    expect(temp!.value).toBe(6.25);
+    const [device] = await ctx.database.db.select().from(devices).where(eq(devices.macAddress, MAC));
+    expect(device!.uptime).toBe(4242);
+    expect(device!.pushStatus).toBe(1);
+    expect(device!.lastMessageAt!.getTime()).toBe(TEST_NOW.getTime());
+    const [sensor] = await ctx.database.db.select().from(sensors).where(eq(sensors.macAddress, "W1A001"));
+    expect(sensor!.battery).toBe(55);
+    expect(sensor!.signal).toBe(-70);
+  });
+
+  it("refuses a wrong or missing key with 401 and the same message", async () => {
+    const body = { macAddress: MAC, readings: [{ channelKey: COLD_TEMP, value: 1 }] };
+    for (const key of ["wrong", demoDeviceKey("00:1A:2B:3C:4D:02"), null]) {
+      const res = await push(body, key);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ success: false, data: [{ field: null, message: BAD_DEVICE_KEY }] });
+    }
+    const unknownDevice = await push({ ...body, macAddress: "FF:FF" }, demoDeviceKey("FF:FF"));
+    expect(unknownDevice.status).toBe(401);
+  });
+
+  it("stores nothing when one reading of a push is for another device's channel", async () => {
+    const before = await sampleCount();
+    const res = await push({
+      macAddress: MAC,
+      readings: [
+        { channelKey: COLD_TEMP, value: 1 },
+        { channelKey: "00:1A:2B:3C:4D:03_WS2001_1300_0_1", value: 2 },
+      ],
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json()).data).toEqual([{ field: "readings.1.channelKey", message: UNKNOWN_CHANNEL }]);
+    expect(await sampleCount()).toBe(before);
+    const [temp] = await ctx.database.db.select().from(channels).where(eq(channels.channelKey, COLD_TEMP));
+    expect(temp!.value).toBe(4.2);
+  });
+
+  it("refuses readings from the future or older than 7 days", async () => {
+    for (const time of [NOW_S + 3600, NOW_S - 8 * 86400]) {
+      const res = await push({ macAddress: MAC, readings: [{ channelKey: COLD_TEMP, value: 1, time }] });
+      expect(res.status).toBe(400);
+      expect((await res.json()).data).toEqual([{ field: "readings.0.time", message: TIME_OUT_OF_RANGE }]);
+    }
+  });
+
+  it.each([
+    ["a body that is not JSON", "{oops", 400],
+    ["an empty reading list", { macAddress: MAC, readings: [] }, 400],
+    ["a malformed channel key", { macAddress: MAC, readings: [{ channelKey: "nope", value: 1 }] }, 400],
+    [
+      "a value that is not a number",
+      { macAddress: MAC, readings: [{ channelKey: COLD_TEMP, value: "hot" }] },
+      400,
+    ],
+    [
+      "an unknown field",
+      { macAddress: MAC, readings: [{ channelKey: COLD_TEMP, value: 1 }], extra: true },
+      400,
+    ],
+    ["a JSON array", [1, 2], 400],
+  ])("answers %s with a clear 4xx", async (_name, body, status) => {
+    const res = await push(body);
+    expect(res.status).toBe(status);
+    const json = await res.json();
+    expect(json.success).toBe(false);
+    expect(json.data[0].message).toEqual(expect.any(String));
+  });
+
+  it("insists on application/json and refuses oversized pushes", async () => {
+    expect((await push("macAddress=x", demoDeviceKey(MAC), "application/x-www-form-urlencoded")).status).toBe(
+      415,
+    );
+    const big = JSON.stringify({ macAddress: MAC, readings: [], pad: "x".repeat(300 * 1024) });
+    expect((await push(big)).status).toBe(413);
+  });
+
+  it("refuses pushes from a suspended device", async () => {
+    await ctx.database.db.update(devices).set({ isSuspended: true }).where(eq(devices.macAddress, MAC));
+    const res = await push({ macAddress: MAC, readings: [{ channelKey: COLD_TEMP, value: 1 }] });
+    expect(res.status).toBe(403);
+    expect((await res.json()).data[0].message).toBe(SUSPENDED);
+  });
+
+  it("overwrites a repeated reading for the same time instead of failing", async () => {
+    const reading = { channelKey: COLD_TEMP, value: 3, time: NOW_S - 30 };
+    expect((await push({ macAddress: MAC, readings: [reading] })).status).toBe(200);
+    expect((await push({ macAddress: MAC, readings: [{ ...reading, value: 3.5 }] })).status).toBe(200);
+    const found = await rows<{ value: number }>(
+      ctx.database.db,
+      sql`select value from samples where time = ${new Date((NOW_S - 30) * 1000).toISOString()}::timestamptz`,
+    );
+    expect(found).toEqual([{ value: 3.5 }]);
+  });
+});
