@@ -1,0 +1,55 @@
+import { defineConfig } from "@playwright/test";
+
+// Browser tests drive the built site served by the real server in Debian's chromium.
+// Server 1: the default one-origin portal with demo data. Server 2: hosts configured at
+// run time (ACCOUNT_ORIGIN, API_ORIGIN) on the same build, to prove no rebuild is needed.
+export const PORTAL = "http://127.0.0.1:4410";
+export const CONFIGURED = "http://127.0.0.1:4411";
+export const CONFIGURED_ACCOUNT = "http://accounts.localhost:4412";
+
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  outputDir: "test-results/e2e",
+  timeout: 30_000,
+  workers: 2,
+  reporter: process.env["CI"] ? [["list"]] : [["list"]],
+  use: {
+    baseURL: PORTAL,
+    launchOptions: { executablePath: process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium", args: CHROMIUM_ARGS },
+    trace: "retain-on-failure",
+  },
+  webServer: [
+    {
+      command: "rm -rf .e2e-data && node server/index.ts",
+      url: `${PORTAL}/healthz`,
+      env: { PORT: "4410", DATA_DIR: ".e2e-data", DEMO_SAMPLE_DAYS: "3", SIMULATOR_INTERVAL_SECONDS: "2" },
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: "ignore",
+    },
+    {
+      command: "rm -rf .e2e-data-2 && node server/index.ts",
+      url: `${CONFIGURED}/healthz`,
+      env: {
+        PORT: "4411",
+        DATA_DIR: ".e2e-data-2",
+        DEMO: "0",
+        ACCOUNT_ORIGIN: CONFIGURED_ACCOUNT,
+        API_ORIGIN: "http://api.localhost:4413",
+      },
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: "ignore",
+    },
+  ],
+});

@@ -1,0 +1,53 @@
+// `npm test`: type check, lint, unit, server, build and browser tests, in that order.
+// Installs Debian's chromium when it is missing and we are root; otherwise says what to install.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+
+const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
+
+function ensureChromium(): boolean {
+  if (existsSync(CHROMIUM)) return true;
+  if (process.getuid?.() !== 0) {
+    console.error(
+      `Browser tests need Debian's chromium at ${CHROMIUM}.\nInstall it with: sudo apt-get install -y chromium\n(or set CHROMIUM_PATH to a Chromium binary).`,
+    );
+    return false;
+  }
+  console.log("Installing Debian's chromium for the browser tests...");
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
+  spawnSync("apt-get", ["install", "-y", "-qq", "chromium"], { stdio: "inherit", env });
+  return existsSync(CHROMIUM);
+}
+
+const STEPS: [string, string[]][] = [
+  ["type check", ["npm", "run", "typecheck"]],
+  ["lint", ["npm", "run", "lint"]],
+  ["unit tests", ["npx", "vitest", "run", "--project", "unit"]],
+  ["server tests", ["npx", "vitest", "run", "--project", "server"]],
+  ["build", ["npm", "run", "build"]],
+  ["browser tests", ["npx", "playwright", "test"]],
+];
+
+const results: { name: string; ok: boolean; seconds: number }[] = [];
+const chromiumReady = ensureChromium();
+for (const [name, [cmd, ...args]] of STEPS) {
+  if (name === "browser tests" && !chromiumReady) {
+    results.push({ name, ok: false, seconds: 0 });
+    continue;
+  }
+  console.log(`\n=== ${name} ===`);
+  const started = Date.now();
+  const run = spawnSync(cmd!, args, {
+    stdio: "inherit",
+    env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1" },
+  });
+  results.push({ name, ok: run.status === 0, seconds: (Date.now() - started) / 1000 });
+}
+
+console.log("\n=== summary ===");
+for (const r of results)
+  console.log(`${r.ok ? "ok  " : "FAIL"}  ${r.name.padEnd(14)} ${r.seconds.toFixed(1)} s`);
+const failed = results.filter((r) => !r.ok).length;
+console.log(`steps: ${results.length - failed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

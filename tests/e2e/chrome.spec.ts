@@ -1,0 +1,108 @@
+import { expect, test, type Page } from "@playwright/test";
+import { DEMO } from "../../server/db/seed/demo.ts";
+import { CONFIGURED, CONFIGURED_ACCOUNT } from "../../playwright.config.ts";
+
+const PUBLIC_PAGES = [
+  { path: `/public/report/${DEMO.reportHash}?tempScale=F&timezone=UTC`, heading: "Report" },
+  { path: `/p/device/${DEMO.raDeviceHash}`, heading: "Device" },
+  { path: `/p/device/${DEMO.ramaxDeviceHash}`, heading: "Device" },
+  { path: `/public/device/${DEMO.otherDeviceHash}`, heading: "Device" },
+  { path: `/p/quote/QUO-${DEMO.openQuoteId}`, heading: "Quote" },
+  { path: `/p/order/ORD-${DEMO.orderId}-${DEMO.orderValidationId}`, heading: "Order" },
+  { path: "/p/quote/pay-as-guest/abc", heading: "Place your Order" },
+  { path: "/p/order/pay-as-guest/abc", heading: "Submit Payment" },
+  { path: "/p/order-quote/search", heading: "Quote and Order Lookup" },
+  { path: "/s/orders/list", heading: "My Account" },
+  { path: "/terms", heading: "Terms of Service" },
+];
+
+/** Collects console errors and CSP violations: a page must load with none. */
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  page.on("pageerror", (e) => errors.push(e.message));
+  return errors;
+}
+
+for (const { path, heading } of PUBLIC_PAGES) {
+  test(`shows the shared chrome and the "${heading}" page at ${path.split("?")[0]}`, async ({ page }) => {
+    const errors = watchErrors(page);
+    const res = await page.goto(path);
+    expect(res?.status()).toBe(200);
+    await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+    const banner = page.getByRole("banner");
+    await expect(banner.getByRole("link", { name: "Device Portal home" })).toHaveAttribute(
+      "href",
+      "/user/welcome",
+    );
+    await expect(banner.getByRole("link", { name: "Products" })).toBeVisible();
+    await expect(banner.getByRole("link", { name: "Support" })).toBeVisible();
+    await expect(
+      page.getByRole("contentinfo").getByRole("link", { name: "Terms of Service" }),
+    ).toHaveAttribute("href", "/terms");
+    await expect(page.getByRole("contentinfo")).toContainText(/© \d{4} Device Portal/);
+    await page.screenshot({
+      path: `test-results/screens/${heading.replace(/\W+/g, "-").toLowerCase()}.png`,
+      fullPage: true,
+    });
+    expect(errors).toEqual([]);
+  });
+}
+
+test("states copyright year 2022 on the terms page", async ({ page }) => {
+  await page.goto("/terms");
+  await expect(page.getByRole("contentinfo")).toContainText("© 2022 Device Portal");
+});
+
+test("is usable with the keyboard from the first Tab", async ({ page }) => {
+  await page.goto("/p/order-quote/search");
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("link", { name: "Device Portal home" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("link", { name: "Products" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("link", { name: "Support" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("button", { name: "Account Login" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/gateway$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Account Login" })).toBeVisible();
+});
+
+test("shows a friendly page for an unknown address", async ({ page }) => {
+  const res = await page.goto("/no/such/page");
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  await page.getByRole("link", { name: "look up a quote or order" }).click();
+  await expect(page).toHaveURL(/\/p\/order-quote\/search$/);
+});
+
+test("points Account Login at the account host configured at run time", async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto(`${CONFIGURED}/p/quote/QUO-1`);
+  await expect(page.getByRole("button", { name: "Account Login" })).toHaveAttribute(
+    "href",
+    `${CONFIGURED_ACCOUNT}/gateway`,
+  );
+  const config = await page.locator("#runtime-config").textContent();
+  expect(JSON.parse(config!)).toMatchObject({
+    apiBase: "http://api.localhost:4413",
+    accountBase: CONFIGURED_ACCOUNT,
+  });
+  expect(errors).toEqual([]);
+});
+
+test("refuses to run an injected inline script (CSP)", async ({ page }) => {
+  const violations: string[] = [];
+  page.on("console", (m) => m.type() === "error" && violations.push(m.text()));
+  await page.goto("/terms");
+  await page.evaluate(() => {
+    const s = document.createElement("script");
+    s.textContent = "window.__injected = true";
+    document.body.append(s);
+  });
+  expect(
+    await page.evaluate(() => (window as unknown as { __injected?: boolean }).__injected),
+  ).toBeUndefined();
+  expect(violations.join("\n")).toMatch(/Content Security Policy/);
+});
