@@ -25,7 +25,10 @@ export default defineConfig({
   reporter: process.env["CI"] ? [["list"]] : [["list"]],
   use: {
     baseURL: PORTAL,
-    launchOptions: { executablePath: process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium", args: CHROMIUM_ARGS },
+    launchOptions: {
+      executablePath: process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium",
+      args: CHROMIUM_ARGS,
+    },
     trace: "retain-on-failure",
   },
   webServer: [

@@ -98,11 +98,11 @@ test("refuses to run an injected inline script (CSP)", async ({ page }) => {
   await page.goto("/terms");
   await page.evaluate(() => {
     const s = document.createElement("script");
-    s.textContent = "window.__injected = true";
+    s.textContent = "window.injectedByTest = true";
     document.body.append(s);
   });
   expect(
-    await page.evaluate(() => (window as unknown as { __injected?: boolean }).__injected),
+    await page.evaluate(() => (window as unknown as { injectedByTest?: boolean }).injectedByTest),
   ).toBeUndefined();
   expect(violations.join("\n")).toMatch(/Content Security Policy/);
 });

@@ -1,0 +1,91 @@
+// `npm run bench`: builds, starts the server on a temporary data dir, and prints what each
+// public page loads before any interaction (JS and CSS, gzip and brotli), time to first
+// byte of each shell, and the time of a few API calls. Timings are printed, never asserted.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEMO } from "../server/db/seed/demo.ts";
+import { demoDeviceKey } from "../server/services/deviceKeys.ts";
+import { pageWeight } from "./bench/weight.ts";
+import { median, timeRequest } from "./bench/timing.ts";
+
+const PORT = Number(process.env["BENCH_PORT"] ?? 4490);
+const BASE = `http://127.0.0.1:${PORT}`;
+const PAGES = [
+  ["report", `/public/report/${DEMO.reportHash}?tempScale=F&timezone=UTC`],
+  ["device (RA)", `/p/device/${DEMO.raDeviceHash}`],
+  ["device (other)", `/public/device/${DEMO.otherDeviceHash}`],
+  ["quote", `/p/quote/QUO-${DEMO.openQuoteId}`],
+  ["order", `/p/order/ORD-${DEMO.orderId}-${DEMO.orderValidationId}`],
+  ["quote pay-as-guest", "/p/quote/pay-as-guest/x"],
+  ["order pay-as-guest", "/p/order/pay-as-guest/x"],
+  ["lookup", "/p/order-quote/search"],
+  ["signed-in app", "/s/orders/list"],
+] as const;
+
+if (spawnSync("npm", ["run", "build"], { stdio: "inherit" }).status !== 0) process.exit(1);
+const dataDir = mkdtempSync(join(tmpdir(), "portal-bench-"));
+const server = spawn("node", ["server/index.ts"], {
+  env: {
+    ...process.env,
+    PORT: String(PORT),
+    DATA_DIR: dataDir,
+    SIMULATOR: "0",
+    DEMO_SAMPLE_DAYS: process.env["BENCH_SAMPLE_DAYS"] ?? "365",
+  },
+  stdio: ["ignore", "pipe", "inherit"],
+});
+const stop = () => {
+  server.kill("SIGTERM");
+  rmSync(dataDir, { recursive: true, force: true });
+};
+try {
+  await waitForHealth();
+  console.log(
+    "\n| page | JS gzip | JS br | CSS gzip | CSS br | TTFB median (ms) |\n|---|---:|---:|---:|---:|---:|",
+  );
+  for (const [name, path] of PAGES) {
+    const w = await pageWeight(BASE, path);
+    const ttfb = median(await timeRequest(`${BASE}${path}`, 20));
+    const kb = (n: number) => (n / 1024).toFixed(1) + " KB";
+    console.log(
+      `| ${name} | ${kb(w.js.gzip)} | ${kb(w.js.br)} | ${kb(w.css.gzip)} | ${kb(w.css.br)} | ${ttfb.toFixed(1)} |`,
+    );
+  }
+  console.log("\n| API call | median (ms) |\n|---|---:|");
+  const push = () => ({
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      authorization: `Device ${demoDeviceKey("00:1A:2B:3C:4D:03")}`,
+    },
+    body: JSON.stringify({
+      macAddress: "00:1A:2B:3C:4D:03",
+      readings: [{ channelKey: "00:1A:2B:3C:4D:03_WS2001_1300_0_1", value: -18 }],
+    }),
+  });
+  for (const [name, url, init] of [
+    ["GET /healthz", `${BASE}/healthz`, undefined],
+    ["GET /runtime-config.json", `${BASE}/runtime-config.json`, undefined],
+    ["POST /api/v1/device-data/push (1 reading)", `${BASE}/api/v1/device-data/push`, push],
+  ] as const) {
+    console.log(`| ${name} | ${median(await timeRequest(url, 20, init)).toFixed(1)} |`);
+  }
+} finally {
+  stop();
+}
+
+async function waitForHealth() {
+  const until = Date.now() + 180_000;
+  while (Date.now() < until) {
+    if (
+      await fetch(`${BASE}/healthz`)
+        .then((r) => r.ok)
+        .catch(() => false)
+    )
+      return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error("server did not start");
+}
