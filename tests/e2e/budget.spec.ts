@@ -1,0 +1,24 @@
+import { expect, test } from "@playwright/test";
+import { DEMO } from "../../server/db/seed/demo.ts";
+import { PORTAL } from "../../playwright.config.ts";
+import { pageWeight } from "../../scripts/bench/weight.ts";
+
+// Bytes a visitor on a slow link downloads before any interaction (gzip). The chart page
+// may carry React and a tree-shaken ECharts; every other public page React and one island.
+const KB = 1024;
+const BUDGETS = [
+  { path: `/public/report/${DEMO.reportHash}`, js: 300 * KB },
+  { path: `/p/device/${DEMO.raDeviceHash}`, js: 100 * KB },
+  { path: `/p/quote/QUO-${DEMO.openQuoteId}`, js: 100 * KB },
+  { path: `/p/order/ORD-${DEMO.orderId}-${DEMO.orderValidationId}`, js: 100 * KB },
+  { path: "/p/order-quote/search", js: 100 * KB },
+];
+const CSS_BUDGET = 16 * KB;
+
+for (const { path, js } of BUDGETS) {
+  test(`keeps ${path.split("/").slice(0, 3).join("/")} within its byte budget`, async () => {
+    const weight = await pageWeight(PORTAL, path);
+    expect(weight.js.gzip).toBeLessThanOrEqual(js);
+    expect(weight.css.gzip).toBeLessThanOrEqual(CSS_BUDGET);
+  });
+}
