@@ -9,6 +9,14 @@ import { requestId } from "./http/requestId.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { devicePushRoutes } from "./routes/devicePush.ts";
 import type { Site } from "./static/site.ts";
+import { accountMessageRoutes } from "./routes/accountMessages.ts";
+import { devMailboxRoutes } from "./routes/devMailbox.ts";
+import { gatewayRoutes } from "./routes/gateway.ts";
+import { mfaRoutes } from "./routes/mfa.ts";
+import { passwordResetRoutes } from "./routes/passwordReset.ts";
+import { sessionRoutes } from "./routes/session.ts";
+import { signupRoutes } from "./routes/signup.ts";
+import { createMailer, type Mailer } from "./services/mail.ts";
 
 export interface AppDeps {
   db: Db;
@@ -16,6 +24,8 @@ export interface AppDeps {
   /** The built static site; absent when another host serves dist/. */
   site?: Site | undefined;
   now?: () => Date;
+  /** Outbox + SMTP by default; tests may pass their own. */
+  mailer?: Mailer;
 }
 
 const API_BODY_LIMIT = 1024 * 1024;
@@ -47,8 +57,16 @@ export function buildApp(deps: AppDeps) {
     }),
   );
 
+  const withMail = { ...deps, mailer: deps.mailer ?? createMailer(deps.db, deps.config.smtpUrl) };
   app.route("/", healthRoutes(deps));
   app.route("/api/v1/device-data", devicePushRoutes(deps));
+  app.route("/api/v1/session", sessionRoutes(deps));
+  app.route("/api/v1/account-messages", accountMessageRoutes(deps));
+  app.route("/api/v1/account/mfa", mfaRoutes(deps));
+  app.route("/gateway", gatewayRoutes(deps));
+  app.route("/gateway", passwordResetRoutes(withMail));
+  app.route("/user", signupRoutes(withMail));
+  if (deps.config.demo) app.route("/dev", devMailboxRoutes(deps));
   app.get("/runtime-config.json", (c) => c.json(runtimeConfig(deps.config)));
   app.all("/api/*", (c) => errorResponse(c, 404, [{ field: null, message: NOT_FOUND }]));
   if (deps.site) app.on(["GET", "HEAD"], "*", deps.site.handler);

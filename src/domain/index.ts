@@ -14,3 +14,5 @@ export * from "./tags.ts";
 export * from "./roles.ts";
 export * from "./location.ts";
 export * from "./labels.ts";
+export * from "./auth.ts";
+export * from "./permissions.ts";

@@ -39,6 +39,8 @@ export const users = pgTable(
     temperatureScale: text("temperature_scale").notNull().default("C"),
     activeSubscriptionId: integer("active_subscription_id").references(() => subscriptions.id),
     totpSecret: text("totp_secret"),
+    /** A secret shown during setup, enabled only after a first code confirms it. */
+    totpPendingSecret: text("totp_pending_secret"),
     /** The last accepted TOTP time step: a code works once. */
     totpLastStep: bigint("totp_last_step", { mode: "number" }),
     emailVerifiedAt: tz("email_verified_at"),
@@ -83,6 +85,16 @@ export const sessions = pgTable("sessions", {
   createdAt: createdAt(),
   lastSeenAt: tz("last_seen_at").notNull().defaultNow(),
   expiresAt: tz("expires_at").notNull(),
+});
+
+/** Password accepted, one-time code still owed: the browser holds the challenge cookie. */
+export const loginChallenges = pgTable("login_challenges", {
+  idHash: text("id_hash").primaryKey(),
+  userId: integer("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  expiresAt: tz("expires_at").notNull(),
+  attempts: integer("attempts").notNull().default(0),
 });
 
 export const rememberedDevices = pgTable("remembered_devices", {

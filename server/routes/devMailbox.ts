@@ -1,0 +1,25 @@
+import { desc } from "drizzle-orm";
+import { Hono } from "hono";
+import type { AppDeps } from "../app.ts";
+import { outbox } from "../db/schema/index.ts";
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+const linkify = (s: string) => escape(s).replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>');
+
+/** Demo mode only: the outbox as a page, so a person can click emailed links without SMTP. */
+export function devMailboxRoutes({ db }: AppDeps) {
+  return new Hono().get("/mailbox", async (c) => {
+    const mails = await db.select().from(outbox).orderBy(desc(outbox.id)).limit(50);
+    const items = mails
+      .map(
+        (m) =>
+          `<article><h2>${escape(m.subject)}</h2><p><small>To ${escape(m.to)} · ${m.createdAt.toISOString()}</small></p><pre>${linkify(m.text)}</pre></article>`,
+      )
+      .join("");
+    c.header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");
+    c.header("Cache-Control", "no-store");
+    return c.html(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dev mailbox</title><style>body{font-family:sans-serif;max-width:60rem;margin:2rem auto}pre{white-space:pre-wrap}</style></head><body><h1>Dev mailbox</h1><p>Mail the portal would send (demo mode, no SMTP_URL). Newest first.</p>${items || "<p>No mail yet.</p>"}</body></html>`,
+    );
+  });
+}

@@ -1,0 +1,126 @@
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppDeps } from "../app.ts";
+import { users } from "../db/schema/index.ts";
+import { clientIp } from "../http/clientIp.ts";
+import { ApiError } from "../http/errors.ts";
+import { formBody } from "../http/forms.ts";
+import { findUserByEmail, samlConfigOf } from "../services/accounts.ts";
+import { hashPassword, verifyPassword } from "../services/passwords.ts";
+import { consume, hit, refuseIfOver } from "../services/rateLimit.ts";
+import * as s from "../services/sessions.ts";
+import { matchTotp } from "../services/totp.ts";
+import {
+  CHALLENGE_EXPIRED,
+  INVALID_EMAIL,
+  WRONG_CREDENTIALS,
+  WRONG_OTP,
+  isEmail,
+} from "../../src/domain/auth.ts";
+
+export const emailField = z
+  .string({ error: INVALID_EMAIL })
+  .trim()
+  .refine((v) => isEmail(v), INVALID_EMAIL);
+export const FEDERATED_ONLY = "Your organization signs in through its identity provider.";
+const MINUTES_15 = 900;
+// A wrong password still costs a hash, so timing does not tell which emails exist.
+const DUMMY_HASH = hashPassword("not-a-real-password-0");
+
+/** The sign-in card's three steps and sign-out (form-encoded, account host). */
+export function gatewayRoutes({ db, config, now: clock }: AppDeps) {
+  const now = () => clock?.() ?? new Date();
+  const failLimit = (email: string) => ({
+    key: `signin-fail:${email.toLowerCase()}`,
+    max: 5,
+    windowSeconds: MINUTES_15,
+  });
+  return new Hono()
+    .post("/check-email", async (c) => {
+      const { emailAddress } = await formBody(c, z.object({ emailAddress: emailField }));
+      await consume(
+        db,
+        { key: `check-email:${clientIp(c, config.trustProxy)}`, max: 60, windowSeconds: 600 },
+        now(),
+        "emailAddress",
+      );
+      const user = await findUserByEmail(db, emailAddress);
+      const samlConfigName = user ? await samlConfigOf(db, user) : null;
+      const mfaRequired = !!user?.totpSecret && !(await s.isRememberedDevice(c, db, user.id, now()));
+      return c.json({ success: true, data: { samlConfigName, mfaRequired } });
+    })
+    .post("/submit", async (c) => {
+      const form = await formBody(
+        c,
+        z.object({
+          emailAddress: emailField,
+          password: z.string({ error: "Enter your password." }).min(1, "Enter your password."),
+        }),
+      );
+      const t = now();
+      await refuseIfOver(db, failLimit(form.emailAddress), t, "password");
+      await consume(
+        db,
+        { key: `signin-ip:${clientIp(c, config.trustProxy)}`, max: 100, windowSeconds: MINUTES_15 },
+        t,
+        "password",
+      );
+      const user = await findUserByEmail(db, form.emailAddress);
+      const ok = user?.passwordHash
+        ? await verifyPassword(form.password, user.passwordHash)
+        : (await DUMMY_HASH, false);
+      if (!user || !ok) {
+        await hit(db, failLimit(form.emailAddress), t);
+        throw new ApiError(401, [{ field: "password", message: WRONG_CREDENTIALS }]);
+      }
+      if (await samlConfigOf(db, user))
+        throw new ApiError(403, [{ field: "emailAddress", message: FEDERATED_ONLY }]);
+      if (user.totpSecret && !(await s.isRememberedDevice(c, db, user.id, t))) {
+        await s.startChallenge(c, db, user.id, t);
+        return c.json({ success: true, data: { mfaRequired: true } });
+      }
+      await s.startSession(c, db, user.id, t);
+      return c.json({ success: true, data: { mfaRequired: false } });
+    })
+    .post("/verify-otp", async (c) => {
+      const form = await formBody(
+        c,
+        z.object({ otp: z.string().trim().default(""), remember: z.enum(["1", "0"]).default("0") }),
+      );
+      const t = now();
+      const challenge = await s.currentChallenge(c, db, t);
+      if (!challenge) throw new ApiError(401, [{ field: "otp", message: CHALLENGE_EXPIRED }]);
+      const limit = { key: `otp-fail:${challenge.userId}`, max: 5, windowSeconds: MINUTES_15 };
+      await refuseIfOver(db, limit, t, "otp");
+      const [user] = await db.select().from(users).where(eq(users.id, challenge.userId));
+      const step = user?.totpSecret ? await matchTotp(user.totpSecret, form.otp, t, user.totpLastStep) : null;
+      // Claim the step atomically: a code works once even when two requests race.
+      const claimed =
+        step !== null &&
+        (
+          await db
+            .update(users)
+            .set({ totpLastStep: step })
+            .where(
+              and(
+                eq(users.id, challenge.userId),
+                or(isNull(users.totpLastStep), lt(users.totpLastStep, step)),
+              ),
+            )
+            .returning({ id: users.id })
+        ).length === 1;
+      if (!claimed) {
+        await hit(db, limit, t);
+        throw new ApiError(401, [{ field: "otp", message: WRONG_OTP }]);
+      }
+      await s.endChallenge(c, db, challenge.idHash);
+      if (form.remember === "1") await s.rememberDevice(c, db, challenge.userId, t);
+      await s.startSession(c, db, challenge.userId, t);
+      return c.json({ success: true, data: {} });
+    })
+    .post("/logout", async (c) => {
+      await s.endSession(c, db);
+      return c.json({ success: true, data: {} });
+    });
+}

@@ -1,0 +1,84 @@
+import { randomBytes } from "node:crypto";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { authTokens, samlConfigs, subscriptions, users } from "../db/schema/index.ts";
+import { sha256 } from "./deviceKeys.ts";
+
+export type User = typeof users.$inferSelect;
+
+/** The user with this email (case-insensitive), if any. */
+export async function findUserByEmail(db: Db, email: string): Promise<User | null> {
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`);
+  return user ?? null;
+}
+
+/** The federated configuration name of the user's active subscription, when it has one. */
+export async function samlConfigOf(db: Db, user: User): Promise<string | null> {
+  if (!user.activeSubscriptionId) return null;
+  const [row] = await db
+    .select({ name: samlConfigs.name })
+    .from(subscriptions)
+    .innerJoin(samlConfigs, eq(samlConfigs.name, subscriptions.samlConfigName))
+    .where(eq(subscriptions.id, user.activeSubscriptionId));
+  return row?.name ?? null;
+}
+
+/** Issues a single-use emailed token (registration or reset); only its hash is stored. */
+export async function issueToken(
+  db: Db,
+  t: {
+    purpose: "register" | "reset";
+    email: string;
+    userId?: number;
+    referrer?: string | null;
+    hours: number;
+  },
+  now: Date,
+): Promise<string> {
+  const token = randomBytes(32).toString("base64url");
+  await db.insert(authTokens).values({
+    purpose: t.purpose,
+    email: t.email.trim().toLowerCase(),
+    userId: t.userId ?? null,
+    referrer: t.referrer ?? null,
+    tokenHash: sha256(token),
+    expiresAt: new Date(now.getTime() + t.hours * 3_600_000),
+  });
+  return token;
+}
+
+/** Takes a token once: marks it used and returns it, or null when unknown, used or expired. */
+export async function takeToken(db: Db, token: string, purpose: "register" | "reset", now: Date) {
+  const [row] = await db
+    .update(authTokens)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(authTokens.tokenHash, sha256(token)),
+        eq(authTokens.purpose, purpose),
+        isNull(authTokens.usedAt),
+        gt(authTokens.expiresAt, now),
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+/** Looks at a token without using it (to show the right form). */
+export async function peekToken(db: Db, token: string, purpose: "register" | "reset", now: Date) {
+  const [row] = await db
+    .select()
+    .from(authTokens)
+    .where(
+      and(
+        eq(authTokens.tokenHash, sha256(token)),
+        eq(authTokens.purpose, purpose),
+        isNull(authTokens.usedAt),
+        gt(authTokens.expiresAt, now),
+      ),
+    );
+  return row ?? null;
+}

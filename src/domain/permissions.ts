@@ -1,0 +1,45 @@
+import { Role, type RoleId } from "./roles.ts";
+
+/** Everything a signed-in person may be allowed to do; checked on the server, mirrored in the UI. */
+export type Action =
+  | "device.view"
+  | "device.edit"
+  | "device.download"
+  | "publicLink.manage"
+  | "tag.create"
+  | "tag.apply"
+  | "sensor.edit"
+  | "quote.view"
+  | "quote.pay"
+  | "order.view"
+  | "order.pay"
+  | "share.link"
+  | "access.grant"
+  | "account.settings";
+
+const ALL: readonly RoleId[] = Object.values(Role);
+const EDITORS: readonly RoleId[] = [Role.ADMINISTRATOR, Role.MANAGER];
+const BUYERS: readonly RoleId[] = [Role.ADMINISTRATOR, Role.MANAGER, Role.BILLING];
+
+/** Who may do what; roles the spec leaves open follow docs/decisions.md. */
+const MATRIX: Record<Action, readonly RoleId[]> = {
+  "device.view": ALL,
+  "device.edit": EDITORS,
+  "device.download": ALL,
+  "publicLink.manage": EDITORS,
+  "tag.create": EDITORS,
+  "tag.apply": EDITORS,
+  "sensor.edit": [...EDITORS, Role.PROVISIONER],
+  "quote.view": ALL,
+  "quote.pay": BUYERS,
+  "order.view": ALL,
+  "order.pay": BUYERS,
+  "share.link": BUYERS,
+  "access.grant": [Role.ADMINISTRATOR],
+  "account.settings": ALL,
+};
+
+/** May a person holding this role do the action (in their active subscription)? */
+export function roleMay(role: RoleId, action: Action): boolean {
+  return MATRIX[action].includes(role);
+}
