@@ -1,0 +1,148 @@
+import type { AddressInfo } from "node:net";
+import { desc } from "drizzle-orm";
+import { SMTPServer } from "smtp-server";
+import { describe, expect, it } from "vitest";
+import { buildApp } from "../../server/app.ts";
+import { outbox } from "../../server/db/schema/index.ts";
+import { createMailer } from "../../server/services/mail.ts";
+import { LINK_INVALID } from "../../src/domain/auth.ts";
+import { browser, signIn } from "./client.ts";
+import { TEST_NOW, testConfig, useTestApp } from "./helpers.ts";
+
+const linkIn = (text: string) =>
+  /(\/(?:user\/validate|gateway\/reset-password)\?token=[\w-]+)/.exec(text)![1]!;
+const tokenOf = (link: string) => new URL(link, "http://x").searchParams.get("token")!;
+
+describe("registration and password reset", () => {
+  const ctx = useTestApp({ seeded: true });
+  const lastMail = async () =>
+    (await ctx.database.db.select().from(outbox).orderBy(desc(outbox.id)).limit(1))[0]!;
+
+  it("says an existing address is already registered", async () => {
+    const res = await browser(ctx.app).form("/user/new/sign-up", {
+      emailAddress: "viewer@example.com",
+      referrer: "ord-5003",
+    });
+    expect((await res.json()).data).toEqual({ userExists: 1 });
+  });
+
+  it("emails a single-use link that validates the account and signs the person in", async () => {
+    const b = browser(ctx.app);
+    const res = await b.form("/user/new/sign-up", {
+      emailAddress: "New.Person@Example.com",
+      referrer: "quo-1001",
+    });
+    expect((await res.json()).data).toEqual({ userExists: 0 });
+    const mail = await lastMail();
+    expect(mail.to).toBe("new.person@example.com");
+    const link = linkIn(mail.text);
+    const check = await b.get(`/user/validate/check?token=${tokenOf(link)}`);
+    expect((await check.json()).data).toEqual({ email: "new.person@example.com" });
+    const fields = {
+      token: tokenOf(link),
+      firstName: "New",
+      lastName: "Person",
+      password: "a-good-password",
+    };
+    expect((await b.form("/user/validate", { ...fields, password: "short" })).status).toBe(400);
+    expect((await b.form("/user/validate", fields)).status).toBe(200);
+    const session = (await (await b.get("/api/v1/session")).json()).data;
+    expect(session.termsAccepted).toBe(false);
+    expect(session.sessionInformation.activeSubscription.role.displayName).toBe("Administrator");
+    const again = await browser(ctx.app).form("/user/validate", fields);
+    expect((await again.json()).data).toEqual([{ field: "token", message: LINK_INVALID }]);
+    await signIn(browser(ctx.app), "new.person@example.com", "a-good-password");
+  });
+
+  it("gives the contact of an order access to that order's subscription when they register from it", async () => {
+    const b = browser(ctx.app);
+    await b.form("/user/new/sign-up", { emailAddress: "dana@acme.example.com", referrer: "ord-5003" });
+    const token = tokenOf(linkIn((await lastMail()).text));
+    await b.form("/user/validate", {
+      token,
+      firstName: "Dana",
+      lastName: "Whitfield",
+      password: "dana-password-1",
+    });
+    const info = (await (await b.get("/api/v1/session")).json()).data.sessionInformation;
+    expect(info.activeSubscription).toMatchObject({ name: "Acme Labs", role: { displayName: "Billing" } });
+  });
+
+  it("refuses an unknown referrer and a bad address beside the field", async () => {
+    const res = await browser(ctx.app).form("/user/new/sign-up", { emailAddress: "x", referrer: "inv-1" });
+    expect((await res.json()).data).toEqual([
+      { field: "emailAddress", message: "Invalid email address." },
+      { field: "referrer", message: "Unknown referrer." },
+    ]);
+  });
+
+  it("resets a forgotten password by a one-hour link and ends the old sessions", async () => {
+    const old = browser(ctx.app);
+    await signIn(old, "viewer@example.com");
+    const anyone = browser(ctx.app);
+    const res = await anyone.form("/gateway/request-password-reset", { emailAddress: "viewer@example.com" });
+    expect((await res.json()).data.message).toMatch(/If an account uses that address/);
+    const token = tokenOf(linkIn((await lastMail()).text));
+    expect(
+      (await anyone.form("/gateway/reset-password", { token, password: "brand-new-password" })).status,
+    ).toBe(200);
+    expect((await old.get("/api/v1/session")).status).toBe(401);
+    expect((await anyone.get("/api/v1/session")).status).toBe(200);
+    await signIn(browser(ctx.app), "viewer@example.com", "brand-new-password");
+    const reuse = await browser(ctx.app).form("/gateway/reset-password", {
+      token,
+      password: "another-password",
+    });
+    expect((await reuse.json()).data).toEqual([{ field: "token", message: LINK_INVALID }]);
+  });
+
+  it("refuses an expired reset link", async () => {
+    await browser(ctx.app).form("/gateway/request-password-reset", { emailAddress: "viewer@example.com" });
+    const token = tokenOf(linkIn((await lastMail()).text));
+    const later = buildApp({
+      db: ctx.database.db,
+      config: testConfig(),
+      now: () => new Date(TEST_NOW.getTime() + 2 * 3_600_000),
+    });
+    const res = await browser(later).form("/gateway/reset-password", {
+      token,
+      password: "brand-new-password",
+    });
+    expect(res.status).toBe(400);
+  });
+
+  it("answers the same for unknown addresses and sends them nothing", async () => {
+    const res = await browser(ctx.app).form("/gateway/request-password-reset", {
+      emailAddress: "ghost@example.com",
+    });
+    expect(res.status).toBe(200);
+    expect(await ctx.database.db.select().from(outbox)).toEqual([]);
+  });
+
+  it("delivers the registration mail through a real SMTP server", async () => {
+    const received: string[] = [];
+    const smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      onData(stream, _session, done) {
+        let text = "";
+        stream.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        stream.on("end", () => {
+          received.push(text);
+          done();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+    const port = (smtp.server.address() as AddressInfo).port;
+    const mailer = createMailer(ctx.database.db, `smtp://127.0.0.1:${port}?ignoreTLS=true`);
+    const app = buildApp({ db: ctx.database.db, config: testConfig(), now: () => TEST_NOW, mailer });
+    await browser(app).form("/user/new/sign-up", { emailAddress: "smtp.person@example.com" });
+    smtp.close();
+    expect(received).toHaveLength(1);
+    expect(received[0]).toMatch(/To: smtp\.person@example\.com/);
+    expect(received[0]).toMatch(/Subject: Validate your Device Portal account/);
+    expect(received[0]!.replace(/=\r?\n/g, "")).toMatch(/\/user\/validate\?token=/);
+    expect((await lastMail()).sentAt).not.toBeNull();
+  });
+});
