@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import nodemailer from "nodemailer";
+import { createTransport } from "nodemailer";
 import type { Db } from "../db/client.ts";
 import { outbox } from "../db/schema/index.ts";
 
@@ -19,7 +19,7 @@ const FROM = "Device Portal <no-reply@device-portal.example>";
  * marked sent. Without one it stays in the outbox, which demo mode shows at /dev/mailbox.
  */
 export function createMailer(db: Db, smtpUrl: string | undefined): Mailer {
-  const transport = smtpUrl ? nodemailer.createTransport(smtpUrl) : null;
+  const transport = smtpUrl ? createTransport(smtpUrl) : null;
   return {
     async send(mail) {
       const [row] = await db.insert(outbox).values(mail).returning();
