@@ -16,3 +16,4 @@ export * from "./location.ts";
 export * from "./labels.ts";
 export * from "./auth.ts";
 export * from "./permissions.ts";
+export * from "./publicRecord.ts";

@@ -10,6 +10,7 @@ import {
   formatChannelKey,
   groupKeyOf,
   locationUpdate,
+  publicRecordLinks,
   parseChannelKey,
   tagNameError,
   tagNameTaken,
@@ -98,5 +99,25 @@ describe("location, titles and roles", () => {
     expect(canEditDevice(Role.MANAGER)).toBe(true);
     expect(canEditDevice(Role.VIEWER)).toBe(false);
     expect(canEditDevice(Role.BILLING)).toBe(false);
+  });
+});
+
+describe("public record links", () => {
+  it("derives the referrer and signed-in page of a public order", () => {
+    expect(publicRecordLinks("order", "/p/order/ORD-5003-abc_DEF")).toEqual({
+      referrer: "ord-5003",
+      signedInPath: "/s/order/details/5003",
+    });
+  });
+
+  it("derives the referrer and signed-in page of a public quote", () => {
+    expect(publicRecordLinks("quote", "/p/quote/QUO-1001/")).toEqual({
+      referrer: "quo-1001",
+      signedInPath: "/s/quotes/details/QUO-1001",
+    });
+  });
+
+  it("gives nothing for an address that is not a record", () => {
+    expect(publicRecordLinks("order", "/p/order/nonsense")).toBeNull();
   });
 });

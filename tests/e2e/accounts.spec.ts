@@ -1,0 +1,213 @@
+import { expect, test } from "@playwright/test";
+import { totpAt } from "../../server/services/totp.ts";
+import { DEMO } from "../../server/db/seed/demo.ts";
+import { hydrated, linkFromMailbox, PASSWORD, signInWithKeyboard } from "./helpers.ts";
+
+const shot = (name: string) => `test-results/screens/accounts-${name}.png`;
+
+test("signs in with the keyboard alone and lands on the welcome page", async ({ page }) => {
+  await page.goto("/gateway");
+  await hydrated(page);
+  const card = page.getByRole("form", { name: "Account Login" });
+  await expect(card.getByRole("heading", { name: "Account Login" })).toBeVisible();
+  await expect(card.getByLabel("Email")).toBeFocused();
+  await expect(card.getByRole("link", { name: "New to the account service? Register." })).toBeVisible();
+  await page.screenshot({ path: shot("1-email") });
+  await page.keyboard.press("Enter");
+  await expect(card.getByText("Invalid email address.")).toBeVisible();
+  await page.keyboard.type("admin@example.com");
+  await page.keyboard.press("Enter");
+  await expect(card.getByLabel("Password")).toBeFocused();
+  const forgot = card.getByRole("link", { name: "Forgot Password" });
+  await expect(forgot).toHaveAttribute("href", "/gateway/request-password-reset");
+  await expect(forgot).toHaveAttribute("target", "_blank");
+  await page.keyboard.type("wrong-password");
+  await page.keyboard.press("Enter");
+  await expect(card.getByText("Incorrect email or password.")).toBeVisible();
+  await page.screenshot({ path: shot("2-password-error") });
+  await card.getByLabel("Password").fill(PASSWORD);
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/user\/welcome$/);
+  await expect(page.getByRole("heading", { name: "Welcome, Ada" })).toBeVisible();
+  await expect(page.getByText("Acme Labs · Administrator · Professional plan")).toBeVisible();
+  await expect(page.getByRole("table", { name: "Usage of your plan" })).toContainText("Devices");
+  await page.screenshot({ path: shot("3-welcome"), fullPage: true });
+  await page.getByRole("button", { name: "Dismiss New firmware available" }).click();
+  await expect(page.getByText("New firmware available")).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByRole("button", { name: "Dismiss Scheduled maintenance" })).toBeVisible();
+  await expect(page.getByText("New firmware available")).toHaveCount(0);
+});
+
+test("shows 'Authenticating...' while a step is busy", async ({ page }) => {
+  await page.route("**/gateway/check-email", async (route) => {
+    await new Promise((r) => setTimeout(r, 600));
+    await route.continue();
+  });
+  await page.goto("/gateway");
+  await hydrated(page);
+  await page.getByLabel("Email").fill("viewer@example.com");
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page.getByRole("button", { name: "Authenticating..." })).toBeDisabled();
+  await expect(page.getByLabel("Password")).toBeVisible();
+});
+
+test("sends a fresh session with terms not accepted to the acknowledgement page", async ({ page }) => {
+  await signInWithKeyboard(page, "newhire@example.com");
+  await expect(page).toHaveURL(/\/terms\/acknowledge/);
+  await page.screenshot({ path: shot("4-terms") });
+  await page.getByRole("button", { name: "I accept the Terms of Service" }).click();
+  await expect(page).toHaveURL(/\/user\/welcome$/);
+  await expect(page.getByRole("heading", { name: "Welcome, Nia" })).toBeVisible();
+});
+
+test("turns on a one-time code, asks for it at sign-in, and remembers the browser for 30 days", async ({
+  page,
+}) => {
+  await signInWithKeyboard(page, "manager@example.com");
+  await expect(page).toHaveURL(/\/user\/welcome$/);
+  await page.goto("/s/security");
+  await page.getByRole("button", { name: "Set up one-time passcode" }).click();
+  await expect(page.getByRole("img", { name: "QR code for your authenticator app" })).toBeVisible();
+  await page.screenshot({ path: shot("5-mfa-setup") });
+  const secret = (await page.getByTestId("totp-secret").textContent())!;
+  await page.getByLabel("Code from your app").fill(await totpAt(secret, new Date()));
+  await page.getByRole("button", { name: "Turn on" }).click();
+  await expect(page.getByText("On: signing in asks for a code")).toBeVisible();
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL(/\/gateway$/);
+  await hydrated(page);
+
+  await signInWithKeyboard(page, "manager@example.com", PASSWORD, true);
+  const card = page.getByRole("form", { name: "Account Login" });
+  await expect(card.getByText("Enter your one-time passcode from your authenticator app.")).toBeVisible();
+  await expect(card.getByLabel("One-time passcode")).toBeFocused();
+  await page.keyboard.type("000000");
+  await page.keyboard.press("Enter");
+  await expect(card.getByText(/not valid/)).toBeVisible();
+  // The enabling code used this time step; the next step's code is fresh.
+  await card.getByLabel("One-time passcode").fill(await totpAt(secret, new Date(Date.now() + 30_000)));
+  await card.getByLabel("Remember this device for 30 days").check();
+  await page.screenshot({ path: shot("6-otp") });
+  await card.getByRole("button", { name: "Verify" }).click();
+  await expect(page).toHaveURL(/\/user\/welcome$/);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL(/\/gateway$/);
+
+  await signInWithKeyboard(page, "manager@example.com");
+  await expect(page).toHaveURL(/\/user\/welcome$/);
+});
+
+test("registers from a public order page through the emailed link", async ({ page }) => {
+  await page.goto(`/p/order/ORD-${DEMO.orderId}-${DEMO.orderValidationId}`);
+  await hydrated(page);
+  const card = page.getByRole("form", { name: "Submit Payment" });
+  await card.getByLabel("Email").fill("not-an-email");
+  await card.getByRole("button", { name: "Register" }).click();
+  await expect(card.getByText("Invalid email address.")).toBeVisible();
+  await card.getByLabel("Email").fill("fresh.person@example.com");
+  await card.getByRole("button", { name: "Register" }).click();
+  await expect(page.getByRole("heading", { name: "Registration Email Sent" })).toBeVisible();
+  await expect(
+    page.getByText(
+      "An account registration request has been sent to your email. Check the link in the message to validate your account.",
+    ),
+  ).toBeVisible();
+  await page.screenshot({ path: shot("7-registration-sent") });
+
+  await page.goto(await linkFromMailbox(page, "fresh.person@example.com"));
+  await page.getByLabel("First name").fill("Fresh");
+  await page.getByLabel("Last name").fill("Person");
+  await page.getByLabel("Password").fill("short");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText("Password must be between 10 and 200 characters.")).toBeVisible();
+  await page.getByLabel("Password").fill("fresh-password-1");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/terms\/acknowledge/);
+  await page.getByRole("button", { name: "I accept the Terms of Service" }).click();
+  await expect(page.getByRole("heading", { name: "Welcome, Fresh" })).toBeVisible();
+});
+
+test("tells a registered address it is already registered and signs it in to the order", async ({ page }) => {
+  await page.goto(`/p/order/ORD-${DEMO.orderId}-${DEMO.orderValidationId}`);
+  await hydrated(page);
+  const register = page.getByRole("form", { name: "Submit Payment" });
+  await register.getByLabel("Email").fill("billing@example.com");
+  await register.getByRole("button", { name: "Register" }).click();
+  await expect(page.getByRole("heading", { name: "Good News! You are Already Registered." })).toBeVisible();
+  await expect(page.getByText("Enter your password and click login to access your account.")).toBeVisible();
+  await page.screenshot({ path: shot("8-already-registered") });
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Log In" }).click();
+  await expect(page).toHaveURL(new RegExp(`/s/order/details/${DEMO.orderId}$`));
+});
+
+test("opens the public quote card in sign-in mode with ref=login", async ({ page }) => {
+  await page.goto(`/p/quote/QUO-${DEMO.openQuoteId}?ref=login`);
+  await hydrated(page);
+  await expect(page.getByRole("form", { name: "Account Login" })).toBeVisible();
+  await page.getByRole("link", { name: "New to the account service? Register." }).click();
+  await expect(page.getByRole("form", { name: "Place your Order" })).toBeVisible();
+  await page.getByRole("link", { name: "Already have an account? Sign in." }).click();
+  await expect(page.getByRole("form", { name: "Account Login" })).toBeVisible();
+});
+
+test("resets a forgotten password by the emailed link", async ({ page }) => {
+  await page.goto("/gateway/request-password-reset");
+  await hydrated(page);
+  await page.getByLabel("Email").fill("provisioner@example.com");
+  await page.getByRole("button", { name: "Send reset link" }).click();
+  await expect(page.getByText(/If an account uses that address/)).toBeVisible();
+  await page.goto(await linkFromMailbox(page, "provisioner@example.com"));
+  await page.getByLabel("New password", { exact: true }).fill("provisioner-new-1");
+  await page.getByRole("button", { name: "Save password" }).click();
+  await expect(page.getByRole("heading", { name: "Welcome, Paul" })).toBeVisible();
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL(/\/gateway$/);
+  await signInWithKeyboard(page, "provisioner@example.com", "provisioner-new-1");
+  await expect(page).toHaveURL(/\/user\/welcome$/);
+});
+
+test("saves temperature scale and time zone, and switches subscription", async ({ page }) => {
+  await signInWithKeyboard(page, "admin@example.com");
+  await page.goto("/s/settings");
+  await page.getByLabel("Fahrenheit (°F)").check();
+  await page.getByLabel("Time zone").selectOption("Europe/Berlin");
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByRole("status")).toHaveText("Settings saved.");
+  await page.reload();
+  await expect(page.getByLabel("Fahrenheit (°F)")).toBeChecked();
+  await expect(page.getByLabel("Time zone")).toHaveValue("Europe/Berlin");
+  await page.goto("/user/welcome");
+  await page.getByLabel("Subscription").selectOption({ label: "Northwind Cold Storage (Viewer)" });
+  await expect(page.getByText("Northwind Cold Storage · Viewer · Basic plan")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Dismiss Northwind notice" })).toBeVisible();
+});
+
+test("sends a signed-out visitor of a signed-in page to sign in and back", async ({ page }) => {
+  await page.goto("/s/settings");
+  await expect(page).toHaveURL(/\/gateway\?next=%2Fs%2Fsettings$/);
+  await hydrated(page);
+  await page.getByLabel("Email").fill("billing@example.com");
+  await page.keyboard.press("Enter");
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/s\/settings$/);
+  await expect(page.getByRole("heading", { name: "Settings" })).toBeVisible();
+});
+
+test("keeps what a visitor typed before the card hydrated", async ({ page }) => {
+  // Hold back the island's script, as a slow link would, while the person types.
+  let release: () => void = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  await page.route("**/_astro/*.js", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`/p/quote/QUO-${DEMO.openQuoteId}`, { waitUntil: "commit" });
+  await page.getByLabel("Email").fill("early.typist@example.com");
+  release();
+  await hydrated(page);
+  await page.getByRole("button", { name: "Register" }).click();
+  await expect(page.getByRole("heading", { name: "Registration Email Sent" })).toBeVisible();
+});

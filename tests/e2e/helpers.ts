@@ -1,0 +1,36 @@
+import { expect, type Page } from "@playwright/test";
+
+export const PASSWORD = "demo-password-1";
+
+/**
+ * Signs in through the card with the keyboard only: email, Enter, password, Enter; then
+ * waits to leave the sign-in page unless a one-time code is expected.
+ */
+export async function signInWithKeyboard(
+  page: Page,
+  email: string,
+  password = PASSWORD,
+  codeExpected = false,
+) {
+  await page.goto("/gateway");
+  await hydrated(page);
+  const card = page.getByRole("form", { name: "Account Login" });
+  await card.getByLabel("Email").fill(email);
+  await page.keyboard.press("Enter");
+  await card.getByLabel("Password").fill(password);
+  await page.keyboard.press("Enter");
+  if (!codeExpected) await page.waitForURL((url) => !url.pathname.startsWith("/gateway"));
+}
+
+/** Opens the newest mail to the address in the demo mailbox and returns its link. */
+export async function linkFromMailbox(page: Page, to: string): Promise<string> {
+  await page.goto("/dev/mailbox");
+  const mail = page.locator("article", { hasText: `To ${to}` }).first();
+  await expect(mail).toBeVisible();
+  return (await mail.getByRole("link").first().getAttribute("href"))!;
+}
+
+/** Waits until every island on the page has hydrated (Astro drops the ssr attribute). */
+export async function hydrated(page: Page) {
+  await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
+}
