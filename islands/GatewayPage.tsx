@@ -1,10 +1,24 @@
-import { useEffect } from "react";
+import { useEffect, useSyncExternalStore } from "react";
+import { samlRefusalMessage } from "../src/domain/auth.ts";
 import { loadConfig } from "../src/stores/config.ts";
 import { loadSession, nextPath } from "../src/stores/session.ts";
 import { SignInCard } from "./SignInCard.tsx";
 
-/** /gateway: an already signed-in visitor goes on; everyone else gets the sign-in card. */
+/** The address bar does not change while this page is open. */
+const noChanges = () => () => {};
+
+/**
+ * /gateway: an already signed-in visitor goes on; everyone else gets the sign-in card, with
+ * the reason when the account service sent them back from a refused federated sign-in.
+ */
 export default function GatewayPage() {
+  // The server-rendered card has no address bar: "" there, the real query after hydration.
+  const search = useSyncExternalStore(
+    noChanges,
+    () => location.search,
+    () => "",
+  );
+  const refusal = samlRefusalMessage(new URLSearchParams(search).get("saml"));
   useEffect(() => {
     void loadConfig();
     void loadSession().then((s) => {
@@ -13,6 +27,11 @@ export default function GatewayPage() {
   }, []);
   return (
     <article className="card-narrow">
+      {refusal && (
+        <p role="alert" className="form-error">
+          {refusal}
+        </p>
+      )}
       <SignInCard Heading="h1" />
     </article>
   );

@@ -15,6 +15,7 @@ import { gatewayRoutes } from "./routes/gateway.ts";
 import { mfaRoutes } from "./routes/mfa.ts";
 import { passwordResetRoutes } from "./routes/passwordReset.ts";
 import { sessionRoutes } from "./routes/session.ts";
+import { samlRoutes } from "./routes/saml.ts";
 import { signupRoutes } from "./routes/signup.ts";
 import { createMailer, type Mailer } from "./services/mail.ts";
 
@@ -43,19 +44,27 @@ export function buildApp(deps: AppDeps) {
       crossOriginResourcePolicy: false,
     }),
   );
-  app.use(originCheck((origin, self) => origin === self || origins.includes(origin)));
+  app.use(
+    originCheck(
+      (origin, self) => origin === self || origins.includes(origin),
+      // The identity provider posts its response from its own site by design; the signed,
+      // single-use assertion is what protects that endpoint.
+      (path) => path.startsWith("/auth/saml/acs/"),
+    ),
+  );
   app.use("/api/*", async (c, next) => {
     await next();
     c.header("Content-Security-Policy", API_CSP);
     c.header("Cache-Control", "no-store");
   });
-  app.use(
-    "/api/*",
-    bodyLimit({
-      maxSize: API_BODY_LIMIT,
-      onError: (c) => errorResponse(c, 413, [{ field: null, message: "The request body is too large." }]),
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: API_BODY_LIMIT,
+    onError: (c) => errorResponse(c, 413, [{ field: null, message: "The request body is too large." }]),
+  });
+  app.use("/api/*", limitBody);
+  app.use("/auth/*", limitBody);
+  app.use("/gateway/*", limitBody);
+  app.use("/user/*", limitBody);
 
   const withMail = { ...deps, mailer: deps.mailer ?? createMailer(deps.db, deps.config.smtpUrl) };
   app.route("/", healthRoutes(deps));
@@ -66,6 +75,7 @@ export function buildApp(deps: AppDeps) {
   app.route("/gateway", gatewayRoutes(deps));
   app.route("/gateway", passwordResetRoutes(withMail));
   app.route("/user", signupRoutes(withMail));
+  app.route("/auth/saml", samlRoutes(deps));
   if (deps.config.demo) app.route("/dev", devMailboxRoutes(deps));
   app.get("/runtime-config.json", (c) => c.json(runtimeConfig(deps.config)));
   app.all("/api/*", (c) => errorResponse(c, 404, [{ field: null, message: NOT_FOUND }]));

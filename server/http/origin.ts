@@ -8,9 +8,12 @@ const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
  * every cross-site POST/PUT/PATCH/DELETE and Sec-Fetch-Site where they support it; a
  * request that carries neither is not from a browser and so cannot ride a cookie.
  */
-export function originCheck(allowed: (origin: string, self: string) => boolean): MiddlewareHandler {
+export function originCheck(
+  allowed: (origin: string, self: string) => boolean,
+  exempt: (path: string) => boolean = () => false,
+): MiddlewareHandler {
   return async (c, next) => {
-    if (UNSAFE.has(c.req.method)) {
+    if (UNSAFE.has(c.req.method) && !exempt(c.req.path)) {
       const origin = c.req.header("origin");
       const self = new URL(c.req.url).origin;
       const site = c.req.header("sec-fetch-site");

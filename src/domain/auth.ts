@@ -27,3 +27,22 @@ export function isEmail(text: string): boolean {
 export function passwordError(password: string): string | null {
   return password.length < 10 || password.length > 200 ? PASSWORD_RULE : null;
 }
+
+/** Why a federated sign-in was refused; the account service sends the code to /gateway. */
+export const SAML_REFUSALS = {
+  unverified: "Your identity provider's response could not be verified, so you were not signed in.",
+  expired: "That sign-in response has expired or was already used. Please sign in again.",
+  unknown: "Federated sign-in is not set up for this organization.",
+  "no-email": "Your identity provider did not send an email address, so you could not be signed in.",
+} as const;
+export type SamlRefusal = keyof typeof SAML_REFUSALS;
+
+/** The message for a refusal code from the address bar; anything else shows nothing. */
+export function samlRefusalMessage(code: string | null): string | null {
+  return code && Object.hasOwn(SAML_REFUSALS, code) ? SAML_REFUSALS[code as SamlRefusal] : null;
+}
+
+/** A same-site path to continue to after sign-in; anything else (other hosts) falls back. */
+export function safeNextPath(next: string | null | undefined, fallback = "/user/welcome"): string {
+  return next && next.startsWith("/") && !next.startsWith("//") && !next.includes("\\") ? next : fallback;
+}

@@ -1,5 +1,6 @@
 import { atom } from "nanostores";
 import { send } from "./http.ts";
+import { safeNextPath } from "../domain/auth.ts";
 
 export interface Role {
   id: number;
@@ -43,8 +44,7 @@ export async function loadSession(): Promise<SessionState> {
 
 /** Where to go after signing in: a same-site `next` path, else the welcome page. */
 export function nextPath(search: string): string {
-  const next = new URLSearchParams(search).get("next") ?? "";
-  return next.startsWith("/") && !next.startsWith("//") ? next : "/user/welcome";
+  return safeNextPath(new URLSearchParams(search).get("next"));
 }
 
 /**

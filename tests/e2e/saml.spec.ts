@@ -1,0 +1,129 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import { IDP_ISSUER, makeIdpKeys, startIdp, type RunningIdp } from "../support/samlIdp.ts";
+import { hydrated } from "./helpers.ts";
+
+// A portal of its own (port 4414) whose Northwind subscription an operator connected, with
+// `npm run saml`, to an identity provider this test stands up with its own keys.
+const PORTAL = "http://127.0.0.1:4414";
+const OWNER = "owner@northwind.example.com";
+const shot = (name: string) => `test-results/screens/saml-${name}.png`;
+
+test.describe.configure({ mode: "serial" });
+
+let idp: RunningIdp;
+let server: ChildProcess;
+let dir: string;
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  dir = mkdtempSync(join(tmpdir(), "portal-saml-"));
+  const keys = makeIdpKeys();
+  writeFileSync(join(dir, "idp.pem"), keys.cert);
+  idp = await startIdp(keys, (acs) => acs.replace("/acs/", "/metadata/"));
+  const env = {
+    ...process.env,
+    PORT: "4414",
+    DATA_DIR: join(dir, "data"),
+    DEMO: "1",
+    DEMO_SAMPLE_DAYS: "0",
+    SIMULATOR: "0",
+  };
+  execFileSync(process.execPath, ["scripts/seed.ts"], { env, stdio: "ignore" });
+  execFileSync(
+    process.execPath,
+    ["scripts/saml.ts", "--name", "northwind", "--subscription", "Northwind Cold Storage"].concat([
+      "--entry-point",
+      idp.url,
+      "--idp-issuer",
+      IDP_ISSUER,
+      "--idp-cert",
+      join(dir, "idp.pem"),
+    ]),
+    { env, stdio: "ignore" },
+  );
+  server = spawn(process.execPath, ["server/index.ts"], { env, stdio: "ignore" });
+  for (let i = 0; i < 200; i++) {
+    if (
+      await fetch(`${PORTAL}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error("the SAML test portal did not start");
+});
+
+test.afterAll(async () => {
+  server?.kill();
+  await idp?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** From the sign-in card to the provider's own sign-in form. */
+async function toProvider(page: import("@playwright/test").Page) {
+  await page.goto(`${PORTAL}/gateway`);
+  await hydrated(page);
+  await page.getByLabel("Email").fill(OWNER);
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { name: "Test IdP" })).toBeVisible();
+  await page.getByLabel("Email").fill(OWNER);
+  await page.screenshot({ path: shot("1-provider") });
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { name: "Signed in at the Test IdP" })).toBeVisible();
+}
+
+test("signs in through the subscription's identity provider", async ({ page }) => {
+  idp.tamper = undefined;
+  await toProvider(page);
+  await page.getByRole("button", { name: "Continue to the portal" }).click();
+  await expect(page).toHaveURL(`${PORTAL}/user/welcome`);
+  await expect(page.getByText(/Northwind Cold Storage · /)).toBeVisible();
+  await page.screenshot({ path: shot("2-welcome") });
+  // The browser came back signed in: the session call now answers for this person.
+  const session = await page.evaluate(() => fetch("/api/v1/session").then((r) => r.json()));
+  expect(session.data.sessionInformation.email).toBe(OWNER);
+});
+
+test("refuses an assertion changed after the provider signed it", async ({ page }) => {
+  idp.tamper = "email";
+  await toProvider(page);
+  await page.getByRole("button", { name: "Continue to the portal" }).click();
+  await expect(page).toHaveURL(`${PORTAL}/gateway?saml=unverified`);
+  await expect(page.getByRole("alert")).toHaveText(
+    "Your identity provider's response could not be verified, so you were not signed in.",
+  );
+  await expect(page.getByRole("heading", { level: 1, name: "Account Login" })).toBeVisible();
+  await page.screenshot({ path: shot("3-refused") });
+  const status = await page.evaluate(() => fetch("/api/v1/session").then((r) => r.status));
+  expect(status).toBe(401);
+});
+
+test("refuses the same response posted a second time", async ({ page }) => {
+  idp.tamper = undefined;
+  await toProvider(page);
+  const fields = {
+    SAMLResponse: await page.locator("[name=SAMLResponse]").inputValue(),
+    RelayState: await page.locator("[name=RelayState]").inputValue(),
+  };
+  await page.getByRole("button", { name: "Continue to the portal" }).click();
+  await expect(page).toHaveURL(`${PORTAL}/user/welcome`);
+  await page.context().clearCookies();
+  // An attacker who captured the response posts it again from the provider's page.
+  await page.goBack();
+  await page.evaluate((f) => {
+    const form = document.querySelector("form")!;
+    (form.querySelector("[name=SAMLResponse]") as HTMLInputElement).value = f.SAMLResponse;
+    (form.querySelector("[name=RelayState]") as HTMLInputElement).value = f.RelayState;
+    form.submit();
+  }, fields);
+  await expect(page).toHaveURL(`${PORTAL}/gateway?saml=expired`);
+  await expect(page.getByRole("alert")).toHaveText(
+    "That sign-in response has expired or was already used. Please sign in again.",
+  );
+});

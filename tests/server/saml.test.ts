@@ -1,0 +1,189 @@
+import { eq } from "drizzle-orm";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { subscriptions, userAssignments, users } from "../../server/db/schema/index.ts";
+import { saveSamlConfig } from "../../server/services/saml.ts";
+import { Role } from "../../src/domain/roles.ts";
+import { makeIdpKeys, readAuthnRequest, samlResponse, IDP_ISSUER, type IdpKeys } from "../support/samlIdp.ts";
+import { browser, type Browser } from "./client.ts";
+import { useTestApp } from "./helpers.ts";
+
+const ENTRY_POINT = "https://idp.test.example/sso";
+const ACS = "http://localhost/auth/saml/acs/northwind";
+const AUDIENCE = "http://localhost/auth/saml/metadata/northwind";
+const OWNER = "owner@northwind.example.com";
+
+describe("SAML sign-in", () => {
+  const ctx = useTestApp({ seeded: true });
+  let keys: IdpKeys;
+  let otherKeys: IdpKeys;
+  beforeAll(() => {
+    keys = makeIdpKeys();
+    otherKeys = makeIdpKeys();
+  });
+  beforeEach(async () => {
+    const [northwind] = await ctx.database.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.name, "Northwind Cold Storage"));
+    await saveSamlConfig(ctx.database.db, {
+      name: "northwind",
+      subscriptionId: northwind!.id,
+      entryPoint: ENTRY_POINT,
+      issuer: IDP_ISSUER,
+      idpCert: keys.cert,
+    });
+  });
+
+  /** Starts a sign-in at the portal and returns the request id the provider must answer. */
+  async function startAt(b: Browser, next = "/user/welcome") {
+    const res = await b.get(`/auth/saml/login/northwind?next=${encodeURIComponent(next)}`);
+    expect(res.status).toBe(302);
+    const location = res.headers.get("location")!;
+    expect(location.startsWith(`${ENTRY_POINT}?SAMLRequest=`)).toBe(true);
+    return readAuthnRequest(location);
+  }
+  /** The provider's POST, sent from the provider's own site as a browser would. */
+  const post = (b: Browser, SAMLResponse: string, RelayState = "/user/welcome") =>
+    b.form("/auth/saml/acs/northwind", { SAMLResponse, RelayState });
+  const idpBrowser = () => browser(ctx.app, "http://localhost");
+  const answer = (inResponseTo: string, extra: Partial<Parameters<typeof samlResponse>[0]> = {}) =>
+    samlResponse({ keys, inResponseTo, acsUrl: ACS, audience: AUDIENCE, email: OWNER, ...extra });
+  const refusal = (res: Response) =>
+    new URL(res.headers.get("location")!, "http://x").searchParams.get("saml");
+
+  it("sends the browser to the identity provider with the ACS address and the next page", async () => {
+    const request = await startAt(idpBrowser(), "/s/settings");
+    expect(request.id).toMatch(/^_/);
+    expect(request.acsUrl).toBe(ACS);
+    expect(request.relayState).toBe("/s/settings");
+  });
+
+  it("signs in a verified person, with a new session id, and continues to the next page", async () => {
+    const b = idpBrowser();
+    const { id } = await startAt(b);
+    b.jar.set("portal_sid", "planted-by-someone-else");
+    const res = await post(b, answer(id), "/s/settings");
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/s/settings");
+    expect(b.jar.get("portal_sid")).not.toBe("planted-by-someone-else");
+    const session = (await (await b.get("/api/v1/session")).json()).data.sessionInformation;
+    expect(session.email).toBe(OWNER);
+    expect(session.activeSubscription.name).toBe("Northwind Cold Storage");
+    expect(session.activeSubscription.samlEnabled).toBe(true);
+  });
+
+  it("refuses a replayed response", async () => {
+    const b = idpBrowser();
+    const { id } = await startAt(b);
+    const response = answer(id);
+    expect((await post(b, response)).headers.get("location")).toBe("/user/welcome");
+    const replay = idpBrowser();
+    const res = await post(replay, response);
+    expect(res.status).toBe(303);
+    expect(refusal(res)).toBe("expired");
+    expect(replay.jar.has("portal_sid")).toBe(false);
+  });
+
+  it("signs in once when the same response is posted twice at the same moment", async () => {
+    const { id } = await startAt(idpBrowser());
+    const response = answer(id);
+    const tries = [idpBrowser(), idpBrowser()];
+    await Promise.all(tries.map((b) => post(b, response)));
+    expect(tries.filter((b) => b.jar.has("portal_sid"))).toHaveLength(1);
+  });
+
+  it("refuses a response to a request the portal never made", async () => {
+    const res = await post(idpBrowser(), answer("_never-issued"));
+    expect(refusal(res)).toBe("expired");
+  });
+
+  for (const [name, extra, expected] of [
+    ["an assertion changed after signing", { tamper: "email" }, "unverified"],
+    ["an unsigned assertion", { tamper: "unsign" }, "unverified"],
+    ["an assertion for another audience", { audience: "https://elsewhere.example/sp" }, "unverified"],
+    ["an assertion from another issuer", { issuer: "https://other-idp.example" }, "unverified"],
+    ["an expired assertion", { offsetMs: -3_600_000 }, "expired"],
+    ["an assertion not valid yet", { offsetMs: 3_600_000 }, "expired"],
+  ] as const) {
+    it(`refuses ${name} and signs nobody in`, async () => {
+      const b = idpBrowser();
+      const { id } = await startAt(b);
+      const res = await post(b, answer(id, extra));
+      expect(res.status).toBe(303);
+      expect(res.headers.get("location")).toBe(`http://localhost/gateway?saml=${expected}`);
+      expect(b.jar.has("portal_sid")).toBe(false);
+    });
+  }
+
+  it("refuses an assertion signed with a key the subscription does not trust", async () => {
+    const b = idpBrowser();
+    const { id } = await startAt(b);
+    const res = await post(
+      b,
+      samlResponse({ keys: otherKeys, inResponseTo: id, acsUrl: ACS, audience: AUDIENCE, email: OWNER }),
+    );
+    expect(refusal(res)).toBe("unverified");
+  });
+
+  it("refuses a post without a response, and an unknown configuration", async () => {
+    expect(refusal(await idpBrowser().form("/auth/saml/acs/northwind", {}))).toBe("unverified");
+    expect(refusal(await idpBrowser().form("/auth/saml/acs/northwind", { SAMLResponse: "%%%" }))).toBe(
+      "unverified",
+    );
+    expect(refusal(await idpBrowser().get("/auth/saml/login/nobody"))).toBe("unknown");
+  });
+
+  it("creates a first-time person in the subscription, with the role the provider asserts", async () => {
+    const b = idpBrowser();
+    const { id } = await startAt(b);
+    await post(b, answer(id, { email: "Kim@Northwind.example.com", attributes: { portalRole: "MANAGER" } }));
+    const [kim] = await ctx.database.db
+      .select()
+      .from(users)
+      .where(eq(users.email, "kim@northwind.example.com"));
+    expect(kim?.passwordHash).toBeNull();
+    const [assignment] = await ctx.database.db
+      .select()
+      .from(userAssignments)
+      .where(eq(userAssignments.userId, kim!.id));
+    expect(assignment?.roleId).toBe(Role.MANAGER);
+    const session = (await (await b.get("/api/v1/session")).json()).data.sessionInformation;
+    expect(session.activeSubscription.role.id).toBe(Role.MANAGER);
+  });
+
+  it("sends federated addresses to their provider and refuses their passwords", async () => {
+    const check = await idpBrowser().form("/gateway/check-email", { emailAddress: OWNER });
+    expect((await check.json()).data.samlConfigName).toBe("northwind");
+    const submit = await idpBrowser().form("/gateway/submit", {
+      emailAddress: OWNER,
+      password: "demo-password-1",
+    });
+    expect(submit.status).toBe(403);
+  });
+
+  it("publishes service-provider metadata for the provider's administrator", async () => {
+    const res = await idpBrowser().get("/auth/saml/metadata/northwind");
+    expect(res.headers.get("content-type")).toContain("samlmetadata+xml");
+    const xml = await res.text();
+    expect(xml).toContain(`entityID="${AUDIENCE}"`);
+    expect(xml).toContain(`Location="${ACS}"`);
+  });
+
+  it("accepts the provider's cross-site POST but still refuses other cross-site forms", async () => {
+    const { id } = await startAt(idpBrowser());
+    const fromIdp = (path: string, fields: Record<string, string>) =>
+      ctx.app.request(`http://localhost${path}`, {
+        method: "POST",
+        headers: {
+          origin: "https://idp.test.example",
+          "sec-fetch-site": "cross-site",
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: new URLSearchParams(fields).toString(),
+      });
+    const res = await fromIdp("/auth/saml/acs/northwind", { SAMLResponse: answer(id), RelayState: "/" });
+    expect(res.status).toBe(303);
+    expect(res.headers.getSetCookie().join()).toContain("portal_sid=");
+    expect((await fromIdp("/gateway/logout", {})).status).toBe(403);
+  });
+});
