@@ -4,8 +4,11 @@ import { users } from "../../server/db/schema/index.ts";
 import { SESSION_COOKIE } from "../../server/services/sessions.ts";
 import { totpAt } from "../../server/services/totp.ts";
 import { CHALLENGE_EXPIRED, WRONG_CREDENTIALS, WRONG_OTP } from "../../src/domain/auth.ts";
+import { buildApp } from "../../server/app.ts";
 import { browser, signIn } from "./client.ts";
-import { TEST_NOW, useTestApp } from "./helpers.ts";
+import { TEST_NOW, testConfig, useTestApp } from "./helpers.ts";
+
+const DAY = 86_400_000;
 
 const ADMIN = "admin@example.com";
 const SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
@@ -118,6 +121,43 @@ describe("sign-in", () => {
       (await (await b.form("/gateway/submit", { emailAddress: ADMIN, password: "demo-password-1" })).json())
         .data,
     ).toEqual({ mfaRequired: true });
+  });
+
+  it("asks for the code again once the remembered browser's 30 days are over", async () => {
+    await enableTotp();
+    const b = browser(ctx.app);
+    await b.form("/gateway/submit", { emailAddress: ADMIN, password: "demo-password-1" });
+    await b.form("/gateway/verify-otp", { otp: await totpAt(SECRET, TEST_NOW), remember: "1" });
+    const at = (days: number) => {
+      const later = browser(
+        buildApp({
+          db: ctx.database.db,
+          config: testConfig(),
+          now: () => new Date(TEST_NOW.getTime() + days * DAY),
+        }),
+      );
+      for (const [k, v] of b.jar) later.jar.set(k, v);
+      return later;
+    };
+    const submit = async (who: ReturnType<typeof browser>) =>
+      (await (await who.form("/gateway/submit", { emailAddress: ADMIN, password: "demo-password-1" })).json())
+        .data;
+    expect(await submit(at(29))).toEqual({ mfaRequired: false });
+    expect(await submit(at(31))).toEqual({ mfaRequired: true });
+  });
+
+  it("stops accepting codes after five wrong ones, and says for how long", async () => {
+    await enableTotp();
+    const b = browser(ctx.app);
+    await b.form("/gateway/submit", { emailAddress: ADMIN, password: "demo-password-1" });
+    for (let i = 0; i < 5; i++) await b.form("/gateway/verify-otp", { otp: `00000${i}` });
+    const res = await b.form("/gateway/verify-otp", { otp: await totpAt(SECRET, TEST_NOW) });
+    expect(res.status).toBe(429);
+    expect((await res.json()).data[0]).toEqual({
+      field: "otp",
+      message: expect.stringMatching(/^Too many attempts\. Try again in \d+ minutes?\.$/),
+    });
+    expect(b.jar.has("portal_sid")).toBe(false);
   });
 
   it("locks sign-in for the address after five wrong passwords, and says for how long", async () => {

@@ -68,6 +68,18 @@ describe("registration and password reset", () => {
     expect(info.activeSubscription).toMatchObject({ name: "Acme Labs", role: { displayName: "Billing" } });
   });
 
+  it("slows down repeated registration requests for one address, saying for how long", async () => {
+    const b = browser(ctx.app);
+    for (let i = 0; i < 5; i++)
+      expect((await b.form("/user/new/sign-up", { emailAddress: "busy@example.com" })).status).toBe(200);
+    const res = await b.form("/user/new/sign-up", { emailAddress: "busy@example.com" });
+    expect(res.status).toBe(429);
+    expect((await res.json()).data[0]).toEqual({
+      field: "emailAddress",
+      message: expect.stringMatching(/^Too many attempts\. Try again in \d+ minutes?\.$/),
+    });
+  });
+
   it("refuses an unknown referrer and a bad address beside the field", async () => {
     const res = await browser(ctx.app).form("/user/new/sign-up", { emailAddress: "x", referrer: "inv-1" });
     expect((await res.json()).data).toEqual([
