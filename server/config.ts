@@ -26,7 +26,6 @@ const Env = z.object({
   WEB_ORIGIN: origin,
   ACCOUNT_ORIGIN: origin,
   WS_ORIGIN: origin,
-  SESSION_SECRET: z.string().optional(),
   DEMO: flag.optional(),
   DEMO_SAMPLE_DAYS: z.coerce.number().int().min(0).max(366).default(365),
   SIMULATOR: flag.optional(),
@@ -53,7 +52,6 @@ export function parseConfig(env: Record<string, string | undefined>) {
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     smtpUrl: e.SMTP_URL,
-    sessionSecret: e.SESSION_SECRET,
     origins: {
       public: e.PUBLIC_ORIGIN,
       api: e.API_ORIGIN,
