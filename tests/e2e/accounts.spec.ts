@@ -61,7 +61,7 @@ test("sends a fresh session with terms not accepted to the acknowledgement page"
   await expect(page.getByRole("heading", { name: "Welcome, Nia" })).toBeVisible();
 });
 
-test("turns on a one-time code, asks for it at sign-in, and remembers the browser for 30 days", async ({
+test("turns on a one-time code, asks for it at sign-in, remembers the browser, and turns it off again", async ({
   page,
 }) => {
   await signInWithKeyboard(page, "manager@example.com");
@@ -96,6 +96,32 @@ test("turns on a one-time code, asks for it at sign-in, and remembers the browse
 
   await signInWithKeyboard(page, "manager@example.com");
   await expect(page).toHaveURL(/\/user\/welcome$/);
+
+  // Turning it off needs the password; then signing in needs no code anywhere.
+  await page.goto("/s/security");
+  await expect(page.getByText("1 browser skip the code for 30 days.")).toBeVisible();
+  const off = page.getByRole("form", { name: "Turn off one-time passcode" });
+  await off.getByLabel("Your password").fill("not-my-password");
+  await off.getByRole("button", { name: "Turn off" }).click();
+  await expect(off.getByText("Incorrect password.")).toBeVisible();
+  await off.getByLabel("Your password").fill(PASSWORD);
+  await off.getByRole("button", { name: "Turn off" }).click();
+  await expect(page.getByText("Off: signing in needs only your password.")).toBeVisible();
+  await page.context().clearCookies();
+  await signInWithKeyboard(page, "manager@example.com");
+  await expect(page).toHaveURL(/\/user\/welcome$/);
+});
+
+test("shows a failed request's own message on the card", async ({ page }) => {
+  await page.route("**/gateway/check-email", (route) => route.abort("connectionrefused"));
+  await page.goto("/gateway");
+  await hydrated(page);
+  await page.getByLabel("Email").fill("admin@example.com");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("form", { name: "Account Login" }).getByRole("alert")).toHaveText(
+    /^Request failed due to a network error: POST .*\/gateway\/check-email$/,
+  );
+  await expect(page.getByLabel("Email")).toBeVisible();
 });
 
 test("registers from a public order page through the emailed link", async ({ page }) => {
