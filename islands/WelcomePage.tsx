@@ -10,6 +10,7 @@ import {
 } from "../src/stores/account.ts";
 import { $session, requireSignedIn, signOut } from "../src/stores/session.ts";
 import { Usage } from "./ui/Usage.tsx";
+import { ACCOUNT_LINKS, LinkList } from "./ui/LinkList.tsx";
 
 /** /user/welcome: the signed-in home with messages, usage and the way to everything else. */
 export default function WelcomePage() {
@@ -52,23 +53,7 @@ export default function WelcomePage() {
         </p>
       )}
       <nav aria-label="Your account">
-        <ul className="tiles">
-          <li>
-            <a href="/s/devices">Devices</a>
-          </li>
-          <li>
-            <a href="/s/orders/quotes/list">Quotes</a>
-          </li>
-          <li>
-            <a href="/s/orders/list">Orders</a>
-          </li>
-          <li>
-            <a href="/s/settings">Settings</a>
-          </li>
-          <li>
-            <a href="/s/security">Security</a>
-          </li>
-        </ul>
+        <LinkList links={ACCOUNT_LINKS} className="tiles" />
       </nav>
       <section aria-labelledby="messages-heading">
         <h2 id="messages-heading">Messages</h2>

@@ -5,6 +5,7 @@ import { $session, requireSignedIn, signOut } from "../../src/stores/session.ts"
 import { ComingSoon } from "./pages/ComingSoon.tsx";
 import { SecurityPage } from "./pages/SecurityPage.tsx";
 import { SettingsPage } from "./pages/SettingsPage.tsx";
+import { ACCOUNT_LINKS, LinkList } from "../ui/LinkList.tsx";
 
 /** The signed-in /s app: a route switch, nothing more. */
 export default function App() {
@@ -15,17 +16,7 @@ export default function App() {
   return (
     <>
       <nav aria-label="Account">
-        <ul>
-          <li>
-            <a href="/user/welcome">Home</a>
-          </li>
-          <li>
-            <a href="/s/settings">Settings</a>
-          </li>
-          <li>
-            <a href="/s/security">Security</a>
-          </li>
-        </ul>
+        <LinkList links={[["/user/welcome", "Home"], ...ACCOUNT_LINKS]} />
         <ul>
           <li>
             <button type="button" className="secondary outline" onClick={() => void signOut()}>
