@@ -1,8 +1,7 @@
 import { map } from "nanostores";
 import { INVALID_EMAIL } from "../domain/auth.ts";
-import { loadConfig } from "./config.ts";
 import { RequestFailure, send, type FieldError } from "./http.ts";
-import { resetSignIn } from "./signIn.ts";
+import { resetSignIn, toIdentityProvider } from "./signIn.ts";
 
 /** The public order/quote card: register, sign in, mail sent, or already registered. */
 export interface RegisterState {
@@ -39,10 +38,7 @@ export async function register(referrer: string, typed: string, browserSaysValid
       form: { emailAddress: email, referrer },
     });
     if (data.userExists === 0) return $register.set({ ...$register.get(), mode: "sent", busy: false });
-    if (data.samlConfigName) {
-      const { accountBase } = await loadConfig();
-      return location.assign(`${accountBase}/auth/saml/login/${encodeURIComponent(data.samlConfigName)}`);
-    }
+    if (data.samlConfigName) return await toIdentityProvider(data.samlConfigName);
     const check = await send<{ mfaRequired: boolean }>("account", "/gateway/check-email", {
       form: { emailAddress: email },
     });

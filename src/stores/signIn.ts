@@ -30,6 +30,17 @@ export const $signIn = map<SignInState>({ ...INITIAL });
 /** What happens once signed in; the spec reloads the page (now signed in). */
 export const afterSignIn = { go: () => location.reload() };
 
+/**
+ * Federated sign-in: off to the identity provider, and back to this very page afterwards,
+ * which then carries on as after any sign-in (the gateway follows its `next`, a record card
+ * opens the record).
+ */
+export async function toIdentityProvider(configName: string) {
+  const { accountBase } = await loadConfig();
+  const here = encodeURIComponent(location.pathname + location.search);
+  location.assign(`${accountBase}/auth/saml/login/${encodeURIComponent(configName)}?next=${here}`);
+}
+
 /** Typing into a field clears the errors shown. */
 export function clearSignInErrors() {
   if ($signIn.get().errors.length) $signIn.setKey("errors", []);
@@ -70,11 +81,7 @@ export function submitEmail(typed: string) {
         form: { emailAddress: email },
       },
     );
-    if (data.samlConfigName) {
-      const { accountBase } = await loadConfig();
-      location.assign(`${accountBase}/auth/saml/login/${encodeURIComponent(data.samlConfigName)}`);
-      return;
-    }
+    if (data.samlConfigName) return toIdentityProvider(data.samlConfigName);
     $signIn.set({ ...$signIn.get(), email, mfaRequired: data.mfaRequired, step: 1 });
   });
 }

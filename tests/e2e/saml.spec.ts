@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { IDP_ISSUER, makeIdpKeys, startIdp, type RunningIdp } from "../support/samlIdp.ts";
+import { DEMO } from "../../server/db/seed/demo.ts";
 import { hydrated } from "./helpers.ts";
 
 // A portal of its own (port 4414) whose Northwind subscription an operator connected, with
@@ -126,4 +127,19 @@ test("refuses the same response posted a second time", async ({ page }) => {
   await expect(page.getByRole("alert")).toHaveText(
     "That sign-in response has expired or was already used. Please sign in again.",
   );
+});
+
+test("sends a federated address that registers from an order to its identity provider", async ({ page }) => {
+  idp.tamper = undefined;
+  await page.goto(`${PORTAL}/p/order/ORD-${DEMO.orderId}-${DEMO.orderValidationId}`);
+  await hydrated(page);
+  const register = page.getByRole("form", { name: "Submit Payment" });
+  await register.getByLabel("Email").fill(OWNER);
+  await register.getByRole("button", { name: "Register" }).click();
+  await expect(page.getByRole("heading", { name: "Test IdP" })).toBeVisible();
+  await page.getByLabel("Email").fill(OWNER);
+  await page.keyboard.press("Enter");
+  await page.getByRole("button", { name: "Continue to the portal" }).click();
+  // Back on the order page, now signed in, the card opens the order in the signed-in area.
+  await expect(page).toHaveURL(`${PORTAL}/s/order/details/${DEMO.orderId}`);
 });
