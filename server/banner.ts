@@ -2,7 +2,7 @@ import { DEMO, DEMO_PASSWORD, DEMO_USERS, OTHER_SUBSCRIPTION_USER } from "./db/s
 import { ROLE_INFO } from "../src/domain/roles.ts";
 
 /** What `npm start` prints: where the portal is, the demo links and the demo sign-ins. */
-export function banner(origin: string, demo: boolean): string {
+export function banner(origin: string, demo: boolean, smtp = false): string {
   const lines = [`Portal ready on ${origin}`];
   if (!demo) return lines.join("\n");
   lines.push(
@@ -21,7 +21,11 @@ export function banner(origin: string, demo: boolean): string {
       (u) =>
         `  ${ROLE_INFO[u.role].displayName.padEnd(14)} ${u.email}${u.termsAccepted ? "" : "   (has not accepted the terms yet)"}`,
     ),
-    `  Other subscription ${OTHER_SUBSCRIPTION_USER.email}`,
+    `  ${"Administrator".padEnd(14)} ${OTHER_SUBSCRIPTION_USER.email}   (another subscription)`,
+    "",
+    smtp
+      ? "Mail (registration, password reset) is sent through SMTP_URL."
+      : `Mail (registration, password reset) waits in the outbox: ${origin}/dev/mailbox`,
   );
   return lines.join("\n");
 }

@@ -36,7 +36,7 @@ const app = buildApp({ db: database.db, config, site });
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   const origin =
     config.origins.public || `http://${config.host === "127.0.0.1" ? "localhost" : config.host}:${info.port}`;
-  console.log(banner(origin, config.demo));
+  console.log(banner(origin, config.demo, Boolean(config.smtpUrl)));
   if (config.simulator) {
     simulator = startSimulator(database.db, `http://127.0.0.1:${info.port}`, config.simulatorIntervalSeconds);
   }
