@@ -1,21 +1,33 @@
 import { Hono, type Context } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppDeps } from "../app.ts";
 import {
   claimAssertion,
   findSamlConfig,
   identityOf,
+  inResponseToOf,
+  issueTicket,
+  newRequestId,
   provisionFederatedUser,
   refusalKind,
   serviceProvider,
+  takeTicket,
 } from "../services/saml.ts";
-import { startSession } from "../services/sessions.ts";
+import { cookieOptions, startSession } from "../services/sessions.ts";
 import { safeNextPath, type SamlRefusal } from "../../src/domain/auth.ts";
 
+/** Which sign-in this browser started: the AuthnRequest id, for ten minutes. */
+const STARTED_COOKIE = "portal_saml";
+
 /**
- * SAML 2.0 sign-in (account host): /login/{configName} sends the browser to the identity
- * provider with a signed-request id remembered in the database; /acs/{configName} receives
- * the provider's POST, verifies it and signs the person in. Refusals go back to /gateway,
- * which shows the message for the code.
+ * SAML 2.0 sign-in (account host), in three legs:
+ * - /login/{configName} sends the browser to the identity provider with a request id that is
+ *   remembered in the database and in a cookie of this browser;
+ * - /acs/{configName} receives the provider's cross-site POST (which carries no SameSite=Lax
+ *   cookie), verifies it and leaves a short-lived ticket;
+ * - /complete, a same-site GET that does carry the cookie, signs in only the browser that
+ *   started this sign-in, so nobody can sign a victim into the attacker's account.
+ * Refusals go back to /gateway, which shows the message for the code.
  */
 export function samlRoutes({ db, config, now: clock }: AppDeps) {
   const now = () => clock?.() ?? new Date();
@@ -31,9 +43,11 @@ export function samlRoutes({ db, config, now: clock }: AppDeps) {
     .get("/login/:name", async (c) => {
       const found = await findSamlConfig(db, c.req.param("name"));
       if (!found) return refuse(c, "unknown");
-      const sp = serviceProvider(db, found, accountBase(c));
-      const relayState = safeNextPath(c.req.query("next"));
-      return c.redirect(await sp.getAuthorizeUrlAsync(relayState, undefined, {}), 302);
+      const requestId = newRequestId();
+      const sp = serviceProvider(db, found, accountBase(c), requestId);
+      const url = await sp.getAuthorizeUrlAsync(safeNextPath(c.req.query("next")), undefined, {});
+      setCookie(c, STARTED_COOKIE, requestId, { ...cookieOptions(c, 600), path: "/auth/saml" });
+      return c.redirect(url, 302);
     })
     .get("/metadata/:name", async (c) => {
       const found = await findSamlConfig(db, c.req.param("name"));
@@ -64,12 +78,34 @@ export function samlRoutes({ db, config, now: clock }: AppDeps) {
       if (profile?.issuer !== found.issuer) return refuse(c, "unverified", `issuer ${profile?.issuer}`);
       const who = identityOf(profile);
       if (!who) return refuse(c, "no-email", "no email in the assertion");
+      const requestId = inResponseToOf(profile);
       const t = now();
-      if (!who.assertionId || !(await claimAssertion(db, who.assertionId, t)))
+      if (!requestId || !who.assertionId || !(await claimAssertion(db, who.assertionId, t)))
         return refuse(c, "expired", `assertion ${who.assertionId} seen before`);
-      const userId = await provisionFederatedUser(db, found, who, t);
+      const { assertionId: _, ...identity } = who;
+      const ticket = await issueTicket(
+        db,
+        {
+          configName: found.name,
+          requestId,
+          next: safeNextPath(typeof body.RelayState === "string" ? body.RelayState : null),
+          identity,
+        },
+        t,
+      );
+      return c.redirect(`${accountBase(c)}/auth/saml/complete?ticket=${ticket}`, 303);
+    })
+    .get("/complete", async (c) => {
+      const t = now();
+      const ticket = await takeTicket(db, c.req.query("ticket") ?? "", t);
+      if (!ticket) return refuse(c, "expired", "unknown or used ticket");
+      const started = getCookie(c, STARTED_COOKIE);
+      deleteCookie(c, STARTED_COOKIE, { path: "/auth/saml" });
+      if (started !== ticket.requestId) return refuse(c, "elsewhere", "the sign-in began in another browser");
+      const found = await findSamlConfig(db, ticket.configName);
+      if (!found) return refuse(c, "unknown");
+      const userId = await provisionFederatedUser(db, found, ticket.identity, t);
       await startSession(c, db, userId, t);
-      const next = safeNextPath(typeof body.RelayState === "string" ? body.RelayState : null);
-      return c.redirect(`${config.origins.web}${next}`, 303);
+      return c.redirect(`${config.origins.web}${ticket.next}`, 303);
     });
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from "@node-saml/node-saml";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
@@ -47,8 +48,14 @@ function requestIdCache(db: Db): CacheProvider {
   };
 }
 
-/** The service-provider side of one federated configuration. */
-export function serviceProvider(db: Db, config: SamlConfigRow, accountBase: string) {
+/** A fresh AuthnRequest id (XML ids may not start with a digit). */
+export const newRequestId = () => `_${randomBytes(20).toString("hex")}`;
+
+/**
+ * The service-provider side of one federated configuration. `requestId` names the next
+ * AuthnRequest, so the login route can tie it to the browser that asked.
+ */
+export function serviceProvider(db: Db, config: SamlConfigRow, accountBase: string, requestId?: string) {
   const base = `${accountBase}/auth/saml`;
   return new SAML({
     entryPoint: config.entryPoint,
@@ -66,7 +73,43 @@ export function serviceProvider(db: Db, config: SamlConfigRow, accountBase: stri
     acceptedClockSkewMs: CLOCK_SKEW_MS,
     identifierFormat: "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress",
     signatureAlgorithm: "sha256",
+    ...(requestId ? { generateUniqueId: () => requestId } : {}),
   });
+}
+
+/** The request a verified response answers (node-saml has checked it against the cache). */
+export function inResponseToOf(profile: Profile): string | null {
+  const xml = profile.getSamlResponseXml?.() ?? "";
+  return /<(?:[\w-]+:)?Response\b[^>]*?\sInResponseTo="([^"]+)"/.exec(xml)?.[1] ?? null;
+}
+
+/** A verified sign-in waiting for the browser that started it to collect it. */
+export interface SamlTicket {
+  configName: string;
+  requestId: string;
+  next: string;
+  identity: Omit<SamlIdentity, "assertionId">;
+}
+const TICKET_TTL_MS = 2 * 60_000;
+
+export async function issueTicket(db: Db, ticket: SamlTicket, now: Date): Promise<string> {
+  const id = randomBytes(24).toString("base64url");
+  await db.insert(samlSeen).values({
+    id: `ticket:${id}`,
+    kind: "ticket",
+    expiresAt: new Date(now.getTime() + TICKET_TTL_MS),
+    data: { ...ticket },
+  });
+  return id;
+}
+
+/** Takes a ticket once; null when unknown, used or expired. */
+export async function takeTicket(db: Db, id: string, now: Date): Promise<SamlTicket | null> {
+  const [row] = await db
+    .delete(samlSeen)
+    .where(and(eq(samlSeen.id, `ticket:${id}`), gt(samlSeen.expiresAt, now)))
+    .returning();
+  return (row?.data as SamlTicket | undefined) ?? null;
 }
 
 /** Connects a subscription to its identity provider (operators: `npm run saml`). */
@@ -136,7 +179,12 @@ export function identityOf(profile: Profile): SamlIdentity | null {
  * subscription. A first sign-in creates the profile (Viewer unless a portalRole attribute names
  * a role); an asserted role updates the membership; the subscription becomes the active one.
  */
-export async function provisionFederatedUser(db: Db, config: SamlConfigRow, who: SamlIdentity, now: Date) {
+export async function provisionFederatedUser(
+  db: Db,
+  config: SamlConfigRow,
+  who: SamlTicket["identity"],
+  now: Date,
+) {
   return db.transaction(async (tx) => {
     const [existing] = await tx
       .select()

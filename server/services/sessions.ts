@@ -17,7 +17,7 @@ const DAY = 86_400_000;
 const newToken = () => randomBytes(32).toString("base64url");
 
 /** Cookies are Secure everywhere but plain-http localhost development. */
-function cookieOptions(c: Context, maxAgeSeconds: number) {
+export function cookieOptions(c: Context, maxAgeSeconds: number) {
   const url = new URL(c.req.url);
   const local = url.protocol === "http:" && ["localhost", "127.0.0.1"].includes(url.hostname);
   return { httpOnly: true, sameSite: "Lax" as const, secure: !local, path: "/", maxAge: maxAgeSeconds };

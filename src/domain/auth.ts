@@ -34,6 +34,7 @@ export const SAML_REFUSALS = {
   expired: "That sign-in response has expired or was already used. Please sign in again.",
   unknown: "Federated sign-in is not set up for this organization.",
   "no-email": "Your identity provider did not send an email address, so you could not be signed in.",
+  elsewhere: "This sign-in was not started in this browser, so it was not completed. Please sign in again.",
 } as const;
 export type SamlRefusal = keyof typeof SAML_REFUSALS;
 

@@ -115,14 +115,18 @@ test("refuses the same response posted a second time", async ({ page }) => {
   await page.getByRole("button", { name: "Continue to the portal" }).click();
   await expect(page).toHaveURL(`${PORTAL}/user/welcome`);
   await page.context().clearCookies();
-  // An attacker who captured the response posts it again from the provider's page.
-  await page.goBack();
-  await page.evaluate((f) => {
-    const form = document.querySelector("form")!;
-    (form.querySelector("[name=SAMLResponse]") as HTMLInputElement).value = f.SAMLResponse;
-    (form.querySelector("[name=RelayState]") as HTMLInputElement).value = f.RelayState;
-    form.submit();
-  }, fields);
+  // An attacker who captured the response posts it again from a page of their own.
+  await page.setContent(
+    `<form method="post" action="${PORTAL}/auth/saml/acs/northwind">` +
+      `<input type="hidden" name="SAMLResponse"><input type="hidden" name="RelayState"><button>Post</button></form>`,
+  );
+  await page
+    .locator("[name=SAMLResponse]")
+    .evaluate((el, v) => ((el as HTMLInputElement).value = v), fields.SAMLResponse);
+  await page
+    .locator("[name=RelayState]")
+    .evaluate((el, v) => ((el as HTMLInputElement).value = v), fields.RelayState);
+  await page.getByRole("button", { name: "Post" }).click();
   await expect(page).toHaveURL(`${PORTAL}/gateway?saml=expired`);
   await expect(page.getByRole("alert")).toHaveText(
     "That sign-in response has expired or was already used. Please sign in again.",
@@ -142,4 +146,29 @@ test("sends a federated address that registers from an order to its identity pro
   await page.getByRole("button", { name: "Continue to the portal" }).click();
   // Back on the order page, now signed in, the card opens the order in the signed-in area.
   await expect(page).toHaveURL(`${PORTAL}/s/order/details/${DEMO.orderId}`);
+});
+
+test("does not complete in a browser that did not start the sign-in (login CSRF)", async ({ page }) => {
+  idp.tamper = undefined;
+  // The attacker walks the whole round trip for their own account, outside any browser...
+  const login = await fetch(`${PORTAL}/auth/saml/login/northwind`, { redirect: "manual" });
+  const atIdp = new URL(login.headers.get("location")!);
+  atIdp.searchParams.set("as", "attacker@northwind.example.com");
+  const form = await (await fetch(atIdp)).text();
+  const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(form)![1]!;
+  const acs = await fetch(`${PORTAL}/auth/saml/acs/northwind`, {
+    method: "POST",
+    body: new URLSearchParams({ SAMLResponse: field("SAMLResponse"), RelayState: field("RelayState") }),
+    redirect: "manual",
+  });
+  const complete = acs.headers.get("location")!;
+  expect(complete).toContain("/auth/saml/complete?ticket=");
+  // ...and lures the victim's browser to the last step.
+  await page.goto(complete);
+  await expect(page).toHaveURL(`${PORTAL}/gateway?saml=elsewhere`);
+  await expect(page.getByRole("alert")).toHaveText(
+    "This sign-in was not started in this browser, so it was not completed. Please sign in again.",
+  );
+  const status = await page.evaluate(() => fetch("/api/v1/session").then((r) => r.status));
+  expect(status).toBe(401);
 });

@@ -45,6 +45,13 @@ describe("SAML sign-in", () => {
   /** The provider's POST, sent from the provider's own site as a browser would. */
   const post = (b: Browser, SAMLResponse: string, RelayState = "/user/welcome") =>
     b.form("/auth/saml/acs/northwind", { SAMLResponse, RelayState });
+  /** The POST and then the same-site leg that completes it, as the browser follows the 303. */
+  async function postAndFollow(b: Browser, SAMLResponse: string, RelayState = "/user/welcome") {
+    const res = await post(b, SAMLResponse, RelayState);
+    const location = res.headers.get("location")!;
+    if (!location.startsWith("http://localhost/auth/saml/complete?ticket=")) return res;
+    return b.get(location.slice("http://localhost".length));
+  }
   const idpBrowser = () => browser(ctx.app, "http://localhost");
   const answer = (inResponseTo: string, extra: Partial<Parameters<typeof samlResponse>[0]> = {}) =>
     samlResponse({ keys, inResponseTo, acsUrl: ACS, audience: AUDIENCE, email: OWNER, ...extra });
@@ -61,8 +68,9 @@ describe("SAML sign-in", () => {
   it("signs in a verified person, with a new session id, and continues to the next page", async () => {
     const b = idpBrowser();
     const { id } = await startAt(b);
+    expect(b.jar.get("portal_saml")).toBe(id);
     b.jar.set("portal_sid", "planted-by-someone-else");
-    const res = await post(b, answer(id), "/s/settings");
+    const res = await postAndFollow(b, answer(id), "/s/settings");
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/s/settings");
     expect(b.jar.get("portal_sid")).not.toBe("planted-by-someone-else");
@@ -76,7 +84,7 @@ describe("SAML sign-in", () => {
     const b = idpBrowser();
     const { id } = await startAt(b);
     const response = answer(id);
-    expect((await post(b, response)).headers.get("location")).toBe("/user/welcome");
+    expect((await postAndFollow(b, response)).headers.get("location")).toBe("/user/welcome");
     const replay = idpBrowser();
     const res = await post(replay, response);
     expect(res.status).toBe(303);
@@ -87,9 +95,9 @@ describe("SAML sign-in", () => {
   it("signs in once when the same response is posted twice at the same moment", async () => {
     const { id } = await startAt(idpBrowser());
     const response = answer(id);
-    const tries = [idpBrowser(), idpBrowser()];
-    await Promise.all(tries.map((b) => post(b, response)));
-    expect(tries.filter((b) => b.jar.has("portal_sid"))).toHaveLength(1);
+    const results = await Promise.all([post(idpBrowser(), response), post(idpBrowser(), response)]);
+    const tickets = results.filter((r) => r.headers.get("location")!.includes("/auth/saml/complete?ticket="));
+    expect(tickets).toHaveLength(1);
   });
 
   it("refuses a response to a request the portal never made", async () => {
@@ -136,7 +144,10 @@ describe("SAML sign-in", () => {
   it("creates a first-time person in the subscription, with the role the provider asserts", async () => {
     const b = idpBrowser();
     const { id } = await startAt(b);
-    await post(b, answer(id, { email: "Kim@Northwind.example.com", attributes: { portalRole: "MANAGER" } }));
+    await postAndFollow(
+      b,
+      answer(id, { email: "Kim@Northwind.example.com", attributes: { portalRole: "MANAGER" } }),
+    );
     const [kim] = await ctx.database.db
       .select()
       .from(users)
@@ -183,7 +194,31 @@ describe("SAML sign-in", () => {
       });
     const res = await fromIdp("/auth/saml/acs/northwind", { SAMLResponse: answer(id), RelayState: "/" });
     expect(res.status).toBe(303);
-    expect(res.headers.getSetCookie().join()).toContain("portal_sid=");
+    expect(res.headers.get("location")).toMatch(/^http:\/\/localhost\/auth\/saml\/complete\?ticket=/);
     expect((await fromIdp("/gateway/logout", {})).status).toBe(403);
+  });
+
+  it("completes a sign-in only in the browser that started it (no login CSRF)", async () => {
+    // The attacker starts a sign-in and obtains a valid response for their own account...
+    const attacker = idpBrowser();
+    const { id } = await startAt(attacker);
+    const res = await post(attacker, answer(id, { email: "attacker@northwind.example.com" }));
+    const complete = res.headers.get("location")!.slice("http://localhost".length);
+    // ...and makes the victim's browser follow it: the victim never started this sign-in.
+    const victim = idpBrowser();
+    await startAt(victim);
+    const refused = await victim.get(complete);
+    expect(refusal(refused)).toBe("elsewhere");
+    expect(victim.jar.has("portal_sid")).toBe(false);
+    // The ticket is gone either way.
+    expect(refusal(await attacker.get(complete))).toBe("expired");
+  });
+
+  it("keeps the started-here cookie httpOnly, SameSite=Lax and on the SAML paths only", async () => {
+    const res = await idpBrowser().get("/auth/saml/login/northwind");
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith("portal_saml="))!;
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    expect(cookie).toMatch(/Path=\/auth\/saml/);
   });
 });

@@ -164,11 +164,15 @@ export const samlConfigs = pgTable("saml_configs", {
   idpCert: text("idp_cert").notNull(),
 });
 
-/** Sent SAML request ids and consumed assertion ids, against replay. */
+/**
+ * Sent SAML request ids, consumed assertion ids (against replay) and verified sign-ins
+ * waiting for the browser that started them (`ticket`, with who and where in `data`).
+ */
 export const samlSeen = pgTable("saml_seen", {
   id: text("id").primaryKey(),
   kind: text("kind").notNull(),
   expiresAt: tz("expires_at").notNull(),
+  data: jsonb("data").$type<Record<string, unknown>>(),
 });
 
 /** Mail written here first; sent by SMTP when configured, shown at /dev/mailbox otherwise. */

@@ -1,0 +1,1 @@
+ALTER TABLE "saml_seen" ADD COLUMN "data" jsonb;
