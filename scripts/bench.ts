@@ -21,6 +21,8 @@ const PAGES = [
   ["quote pay-as-guest", "/p/quote/pay-as-guest/x"],
   ["order pay-as-guest", "/p/order/pay-as-guest/x"],
   ["lookup", "/p/order-quote/search"],
+  ["sign-in", "/gateway"],
+  ["signed-in home", "/user/welcome"],
   ["signed-in app", "/s/orders/list"],
 ] as const;
 
@@ -65,10 +67,30 @@ try {
       readings: [{ channelKey: "00:1A:2B:3C:4D:03_WS2001_1300_0_1", value: -18 }],
     }),
   });
+  const form = (fields: Record<string, string>) => () => ({
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+  });
+  const signIn = form({ emailAddress: "viewer@example.com", password: "demo-password-1" });
+  const signedIn = await fetch(`${BASE}/gateway/submit`, signIn());
+  const cookie = signedIn.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const withSession = () => ({ headers: { cookie } });
   for (const [name, url, init] of [
     ["GET /healthz", `${BASE}/healthz`, undefined],
     ["GET /runtime-config.json", `${BASE}/runtime-config.json`, undefined],
     ["POST /api/v1/device-data/push (1 reading)", `${BASE}/api/v1/device-data/push`, push],
+    [
+      "POST /gateway/check-email",
+      `${BASE}/gateway/check-email`,
+      form({ emailAddress: "viewer@example.com" }),
+    ],
+    ["POST /gateway/submit (scrypt, 32 MiB)", `${BASE}/gateway/submit`, signIn],
+    ["GET /api/v1/session (signed in)", `${BASE}/api/v1/session`, withSession],
+    ["GET /api/v1/session/subscription/stats", `${BASE}/api/v1/session/subscription/stats`, withSession],
   ] as const) {
     console.log(`| ${name} | ${median(await timeRequest(url, 20, init)).toFixed(1)} |`);
   }

@@ -12,6 +12,8 @@ const BUDGETS = [
   { path: `/p/quote/QUO-${DEMO.openQuoteId}`, js: 100 * KB },
   { path: `/p/order/ORD-${DEMO.orderId}-${DEMO.orderValidationId}`, js: 100 * KB },
   { path: "/p/order-quote/search", js: 100 * KB },
+  { path: "/gateway", js: 100 * KB },
+  { path: "/user/welcome", js: 130 * KB },
 ];
 const CSS_BUDGET = 16 * KB;
 
