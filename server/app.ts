@@ -4,6 +4,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { runtimeConfig, type Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import { ApiError, NOT_FOUND, UNEXPECTED, errorResponse } from "./http/errors.ts";
+import { refuseNulInUrl } from "./http/nul.ts";
 import { originCheck } from "./http/origin.ts";
 import { requestId } from "./http/requestId.ts";
 import { healthRoutes } from "./routes/health.ts";
@@ -38,6 +39,7 @@ export function buildApp(deps: AppDeps) {
   const app = new Hono();
 
   app.use(requestId);
+  app.use(refuseNulInUrl);
   app.use(
     secureHeaders({
       strictTransportSecurity: "max-age=31536000; includeSubDomains",

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
+import { containsNul, NUL_REFUSED } from "./nul.ts";
 
 /** The spec's error shape: a list of field/message entries (field null for the whole form). */
 export interface FieldError {
@@ -48,6 +49,7 @@ export async function jsonBody<T extends z.ZodType>(c: Context, schema: T): Prom
   } catch {
     throw new ApiError(400, "The request body is not valid JSON.");
   }
+  if (containsNul(raw)) throw new ApiError(400, NUL_REFUSED);
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw new ApiError(400, zodFieldErrors(parsed.error));
   return parsed.data;

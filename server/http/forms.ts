@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { z } from "zod";
 import { ApiError, zodFieldErrors } from "./errors.ts";
+import { containsNul, NUL_REFUSED } from "./nul.ts";
 
 /** Reads a form-encoded (or multipart) body and validates it; field errors use the form's names. */
 export async function formBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
@@ -16,6 +17,8 @@ export async function formBody<T extends z.ZodType>(c: Context, schema: T): Prom
   } catch {
     throw new ApiError(400, "The form could not be read.");
   }
+  const withNul = Object.keys(raw).find((k) => containsNul(raw[k]) || containsNul(k));
+  if (withNul !== undefined) throw new ApiError(400, [{ field: withNul, message: NUL_REFUSED }]);
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw new ApiError(400, zodFieldErrors(parsed.error));
   return parsed.data;

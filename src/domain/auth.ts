@@ -45,5 +45,6 @@ export function samlRefusalMessage(code: string | null): string | null {
 
 /** A same-site path to continue to after sign-in; anything else (other hosts) falls back. */
 export function safeNextPath(next: string | null | undefined, fallback = "/user/welcome"): string {
-  return next && next.startsWith("/") && !next.startsWith("//") && !next.includes("\\") ? next : fallback;
+  const ok = next?.startsWith("/") && !next.startsWith("//") && !/[\\\u0000-\u001f]/.test(next);
+  return ok ? next! : fallback;
 }

@@ -36,6 +36,8 @@ describe("sign-in rules", () => {
     ["//evil.example/", "/user/welcome"],
     ["/\\evil.example", "/user/welcome"],
     ["javascript:alert(1)", "/user/welcome"],
+    ["/s/a\u0000b", "/user/welcome"],
+    ["/s/a\nb", "/user/welcome"],
   ])("continues after sign-in from next=%s to %s", (next, expected) => {
     expect(safeNextPath(next)).toBe(expected);
   });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
+import { NUL_REFUSED } from "../../server/http/nul.ts";
+import { browser } from "./client.ts";
 import { testConfig, useTestApp } from "./helpers.ts";
 
 describe("HTTP behaviour", () => {
@@ -9,6 +11,25 @@ describe("HTTP behaviour", () => {
     const res = await ctx.app.request("/api/v1/does-not-exist");
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ success: false, data: [{ field: null, message: "Not found." }] });
+  });
+
+  it("refuses U+0000 in an address, a form or JSON with a 400, never a database error", async () => {
+    const b = browser(ctx.app);
+    for (const path of [
+      "/auth/saml/login/%00",
+      "/auth/saml/complete?ticket=a%00",
+      "/gateway/reset-password/check?token=%00",
+    ]) {
+      const res = await b.get(path);
+      expect(res.status).toBe(400);
+      expect((await res.json()).data).toEqual([{ field: null, message: NUL_REFUSED }]);
+    }
+    const form = await b.form("/gateway/check-email", { emailAddress: "a\u0000@example.com" });
+    expect(form.status).toBe(400);
+    expect((await form.json()).data).toEqual([{ field: "emailAddress", message: NUL_REFUSED }]);
+    const json = await b.json("/api/v1/device-data/push", { macAddress: "00:1A\u0000" });
+    expect(json.status).toBe(400);
+    expect((await json.json()).data).toEqual([{ field: null, message: NUL_REFUSED }]);
   });
 
   it("reports health when the database answers", async () => {
