@@ -45,6 +45,6 @@ export function samlRefusalMessage(code: string | null): string | null {
 
 /** A same-site path to continue to after sign-in; anything else (other hosts) falls back. */
 export function safeNextPath(next: string | null | undefined, fallback = "/user/welcome"): string {
-  const ok = next?.startsWith("/") && !next.startsWith("//") && !/[\\\u0000-\u001f]/.test(next);
-  return ok ? next! : fallback;
+  if (!next?.startsWith("/") || next.startsWith("//") || next.includes("\\")) return fallback;
+  return [...next].some((ch) => ch.charCodeAt(0) < 0x20) ? fallback : next;
 }
