@@ -9,6 +9,7 @@ import {
 } from "../schema/index.ts";
 import { lineTotal, type Cents } from "../../../src/domain/index.ts";
 import { demoToken } from "./demo.ts";
+import { line } from "./products.ts";
 
 const DAY = 86_400_000;
 type ShipmentSpec = { delivered: boolean; daysAgo: number; lines: number[] };
@@ -73,29 +74,7 @@ const ORDER_SPECS: OrderSpec[] = [
     sub: "northwind",
   },
 ];
-const LINES = [
-  {
-    productNumber: "RA12-BS",
-    description: "RA12 Base Station",
-    quantity: 1,
-    discount: null,
-    listPrice: 89900,
-  },
-  {
-    productNumber: "WS-TH",
-    description: "Wireless Temp/Humidity Sensor",
-    quantity: 4,
-    discount: "10%",
-    listPrice: 12900,
-  },
-  {
-    productNumber: "CBL-10",
-    description: "Sensor extension cable, 10 ft",
-    quantity: 2,
-    discount: "$5",
-    listPrice: 2400,
-  },
-];
+const LINES = [line("RA12-BS", 1), line("WS-TH", 4, "10%"), line("CBL-10", 2, "$5")];
 
 /** Seeds the orders; addresses come from the quote seed. */
 export async function seedOrders(

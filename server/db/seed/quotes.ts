@@ -1,6 +1,7 @@
 import type { Db } from "../client.ts";
 import { addresses, quoteLineItems, quotes } from "../schema/index.ts";
 import { demoToken } from "./demo.ts";
+import { line } from "./products.ts";
 
 const DAY = 86_400_000;
 export const ACME_SHIP = {
@@ -40,29 +41,7 @@ const NW_SHIP = {
   phoneNumber: "416-555-0190",
 };
 
-const ITEMS = [
-  {
-    productNumber: "RA12-BS",
-    description: "RA12 Base Station",
-    quantity: 1,
-    discount: null,
-    listPrice: 89900,
-  },
-  {
-    productNumber: "WS-TH",
-    description: "Wireless Temp/Humidity Sensor",
-    quantity: 6,
-    discount: "10%",
-    listPrice: 12900,
-  },
-  {
-    productNumber: "SUB-PRO-1Y",
-    description: "Professional subscription, 1 year",
-    quantity: 1,
-    discount: "$50",
-    listPrice: 59900,
-  },
-];
+const ITEMS = [line("RA12-BS", 1), line("WS-TH", 6, "10%"), line("SUB-PRO-1Y", 1, "$50")];
 
 /** Inserts an address and returns its id. */
 export async function address(
@@ -158,18 +137,7 @@ export async function seedQuotes(db: Db, now: Date, acmeId: number, northwindId:
   ];
   for (const q of rows) {
     await db.insert(quotes).values({ ...q, publicToken: demoToken(`quote-${q.id}`) });
-    const items =
-      q.id === 1004
-        ? [
-            {
-              productNumber: "DATA-API",
-              description: "Data API access, 1 year",
-              quantity: 1,
-              discount: null,
-              listPrice: 19900,
-            },
-          ]
-        : ITEMS;
+    const items = q.id === 1004 ? [line("DATA-API", 1)] : ITEMS;
     await db
       .insert(quoteLineItems)
       .values(items.map((i) => ({ ...i, quoteId: q.id, currency: "currency" in q ? q.currency : 1 })));
