@@ -50,19 +50,21 @@ export async function issueToken(
   return token;
 }
 
+/** A token of this purpose that is neither used nor expired. */
+const usable = (token: string, purpose: "register" | "reset", now: Date) =>
+  and(
+    eq(authTokens.tokenHash, sha256(token)),
+    eq(authTokens.purpose, purpose),
+    isNull(authTokens.usedAt),
+    gt(authTokens.expiresAt, now),
+  );
+
 /** Takes a token once: marks it used and returns it, or null when unknown, used or expired. */
 export async function takeToken(db: Db, token: string, purpose: "register" | "reset", now: Date) {
   const [row] = await db
     .update(authTokens)
     .set({ usedAt: now })
-    .where(
-      and(
-        eq(authTokens.tokenHash, sha256(token)),
-        eq(authTokens.purpose, purpose),
-        isNull(authTokens.usedAt),
-        gt(authTokens.expiresAt, now),
-      ),
-    )
+    .where(usable(token, purpose, now))
     .returning();
   return row ?? null;
 }
@@ -72,13 +74,6 @@ export async function peekToken(db: Db, token: string, purpose: "register" | "re
   const [row] = await db
     .select()
     .from(authTokens)
-    .where(
-      and(
-        eq(authTokens.tokenHash, sha256(token)),
-        eq(authTokens.purpose, purpose),
-        isNull(authTokens.usedAt),
-        gt(authTokens.expiresAt, now),
-      ),
-    );
+    .where(usable(token, purpose, now));
   return row ?? null;
 }
