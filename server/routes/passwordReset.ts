@@ -13,7 +13,7 @@ import { consume } from "../services/rateLimit.ts";
 import { startSession } from "../services/sessions.ts";
 import { LINK_INVALID, PASSWORD_RULE, passwordError } from "../../src/domain/auth.ts";
 import { emailField } from "./gateway.ts";
-import { linkBase } from "./links.ts";
+import { linkBase } from "../http/links.ts";
 
 export const RESET_SENT = "If an account uses that address, we have sent it a link to reset the password.";
 export const passwordField = z

@@ -11,7 +11,7 @@ import { createAccount } from "../services/registration.ts";
 import { startSession } from "../services/sessions.ts";
 import { LINK_INVALID } from "../../src/domain/auth.ts";
 import { emailField } from "./gateway.ts";
-import { linkBase } from "./links.ts";
+import { linkBase } from "../http/links.ts";
 import { passwordField } from "./passwordReset.ts";
 
 const name = (label: string) =>
