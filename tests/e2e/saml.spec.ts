@@ -61,7 +61,12 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  server?.kill();
+  // Wait for the port to be free again (a retry or repeat starts this portal anew).
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server.once("exit", resolve));
+    server.kill();
+    await exited;
+  }
   await idp?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
@@ -114,6 +119,9 @@ test("refuses the same response posted a second time", async ({ page }) => {
   };
   await page.getByRole("button", { name: "Continue to the portal" }).click();
   await expect(page).toHaveURL(`${PORTAL}/user/welcome`);
+  // Let the home page finish loading and leave it, so that nothing of it runs on.
+  await expect(page.getByRole("heading", { name: /^Welcome, / })).toBeVisible();
+  await page.goto("about:blank");
   await page.context().clearCookies();
   // An attacker who captured the response posts it again from a page of their own.
   await page.setContent(
