@@ -14,6 +14,7 @@ import { accountMessageRoutes } from "./routes/accountMessages.ts";
 import { devMailboxRoutes } from "./routes/devMailbox.ts";
 import { gatewayRoutes } from "./routes/gateway.ts";
 import { mfaRoutes } from "./routes/mfa.ts";
+import { accountSessionRoutes } from "./routes/accountSessions.ts";
 import { passwordResetRoutes } from "./routes/passwordReset.ts";
 import { sessionRoutes } from "./routes/session.ts";
 import { samlRoutes } from "./routes/saml.ts";
@@ -74,6 +75,7 @@ export function buildApp(deps: AppDeps) {
   app.route("/api/v1/session", sessionRoutes(deps));
   app.route("/api/v1/account-messages", accountMessageRoutes(deps));
   app.route("/api/v1/account/mfa", mfaRoutes(deps));
+  app.route("/api/v1/account/sessions", accountSessionRoutes(deps));
   app.route("/gateway", gatewayRoutes(deps));
   app.route("/gateway", passwordResetRoutes(withMail));
   app.route("/user", signupRoutes(withMail));
