@@ -3,6 +3,21 @@ import { parseQuoteNumber } from "./quote.ts";
 
 export type RecordKind = "order" | "quote";
 
+const REFERRER_PREFIX: Record<RecordKind, string> = { order: "ord", quote: "quo" };
+const REFERRER = /^(ord|quo)-(\d{1,12})$/i;
+
+/** The registration referrer of a record: 'ord-{id}' or 'quo-{id}' (spec section 7). */
+export function referrerFor(kind: RecordKind, id: number): string {
+  return `${REFERRER_PREFIX[kind]}-${id}`;
+}
+
+/** Reads a referrer back into the record it names, or null when it names none. */
+export function parseReferrer(text: string | null | undefined): { kind: RecordKind; id: number } | null {
+  const m = REFERRER.exec(text ?? "");
+  if (!m) return null;
+  return { kind: m[1]!.toLowerCase() === "ord" ? "order" : "quote", id: Number(m[2]) };
+}
+
 /**
  * From a public order or quote address: the referrer recorded at registration and the
  * signed-in detail page a signed-in visitor is sent to (spec section 4).
@@ -14,8 +29,12 @@ export function publicRecordLinks(
   const last = decodeURIComponent(pathname.replace(/\/+$/, "").split("/").pop() ?? "");
   if (kind === "order") {
     const ref = parsePublicOrderRef(last);
-    return ref ? { referrer: `ord-${ref.id}`, signedInPath: `/s/order/details/${ref.id}` } : null;
+    return ref
+      ? { referrer: referrerFor("order", ref.id), signedInPath: `/s/order/details/${ref.id}` }
+      : null;
   }
   const id = parseQuoteNumber(last);
-  return id === null ? null : { referrer: `quo-${id}`, signedInPath: `/s/quotes/details/QUO-${id}` };
+  return id === null
+    ? null
+    : { referrer: referrerFor("quote", id), signedInPath: `/s/quotes/details/QUO-${id}` };
 }

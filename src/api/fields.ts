@@ -1,0 +1,35 @@
+import * as z from "zod/mini";
+import { INVALID_EMAIL, PASSWORD_RULE, isEmail, passwordError } from "../domain/auth.ts";
+import { isKnownTimezone } from "../domain/dates.ts";
+import { parseReferrer } from "../domain/publicRecord.ts";
+
+/** PostgreSQL integer ids: 1 to 2,147,483,647. */
+export const MAX_ID = 2_147_483_647;
+export const ID_RANGE = "Must be a whole number from 1 to 2147483647.";
+
+/** A record id (int4): anything else is a 400 on the field, never a database error. */
+export const idField = z.int({ error: ID_RANGE }).check(z.minimum(1, ID_RANGE), z.maximum(MAX_ID, ID_RANGE));
+
+/** An email address, trimmed and lower-cased once, here at the edge. */
+export const emailField = z
+  .string({ error: INVALID_EMAIL })
+  .check(z.trim(), z.toLowerCase(), z.refine(isEmail, INVALID_EMAIL));
+
+/** A new password: 10 to 200 characters. */
+export const passwordField = z
+  .string({ error: PASSWORD_RULE })
+  .check(z.refine((p) => passwordError(p) === null, PASSWORD_RULE));
+
+/** The 'ord-{id}' / 'quo-{id}' record a registration started from, or empty. */
+export const referrerField = z.optional(
+  z.string().check(z.refine((v) => v === "" || parseReferrer(v) !== null, "Unknown referrer.")),
+);
+
+/** A person's first or last name. */
+export const nameField = (label: string) =>
+  z
+    .string({ error: `Enter your ${label}.` })
+    .check(z.trim(), z.minLength(1, `Enter your ${label}.`), z.maxLength(100, `Your ${label} is too long.`));
+
+export const temperatureScaleField = z.enum(["C", "F"], { error: "Choose C or F." });
+export const timezoneField = z.string().check(z.refine(isKnownTimezone, "Unknown time zone."));

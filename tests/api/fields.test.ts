@@ -1,0 +1,53 @@
+import { describe, expect, test } from "vitest";
+import { emailField, idField, MAX_ID, passwordField, referrerField } from "../../src/api/fields.ts";
+import { SettingsPatch } from "../../src/api/session.ts";
+import { pathOf } from "../../src/api/endpoint.ts";
+import { parseReferrer, referrerFor } from "../../src/domain/publicRecord.ts";
+
+describe("shared field schemas", () => {
+  test("trims and lower-cases an email address once", () => {
+    expect(emailField.parse("  Ada@Example.COM ")).toBe("ada@example.com");
+  });
+
+  test.each([[""], ["no-at-sign"], [42]])("refuses %j as an email with the spec's message", (value) => {
+    const r = emailField.safeParse(value);
+    expect(r.success).toBe(false);
+    expect(r.error?.issues[0]?.message).toBe("Invalid email address.");
+  });
+
+  test.each([[0], [-1], [1.5], [MAX_ID + 1], ["7"], [Number.NaN]])("refuses %j as an id", (value) => {
+    expect(idField.safeParse(value).success).toBe(false);
+  });
+
+  test("accepts ids up to the int4 maximum", () => {
+    expect(idField.parse(MAX_ID)).toBe(MAX_ID);
+  });
+
+  test("needs passwords of 10 to 200 characters", () => {
+    expect(passwordField.safeParse("short").success).toBe(false);
+    expect(passwordField.safeParse("x".repeat(201)).success).toBe(false);
+    expect(passwordField.parse("long enough")).toBe("long enough");
+  });
+
+  test("refuses an empty settings patch", () => {
+    expect(SettingsPatch.safeParse({}).success).toBe(false);
+    expect(SettingsPatch.parse({ temperatureScale: "C" })).toEqual({ temperatureScale: "C" });
+  });
+});
+
+describe("referrers", () => {
+  test("are built and read back by one pair of functions", () => {
+    expect(referrerFor("order", 12)).toBe("ord-12");
+    expect(parseReferrer("QUO-7")).toEqual({ kind: "quote", id: 7 });
+    expect(parseReferrer("inv-7")).toBeNull();
+    expect(referrerField.safeParse("ord-12").success).toBe(true);
+    expect(referrerField.safeParse("ord-x").success).toBe(false);
+  });
+});
+
+describe("paths", () => {
+  test("fill and encode their parameters", () => {
+    expect(pathOf({ path: "/api/v1/tags/:id" }, { id: "a/b" })).toBe("/api/v1/tags/a%2Fb");
+    expect(() => pathOf({ path: "/api/v1/tags/:id" })).toThrow(/Missing path parameter id/);
+  });
+});
