@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
-import { emailField, idField, nameField, passwordField, referrerField } from "./fields.ts";
+import { emailField, idField, nameField, passwordField, referrerField, tokenField } from "./fields.ts";
 
 /** Registration from a public order or quote card. */
 export const signUp = endpoint({
@@ -21,7 +21,7 @@ export const checkValidationToken = endpoint({
   path: "/user/validate/check",
   host: "account",
   body: "query",
-  request: z.object({ token: z._default(z.string(), "") }),
+  request: z.object({ token: tokenField }),
   response: z.object({ email: z.string() }),
   summary: "The address a registration link validates, when the link is still usable.",
 });
@@ -32,7 +32,7 @@ export const validateAccount = endpoint({
   host: "account",
   body: "form",
   request: z.object({
-    token: z._default(z.string(), ""),
+    token: tokenField,
     firstName: nameField("first name"),
     lastName: nameField("last name"),
     password: passwordField,

@@ -33,3 +33,10 @@ export const nameField = (label: string) =>
 
 export const temperatureScaleField = z.enum(["C", "F"], { error: "Choose C or F." });
 export const timezoneField = z.string().check(z.refine(isKnownTimezone, "Unknown time zone."));
+
+/** A value that is filled in when the caller leaves it out (zod/mini names it `_default`). */
+// oxlint-disable-next-line no-underscore-dangle
+export const orDefault = z._default;
+
+/** An emailed link's token; a missing one is an empty, unusable token. */
+export const tokenField = orDefault(z.string(), "");

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
-import { emailField, passwordField } from "./fields.ts";
+import { emailField, orDefault, passwordField, tokenField } from "./fields.ts";
 
 const Empty = z.object({});
 const password = z.string({ error: "Enter your password." }).check(z.minLength(1, "Enter your password."));
@@ -32,8 +32,8 @@ export const verifyOtp = endpoint({
   host: "account",
   body: "form",
   request: z.object({
-    otp: z._default(z.string().check(z.trim()), ""),
-    remember: z._default(z.enum(["1", "0"]), "0"),
+    otp: orDefault(z.string().check(z.trim()), ""),
+    remember: orDefault(z.enum(["1", "0"]), "0"),
   }),
   response: Empty,
   summary: "Sign-in step 2: the one-time passcode, optionally remembering the browser for 30 days.",
@@ -64,7 +64,7 @@ export const checkResetToken = endpoint({
   path: "/gateway/reset-password/check",
   host: "account",
   body: "query",
-  request: z.object({ token: z._default(z.string(), "") }),
+  request: z.object({ token: tokenField }),
   response: Empty,
   summary: "Whether a reset link is still usable (to show the right form).",
 });
@@ -74,7 +74,7 @@ export const resetPassword = endpoint({
   path: "/gateway/reset-password",
   host: "account",
   body: "form",
-  request: z.object({ token: z._default(z.string(), ""), password: passwordField }),
+  request: z.object({ token: tokenField, password: passwordField }),
   response: Empty,
   summary: "Sets a new password from an emailed link.",
 });
