@@ -3,6 +3,7 @@
 import { mkdirSync } from "node:fs";
 import { parseConfig } from "../server/config.ts";
 import { openDatabase } from "../server/db/client.ts";
+import { fillHistory } from "../server/db/seed/history.ts";
 import { emptyDatabase, seedDemo } from "../server/db/seed/index.ts";
 
 const config = parseConfig(process.env);
@@ -14,6 +15,12 @@ const database = await openDatabase({
   dataDir: config.databaseUrl ? undefined : config.dataDir,
 });
 await emptyDatabase(database.db);
-await seedDemo(database.db, { now: new Date(), sampleDays: config.demoSampleDays });
+const now = new Date();
+await seedDemo(database.db, { now, sampleDays: config.demoSampleDays });
+await fillHistory(database.db, {
+  now,
+  sampleDays: config.demoSampleDays,
+  onProgress: (done, total) => process.stdout.write(`\r  report history: ${done}/${total} days`),
+});
 await database.close();
 console.log("Done.");

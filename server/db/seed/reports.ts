@@ -3,6 +3,9 @@ import { reportChannels, reportThresholds, reports, thresholdRanges } from "../s
 import { DEMO } from "./demo.ts";
 import { seedSamples } from "./samples.ts";
 
+/** Days of report history written with the records, so a first start answers at once. */
+export const RECENT_DAYS = 2;
+
 const DAY = 86_400_000;
 const LAB = "00:1A:2B:3C:4D:01";
 export const REPORT_CHANNELS = [
@@ -81,8 +84,11 @@ export async function seedReports(
     for (const t of thresholds)
       await db.insert(reportThresholds).values({ reportId: report.id, thresholdRangeId: t.id });
   }
+  // The recent days come with the records; fillHistory (history.ts) writes the rest while
+  // the portal already serves.
   for (const rc of REPORT_CHANNELS) {
-    await seedSamples(db, channelIds.get(rc.key)!, rc.shape, { end, days: sampleDays, stepMinutes: 1 });
+    const days = Math.min(sampleDays, RECENT_DAYS);
+    await seedSamples(db, channelIds.get(rc.key)!, rc.shape, { end, days, stepMinutes: 1 });
   }
   // Every other channel gets two days of ten-minute samples for device pages and downloads.
   for (const [key, id] of channelIds) {

@@ -1,0 +1,48 @@
+import { inArray, sql } from "drizzle-orm";
+import { rows, type Db } from "../client.ts";
+import { channels } from "../schema/index.ts";
+import { REPORT_CHANNELS } from "./reports.ts";
+import { seedSamples } from "./samples.ts";
+
+const DAY = 86_400_000;
+const CHUNK_DAYS = 30;
+
+/**
+ * Fills the report channels' minute history back to `sampleDays` before `now`, a month at a
+ * time, newest first. It starts from the oldest sample already stored, so a start that was
+ * stopped half way carries on where it stopped; values are a function of channel and time,
+ * so the result is the same as one long seed.
+ */
+export async function fillHistory(
+  db: Db,
+  opts: { now: Date; sampleDays: number; onProgress?: (daysDone: number, daysTotal: number) => void },
+) {
+  const found = await db
+    .select({ id: channels.id, key: channels.channelKey })
+    .from(channels)
+    .where(
+      inArray(
+        channels.channelKey,
+        REPORT_CHANNELS.map((c) => c.key),
+      ),
+    );
+  const target = Math.floor(opts.now.getTime() / 60_000) * 60_000 - opts.sampleDays * DAY;
+  for (const rc of REPORT_CHANNELS) {
+    const id = found.find((f) => f.key === rc.key)?.id;
+    if (id === undefined) continue;
+    const [row] = await rows<{ earliest: string | Date | null }>(
+      db,
+      sql`select min(time) as earliest from samples where channel_id = ${id}`,
+    );
+    let end = row?.earliest
+      ? new Date(row.earliest).getTime()
+      : Math.floor(opts.now.getTime() / 60_000) * 60_000;
+    const total = Math.max(0, Math.ceil((end - target) / DAY));
+    while (end > target) {
+      const days = Math.min(CHUNK_DAYS, (end - target) / DAY);
+      await seedSamples(db, id, rc.shape, { end: new Date(end), days, stepMinutes: 1 });
+      end -= days * DAY;
+      opts.onProgress?.(total - Math.max(0, Math.ceil((end - target) / DAY)), total);
+    }
+  }
+}
