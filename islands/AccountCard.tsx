@@ -13,6 +13,7 @@ import { fieldError, generalErrors } from "../src/stores/http.ts";
 import { $register, register, clearRegisterErrors, showMode } from "../src/stores/register.ts";
 import { SignInCard } from "./SignInCard.tsx";
 import { Field, FormErrors } from "./ui/Field.tsx";
+import { Form, SubmitButton } from "./ui/Form.tsx";
 
 /**
  * The register / sign-in card of the public order and quote pages. A visitor who is
@@ -65,7 +66,7 @@ export default function AccountCard({ kind }: { kind?: RecordKind }) {
   // The email input is uncontrolled: what a visitor types before the island hydrates is kept.
   return (
     <article>
-      <form onSubmit={submit} noValidate aria-label={title}>
+      <Form onSubmit={submit} aria-label={title}>
         <h2>{title}</h2>
         <Field
           label="Email"
@@ -76,11 +77,11 @@ export default function AccountCard({ kind }: { kind?: RecordKind }) {
           onChange={clearRegisterErrors}
           error={fieldError(s.errors, "emailAddress")}
         />
-        <button type="submit" aria-busy={s.busy} disabled={s.busy}>
-          {s.busy ? "Requesting Account..." : "Register"}
-        </button>
+        <SubmitButton busy={s.busy} busyLabel="Requesting Account...">
+          Register
+        </SubmitButton>
         <FormErrors messages={generalErrors(s.errors, ["emailAddress"])} />
-      </form>
+      </Form>
       <p>
         <a href="?ref=login" onClick={(e) => (e.preventDefault(), showMode("signin"))}>
           Already have an account? Sign in.

@@ -1,20 +1,22 @@
 import { useState, type FormEvent } from "react";
 import { RequestFailure, fieldError, generalErrors, send, type FieldError } from "../src/stores/http.ts";
 import { Field, FormErrors } from "./ui/Field.tsx";
+import { Form, SubmitButton } from "./ui/Form.tsx";
 
 /** /gateway/request-password-reset: asks for the address and confirms a link was sent. */
 export default function ResetRequestPage() {
-  const [email, setEmail] = useState("");
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<FieldError[]>([]);
   const [sent, setSent] = useState<string | null>(null);
-  const submit = async (e: FormEvent) => {
+  // The input is uncontrolled: what a visitor types before the island hydrates is kept, and read here.
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
+    const emailAddress = String(new FormData(e.currentTarget).get("emailAddress") ?? "");
     setBusy(true);
     setErrors([]);
     try {
       const data = await send<{ message: string }>("account", "/gateway/request-password-reset", {
-        form: { emailAddress: email },
+        form: { emailAddress },
       });
       setSent(data.message);
     } catch (err) {
@@ -32,22 +34,21 @@ export default function ResetRequestPage() {
     );
   return (
     <article className="card-narrow">
-      <form onSubmit={submit} noValidate aria-label="Reset your password">
+      <Form onSubmit={submit} aria-label="Reset your password">
         <h2>Reset your password</h2>
         <Field
           label="Email"
           type="email"
+          name="emailAddress"
           autoComplete="email"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
           error={fieldError(errors, "emailAddress")}
           autoFocus
         />
-        <button type="submit" aria-busy={busy} disabled={busy}>
-          {busy ? "Sending..." : "Send reset link"}
-        </button>
+        <SubmitButton busy={busy} busyLabel="Sending...">
+          Send reset link
+        </SubmitButton>
         <FormErrors messages={generalErrors(errors, ["emailAddress"])} />
-      </form>
+      </Form>
     </article>
   );
 }

@@ -5,6 +5,7 @@ import { $config } from "../src/stores/config.ts";
 import { fieldError, generalErrors } from "../src/stores/http.ts";
 import { $signIn, clearSignInErrors, submitEmail, submitOtp, submitPassword } from "../src/stores/signIn.ts";
 import { Field, FormErrors } from "./ui/Field.tsx";
+import { Form, SubmitButton } from "./ui/Form.tsx";
 
 const FIELDS = ["emailAddress", "password", "otp"];
 
@@ -31,11 +32,9 @@ export function SignInCard({
     else if (s.step === 1) void submitPassword(text("password"));
     else void submitOtp(text("otp"), f.get("remember") === "on");
   };
-  const prefill =
-    typeof location === "undefined" ? "" : (new URLSearchParams(location.search).get("emailAddress") ?? "");
   const busyLabel = "Authenticating...";
   return (
-    <form onSubmit={submit} noValidate aria-label={title}>
+    <Form onSubmit={submit} aria-label={title}>
       <Heading>{title}</Heading>
       {s.step === 0 && (
         <>
@@ -45,13 +44,13 @@ export function SignInCard({
             name="emailAddress"
             autoComplete="username"
             autoFocus
-            defaultValue={s.email || prefill}
+            defaultValue={s.email}
             onChange={clearSignInErrors}
             error={fieldError(s.errors, "emailAddress")}
           />
-          <button type="submit" aria-busy={s.busy} disabled={s.busy}>
-            {s.busy ? busyLabel : "Next"}
-          </button>
+          <SubmitButton busy={s.busy} busyLabel={busyLabel}>
+            Next
+          </SubmitButton>
           <p>
             {onRegister ? (
               <a href="#register" onClick={(e) => (e.preventDefault(), onRegister())}>
@@ -75,9 +74,9 @@ export function SignInCard({
             onChange={clearSignInErrors}
             error={fieldError(s.errors, "password")}
           />
-          <button type="submit" aria-busy={s.busy} disabled={s.busy}>
-            {s.busy ? busyLabel : s.mfaRequired ? "Next" : "Log In"}
-          </button>
+          <SubmitButton busy={s.busy} busyLabel={busyLabel}>
+            {s.mfaRequired ? "Next" : "Log In"}
+          </SubmitButton>
           <p>
             <a href={`${accountBase}/gateway/request-password-reset`} target="_blank" rel="noopener">
               Forgot Password
@@ -102,12 +101,12 @@ export function SignInCard({
             <input type="checkbox" name="remember" />
             {REMEMBER_DEVICE_LABEL}
           </label>
-          <button type="submit" aria-busy={s.busy} disabled={s.busy}>
-            {s.busy ? busyLabel : "Verify"}
-          </button>
+          <SubmitButton busy={s.busy} busyLabel={busyLabel}>
+            Verify
+          </SubmitButton>
         </>
       )}
       <FormErrors messages={generalErrors(s.errors, FIELDS)} />
-    </form>
+    </Form>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from "react";
 import { RequestFailure, send, type FieldError } from "../../src/stores/http.ts";
 import { FormErrors } from "./Field.tsx";
+import { Form, SubmitButton } from "./Form.tsx";
 
 interface Props {
   title: string;
@@ -62,18 +63,18 @@ export function TokenForm({
   }
   return (
     <article className="card-narrow">
-      <form onSubmit={submit} noValidate aria-label={title}>
+      <Form onSubmit={submit} aria-label={title}>
         <h2>{title}</h2>
         {children(errors, info)}
-        <button type="submit" aria-busy={busy} disabled={busy}>
-          {busy ? "Saving..." : submitLabel}
-        </button>
+        <SubmitButton busy={busy} busyLabel="Saving...">
+          {submitLabel}
+        </SubmitButton>
         <FormErrors
           messages={errors
             .filter((e) => e.field === null || !fieldNames.includes(e.field))
             .map((e) => e.message)}
         />
-      </form>
+      </Form>
     </article>
   );
 }

@@ -1,0 +1,168 @@
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { DEMO } from "../../server/db/seed/demo.ts";
+import { hydrated } from "./helpers.ts";
+
+// The link of issue 6 item 11: 400 ms latency, 400 kbit/s (50,000 bytes/s) each way.
+const SLOW_LINK = { offline: false, latency: 400, downloadThroughput: 50_000, uploadThroughput: 50_000 };
+const ORDER = `/p/order/ORD-${DEMO.orderId}-${DEMO.orderValidationId}`;
+const QUOTE = `/p/quote/QUO-${DEMO.openQuoteId}`;
+const shot = (name: string) => `test-results/screens/slowlink-${name}.png`;
+
+test.use({ viewport: { width: 390, height: 844 } });
+// The slow link makes every page take seconds; the islands' scripts are held on top of that.
+test.setTimeout(90_000);
+
+interface SlowPage {
+  /** Lets the held island scripts through: the island hydrates soon after. */
+  release: () => void;
+  /** Every document request of the tab, "METHOD url", the first page load included. */
+  documents: string[];
+}
+
+/**
+ * Puts the tab on the slow link and holds the islands' scripts until the test releases
+ * them, so the server-rendered card is on screen while nothing can hydrate it: the gap a
+ * slow connection leaves (1.3 s to 3.35 s in the issue), made as wide as the test needs.
+ */
+async function slowLink(page: Page): Promise<SlowPage> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", SLOW_LINK);
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  await page.route("**/_astro/*.js", async (route) => {
+    await held;
+    await route.continue();
+  });
+  const documents: string[] = [];
+  page.on("request", (r) => {
+    if (r.isNavigationRequest() && r.frame() === page.mainFrame()) documents.push(`${r.method()} ${r.url()}`);
+  });
+  return { release, documents };
+}
+
+/**
+ * Types an address into the server-rendered card, presses Enter in the field and clicks the
+ * submit button (forced: a person's click lands whether or not the button is enabled), all
+ * before the island hydrates; the button reads "Loading..." and is disabled meanwhile.
+ */
+async function actBeforeHydration(page: Page, form: Locator, address: string, name: string) {
+  const email = form.getByLabel("Email");
+  await expect(email).toBeVisible();
+  await expect(page.locator("astro-island[ssr]")).not.toHaveCount(0);
+  const button = form.getByRole("button", { name: "Loading..." });
+  await expect(button).toBeDisabled();
+  await email.fill(address);
+  await page.screenshot({ path: shot(`${name}-before`) });
+  await email.press("Enter");
+  await button.click({ force: true });
+  // A submission starts at once; on this link its request is seen well within a second.
+  await page.waitForTimeout(1_000);
+  await expect(page.locator("astro-island[ssr]")).not.toHaveCount(0);
+}
+
+/** Nothing left the page but its own load, and the address bar never gained the address. */
+function expectNoSubmission(slow: SlowPage, path: string) {
+  expect(slow.documents).toHaveLength(1);
+  expect(slow.documents[0]).toMatch(/^GET /);
+  expect(slow.documents.join("\n")).not.toMatch(/emailAddress|%40|@/);
+  expect(new URL(slow.documents[0]!.slice(4)).pathname).toBe(path);
+}
+
+async function afterHydration(page: Page, form: Locator, address: string, label: string, name: string) {
+  await hydrated(page);
+  await expect(form.getByLabel("Email")).toHaveValue(address);
+  const button = form.getByRole("button", { name: label });
+  await expect(button).toBeEnabled();
+  await page.screenshot({ path: shot(`${name}-after`) });
+  expect(page.url()).not.toMatch(/emailAddress/);
+  return button;
+}
+
+test("keeps the sign-in card from submitting before it hydrates on a slow link", async ({ page }) => {
+  const slow = await slowLink(page);
+  await page.goto("/gateway", { waitUntil: "commit" });
+  const card = page.getByRole("form", { name: "Account Login" });
+  await actBeforeHydration(page, card, "admin@example.com", "gateway");
+  expectNoSubmission(slow, "/gateway");
+  slow.release();
+  const next = await afterHydration(page, card, "admin@example.com", "Next", "gateway");
+  await next.click();
+  await expect(card.getByLabel("Password")).toBeVisible();
+  expect(page.url()).not.toMatch(/emailAddress/);
+});
+
+test("keeps the order page's register card from submitting before it hydrates", async ({ page }) => {
+  const slow = await slowLink(page);
+  await page.goto(ORDER, { waitUntil: "commit" });
+  const card = page.getByRole("form", { name: "Submit Payment" });
+  await actBeforeHydration(page, card, "slow.order@example.com", "order");
+  expectNoSubmission(slow, ORDER);
+  slow.release();
+  const register = await afterHydration(page, card, "slow.order@example.com", "Register", "order");
+  await register.click();
+  await expect(page.getByRole("heading", { name: "Registration Email Sent" })).toBeVisible();
+  expect(page.url()).not.toMatch(/emailAddress/);
+});
+
+test("keeps the quote page's register card from submitting before it hydrates", async ({ page }) => {
+  const slow = await slowLink(page);
+  await page.goto(QUOTE, { waitUntil: "commit" });
+  const card = page.getByRole("form", { name: "Place your Order" });
+  await actBeforeHydration(page, card, "slow.quote@example.com", "quote");
+  expectNoSubmission(slow, QUOTE);
+  slow.release();
+  await afterHydration(page, card, "slow.quote@example.com", "Register", "quote");
+  await card.getByLabel("Email").press("Enter");
+  await expect(page.getByRole("heading", { name: "Registration Email Sent" })).toBeVisible();
+});
+
+test("keeps the password-reset request from submitting before it hydrates", async ({ page }) => {
+  const slow = await slowLink(page);
+  await page.goto("/gateway/request-password-reset", { waitUntil: "commit" });
+  const card = page.getByRole("form", { name: "Reset your password" });
+  await actBeforeHydration(page, card, "viewer@example.com", "reset");
+  expectNoSubmission(slow, "/gateway/request-password-reset");
+  slow.release();
+  const send = await afterHydration(page, card, "viewer@example.com", "Send reset link", "reset");
+  await send.click();
+  await expect(page.getByText(/If an account uses that address/)).toBeVisible();
+});
+
+// Pages whose islands render on the server, and the lookup and guest-payment pages that
+// will hold forms: none may serve a form that a click or Enter could send by GET.
+const SERVER_RENDERED = [
+  "/gateway",
+  "/gateway/request-password-reset",
+  "/gateway/reset-password?token=x",
+  "/user/register",
+  "/user/validate?token=x",
+  "/user/welcome",
+  "/terms/acknowledge",
+  ORDER,
+  QUOTE,
+  "/p/order-quote/search",
+  "/p/order/pay-as-guest/abc",
+  "/p/quote/pay-as-guest/abc",
+];
+
+const WITH_CARD = ["/gateway", "/gateway/request-password-reset", "/user/register", ORDER, QUOTE];
+
+test("serves every form as a POST whose submit buttons wait for the script", async ({ request }) => {
+  const withForm: string[] = [];
+  for (const path of SERVER_RENDERED) {
+    const html = await (await request.get(path)).text();
+    if (/<form\b/i.test(html)) withForm.push(path);
+    for (const [, open, body] of html.matchAll(/(<form\b[^>]*>)([\s\S]*?)<\/form>/gi)) {
+      expect(open, `${path}: ${open}`).toMatch(/\bmethod="post"/i);
+      // Inside a form a button without type="button" submits it.
+      for (const [button, text] of body!.matchAll(
+        /<button\b(?![^>]*type="button")[^>]*>([\s\S]*?)<\/button>/gi,
+      )) {
+        expect(button, `${path}: ${button}`).toMatch(/\bdisabled=""/);
+        expect(text, path).toBe("Loading...");
+      }
+    }
+  }
+  expect(withForm).toEqual(expect.arrayContaining(WITH_CARD));
+});
