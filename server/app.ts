@@ -3,7 +3,11 @@ import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
 import { runtimeConfig, type Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
+import { refuseDemoDeviceKeys } from "./http/demoKeys.ts";
 import { ApiError, NOT_FOUND, UNEXPECTED, errorResponse } from "./http/errors.ts";
+import { PRIVATE_PATHS, privateResponse } from "./http/headers.ts";
+import { hostCheck } from "./http/hosts.ts";
+import { localOnly } from "./http/local.ts";
 import { refuseNulInUrl } from "./http/nul.ts";
 import { originCheck } from "./http/origin.ts";
 import { requestId } from "./http/requestId.ts";
@@ -32,7 +36,6 @@ export interface AppDeps {
 }
 
 const API_BODY_LIMIT = 1024 * 1024;
-const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
 /** Builds the whole HTTP app; index.ts only serves it, tests call app.request(). */
 export function buildApp(deps: AppDeps) {
@@ -47,6 +50,9 @@ export function buildApp(deps: AppDeps) {
       crossOriginResourcePolicy: false,
     }),
   );
+  for (const path of PRIVATE_PATHS) app.use(path, privateResponse);
+  app.use(hostCheck(deps.config));
+  if (deps.config.demoLocalOnly) app.use(localOnly);
   app.use(
     originCheck(
       (origin, self) => origin === self || origins.includes(origin),
@@ -55,11 +61,7 @@ export function buildApp(deps: AppDeps) {
       (path) => path.startsWith("/auth/saml/acs/"),
     ),
   );
-  app.use("/api/*", async (c, next) => {
-    await next();
-    c.header("Content-Security-Policy", API_CSP);
-    c.header("Cache-Control", "no-store");
-  });
+  if (!deps.config.demo) app.use("/api/v1/device-data/*", refuseDemoDeviceKeys);
   const limitBody = bodyLimit({
     maxSize: API_BODY_LIMIT,
     onError: (c) => errorResponse(c, 413, [{ field: null, message: "The request body is too large." }]),

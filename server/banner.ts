@@ -1,11 +1,27 @@
 import { DEMO, DEMO_PASSWORD, DEMO_USERS, OTHER_SUBSCRIPTION_USER } from "./db/seed/demo.ts";
 import { ROLE_INFO } from "../src/domain/roles.ts";
 
+export interface BannerInput {
+  origin: string;
+  /** local: DEMO unset, answers this computer only; shared: DEMO=1 on purpose. */
+  demo: "off" | "local" | "shared";
+  smtp: boolean;
+  /** The loopback origin where /dev/mailbox answers; null when the server is not on loopback. */
+  mailbox: string | null;
+}
+
+const DEMO_SCOPE = {
+  local: "Demo mode answers only this computer (DEMO=1 shares it with others, DEMO=0 is for real use).",
+  shared: "Demo mode is shared (DEMO=1): anyone who reaches this address can sign in as below.",
+};
+
 /** What `npm start` prints: where the portal is, the demo links and the demo sign-ins. */
-export function banner(origin: string, demo: boolean, smtp = false): string {
+export function banner({ origin, demo, smtp, mailbox }: BannerInput): string {
   const lines = [`Portal ready on ${origin}`];
-  if (!demo) return lines.join("\n");
+  if (demo === "off") return lines.join("\n");
   lines.push(
+    "",
+    DEMO_SCOPE[demo],
     "",
     "Demo links (no sign-in needed):",
     `  Public report            ${origin}/public/report/${DEMO.reportHash}?tempScale=F&timezone=UTC`,
@@ -23,9 +39,14 @@ export function banner(origin: string, demo: boolean, smtp = false): string {
     ),
     `  ${"Administrator".padEnd(14)} ${OTHER_SUBSCRIPTION_USER.email}   (another subscription)`,
     "",
-    smtp
-      ? "Mail (registration, password reset) is sent through SMTP_URL."
-      : `Mail (registration, password reset) waits in the outbox: ${origin}/dev/mailbox`,
+    mailLine(smtp, mailbox),
   );
   return lines.join("\n");
+}
+
+function mailLine(smtp: boolean, mailbox: string | null): string {
+  const mail = "Mail (registration, password reset)";
+  if (smtp) return `${mail} is sent through SMTP_URL.`;
+  if (mailbox) return `${mail} waits in the outbox: ${mailbox}/dev/mailbox (this computer only)`;
+  return `${mail} waits in the outbox table: set SMTP_URL, or listen on a loopback HOST to read /dev/mailbox.`;
 }

@@ -1,4 +1,11 @@
 import { z } from "zod";
+import {
+  formatHost,
+  isLoopbackListen,
+  isLoopbackName,
+  isWildcardAddress,
+  parseHost,
+} from "./http/hostNames.ts";
 
 const origin = z
   .string()
@@ -13,6 +20,23 @@ const origin = z
 const flag = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off", ""])
   .transform((v) => ["1", "true", "yes", "on"].includes(v));
+
+/** Comma-separated host[:port] names; each must be a bare name, never a URL. */
+const hostList = z
+  .string()
+  .default("")
+  .transform((v, ctx) =>
+    v
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean)
+      .flatMap((entry) => {
+        const host = parseHost(entry);
+        if (host) return [formatHost(host)];
+        ctx.addIssue({ code: "custom", message: `"${entry}" is not a host name (write name or name:port)` });
+        return [];
+      }),
+  );
 
 /** Server environment, parsed once; bad values stop the start with a clear message. */
 const Env = z.object({
@@ -33,7 +57,9 @@ const Env = z.object({
   TRUST_PROXY: flag.optional(),
   DIST_DIR: z.string().default("./dist"),
   SERVE_STATIC: flag.optional(),
+  ALLOWED_HOSTS: hostList,
 });
+type Env = z.infer<typeof Env>;
 
 export type Config = ReturnType<typeof parseConfig>;
 
@@ -46,6 +72,9 @@ export function parseConfig(env: Record<string, string | undefined>) {
   }
   const e = result.data;
   const embedded = !e.DATABASE_URL;
+  const demo = e.DEMO ?? embedded;
+  const problems = startProblems(e, demo);
+  if (problems.length) throw new Error(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join("\n")}`);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -60,14 +89,52 @@ export function parseConfig(env: Record<string, string | undefined>) {
       ws: e.WS_ORIGIN,
     },
     /** Demo data is on by default with the embedded database. */
-    demo: e.DEMO ?? embedded,
+    demo,
+    /** The default demo (DEMO unset) answers only this computer; DEMO=1 shares it on purpose. */
+    demoLocalOnly: demo && e.DEMO === undefined,
     demoSampleDays: e.DEMO_SAMPLE_DAYS,
-    simulator: e.SIMULATOR ?? e.DEMO ?? embedded,
+    /** The simulator signs with the demo device keys, which only demo mode accepts. */
+    simulator: demo && (e.SIMULATOR ?? true),
     simulatorIntervalSeconds: e.SIMULATOR_INTERVAL_SECONDS,
     trustProxy: e.TRUST_PROXY ?? false,
     distDir: e.DIST_DIR,
     serveStatic: e.SERVE_STATIC ?? true,
+    /** Host names served besides the origins' and loopback names (a proxy that rewrites Host). */
+    allowedHosts: e.ALLOWED_HOSTS,
   };
+}
+
+/** Settings that parse but must not run together; each line names the variable to change. */
+function startProblems(e: Env, demo: boolean): string[] {
+  const problems: string[] = [];
+  const shared = !isLoopbackListen(e.HOST);
+  const where = isWildcardAddress(e.HOST) ? "every network interface" : "other machines";
+  if (demo && e.DEMO === undefined) {
+    const why = `and demo mode (on by default with the embedded database) publishes accounts whose password is printed at start. Set DEMO=0 for real use, or DEMO=1 to show the demo to others on purpose.`;
+    if (shared) problems.push(`HOST: ${e.HOST || "(empty)"} listens on ${where}, ${why}`);
+    for (const [name, value] of foreignNames(e))
+      problems.push(`${name}: ${value} names another machine, ${why}`);
+  }
+  if (shared && !e.PUBLIC_ORIGIN && !e.ACCOUNT_ORIGIN)
+    problems.push(
+      `PUBLIC_ORIGIN: HOST=${e.HOST} listens on ${where}, so set PUBLIC_ORIGIN (or ACCOUNT_ORIGIN) to the address people use, e.g. https://portal.example.com: emailed links are built from it, and requests for other host names are refused.`,
+    );
+  if (!demo && e.SIMULATOR)
+    problems.push(
+      "SIMULATOR: the simulator pushes with the demo device keys, which only demo mode accepts; set DEMO=1 or leave SIMULATOR unset.",
+    );
+  return problems;
+}
+
+/** Configured origins and ALLOWED_HOSTS entries that are not names of this computer. */
+function foreignNames(e: Env): [string, string][] {
+  const origins = (["PUBLIC_ORIGIN", "API_ORIGIN", "WEB_ORIGIN", "ACCOUNT_ORIGIN", "WS_ORIGIN"] as const)
+    .filter((name) => e[name] && !isLoopbackName(new URL(e[name]).hostname))
+    .map((name): [string, string] => [name, e[name]]);
+  const hosts = e.ALLOWED_HOSTS.filter((h) => !isLoopbackName(parseHost(h)?.hostname ?? "")).map(
+    (h): [string, string] => ["ALLOWED_HOSTS", h],
+  );
+  return [...origins, ...hosts];
 }
 
 /** What the browser needs to find the API, web, account and websocket hosts (empty = same origin). */

@@ -4,6 +4,7 @@ import { buildApp } from "./app.ts";
 import { banner } from "./banner.ts";
 import { parseConfig, runtimeConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
+import { dialHost, isLoopbackListen, isWildcardAddress } from "./http/hostNames.ts";
 import { isEmpty, seedDemo } from "./db/seed/index.ts";
 import { startSimulator } from "./services/simulator.ts";
 import { loadSite } from "./static/site.ts";
@@ -34,11 +35,17 @@ const site =
 const app = buildApp({ db: database.db, config, site });
 
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-  const origin =
-    config.origins.public || `http://${config.host === "127.0.0.1" ? "localhost" : config.host}:${info.port}`;
-  console.log(banner(origin, config.demo, Boolean(config.smtpUrl)));
+  const local = `http://localhost:${info.port}`;
+  const origin = config.origins.public || config.origins.account || local;
+  // /dev/mailbox answers loopback clients only: reachable when the server listens on loopback.
+  const listensLocally = isLoopbackListen(config.host) || isWildcardAddress(config.host);
+  const demo = !config.demo ? "off" : config.demoLocalOnly ? "local" : "shared";
+  console.log(
+    banner({ origin, demo, smtp: Boolean(config.smtpUrl), mailbox: listensLocally ? local : null }),
+  );
   if (config.simulator) {
-    simulator = startSimulator(database.db, `http://127.0.0.1:${info.port}`, config.simulatorIntervalSeconds);
+    const url = `http://${dialHost(config.host)}:${info.port}`;
+    simulator = startSimulator(database.db, url, config.simulatorIntervalSeconds);
   }
 });
 let simulator: ReturnType<typeof startSimulator> | undefined;

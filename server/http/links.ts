@@ -1,7 +1,16 @@
 import type { Context } from "hono";
 import type { Config } from "../config.ts";
 
-/** Where emailed links point: the public origin when configured, else the request's own. */
-export function linkBase(c: Context, config: Config): string {
-  return config.origins.public || config.origins.account || new URL(c.req.url).origin;
+/**
+ * Where emailed links point: the account origin, else the public origin, else this computer.
+ * Never the request's Host: the sender chooses it, and a reset link on their name hands
+ * them the token. (config.ts refuses a non-loopback HOST without an origin.)
+ */
+export function linkBase(_c: Context, config: Config): string {
+  return linkOrigin(config);
+}
+
+/** The origin of emailed links, from configuration alone. */
+export function linkOrigin(config: Config): string {
+  return config.origins.account || config.origins.public || `http://localhost:${config.port}`;
 }

@@ -2,13 +2,19 @@ import { desc } from "drizzle-orm";
 import { Hono } from "hono";
 import type { AppDeps } from "../app.ts";
 import { outbox } from "../db/schema/index.ts";
+import { isLocalRequest, MAILBOX_LOCAL_ONLY } from "../http/local.ts";
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 const linkify = (s: string) => escape(s).replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>');
 
-/** Demo mode only: the outbox as a page, so a person can click emailed links without SMTP. */
+/**
+ * Demo mode only: the outbox as a page, so a person can click emailed links without SMTP.
+ * It shows every reset and registration link, so it answers this computer only, even when
+ * DEMO=1 shares the rest of the demo.
+ */
 export function devMailboxRoutes({ db }: AppDeps) {
   return new Hono().get("/mailbox", async (c) => {
+    if (!isLocalRequest(c)) return c.text(MAILBOX_LOCAL_ONLY, 403);
     const mails = await db.select().from(outbox).orderBy(desc(outbox.id)).limit(50);
     const items = mails
       .map(

@@ -23,4 +23,55 @@ describe("configuration", () => {
     );
     expect(() => parseConfig({ DEMO: "maybe" })).toThrow(/DEMO/);
   });
+
+  it("keeps the default demo on this computer: demo mode answers loopback clients only", () => {
+    for (const HOST of ["127.0.0.1", "localhost", "::1"]) {
+      const c = parseConfig({ HOST });
+      expect([HOST, c.demo, c.demoLocalOnly]).toEqual([HOST, true, true]);
+    }
+    expect(parseConfig({ DEMO: "1" }).demoLocalOnly).toBe(false);
+  });
+
+  it("refuses demo mode on a non-loopback HOST unless DEMO=1 says so", () => {
+    const served = { HOST: "0.0.0.0", PUBLIC_ORIGIN: "https://portal.example" };
+    expect(() => parseConfig(served)).toThrow(/HOST: 0\.0\.0\.0 .*DEMO=1/);
+    expect(() => parseConfig({ ...served, HOST: "::" })).toThrow(/DEMO=1/);
+    expect(() => parseConfig({ ...served, HOST: "192.168.1.5" })).toThrow(/DEMO=1/);
+    expect(parseConfig({ ...served, DEMO: "1" }).demo).toBe(true);
+    expect(parseConfig({ ...served, DEMO: "0" }).demo).toBe(false);
+    expect(parseConfig({ ...served, DATABASE_URL: "postgres://x@localhost/db" }).demo).toBe(false);
+  });
+
+  it("refuses the default demo behind a name of another machine", () => {
+    expect(() => parseConfig({ PUBLIC_ORIGIN: "https://portal.example" })).toThrow(/PUBLIC_ORIGIN: .*DEMO=1/);
+    expect(() => parseConfig({ ALLOWED_HOSTS: "portal.example" })).toThrow(/ALLOWED_HOSTS: .*DEMO=1/);
+    expect(parseConfig({ ACCOUNT_ORIGIN: "http://accounts.localhost:4412" }).demo).toBe(true);
+  });
+
+  it("needs the public address when HOST serves other machines", () => {
+    expect(() => parseConfig({ HOST: "0.0.0.0", DEMO: "0" })).toThrow(/PUBLIC_ORIGIN: .*HOST=0\.0\.0\.0/);
+    expect(() => parseConfig({ HOST: "0.0.0.0", DEMO: "0", ALLOWED_HOSTS: "portal.example" })).toThrow(
+      /PUBLIC_ORIGIN/,
+    );
+    expect(parseConfig({ HOST: "0.0.0.0", DEMO: "0", ACCOUNT_ORIGIN: "https://accounts.example" }).host).toBe(
+      "0.0.0.0",
+    );
+  });
+
+  it("reads ALLOWED_HOSTS and says which entry is wrong", () => {
+    expect(parseConfig({ ALLOWED_HOSTS: " a.localhost:8080 ,B.Localhost,," }).allowedHosts).toEqual([
+      "a.localhost:8080",
+      "b.localhost",
+    ]);
+    expect(parseConfig({}).allowedHosts).toEqual([]);
+    expect(() => parseConfig({ DEMO: "0", ALLOWED_HOSTS: "ok.example,https://bad.example/x" })).toThrow(
+      /ALLOWED_HOSTS: "https:\/\/bad.example\/x" is not a host name/,
+    );
+  });
+
+  it("runs the simulator only in demo mode, which alone accepts the demo device keys", () => {
+    expect(parseConfig({ DEMO: "0" }).simulator).toBe(false);
+    expect(parseConfig({ SIMULATOR: "0" }).simulator).toBe(false);
+    expect(() => parseConfig({ DEMO: "0", SIMULATOR: "1" })).toThrow(/SIMULATOR: .*demo mode/);
+  });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
+import { outbox } from "../../server/db/schema/index.ts";
 import { NUL_REFUSED } from "../../server/http/nul.ts";
 import { browser } from "./client.ts";
 import { testConfig, useTestApp } from "./helpers.ts";
@@ -93,6 +94,32 @@ describe("HTTP behaviour", () => {
     expect(res.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(res.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("lets no cache keep account and token responses, and gives them the API's CSP", async () => {
+    const b = browser(ctx.app);
+    const signUp = await b.form("/user/new/sign-up", { emailAddress: "invited@example.com" });
+    const [mail] = await ctx.database.db.select().from(outbox);
+    const token = /token=([\w-]+)/.exec(mail!.text)![1]!;
+    const validate = await b.get(`/user/validate/check?token=${token}`);
+    // The probe's example: this answer names the invited address.
+    expect((await validate.clone().json()).data).toEqual({ email: "invited@example.com" });
+    const responses = {
+      signUp,
+      validate,
+      checkEmail: await b.form("/gateway/check-email", { emailAddress: "invited@example.com" }),
+      resetCheck: await b.get("/gateway/reset-password/check?token=nope"),
+      saml: await b.get("/auth/saml/login/nobody"),
+      terms: await b.json("/terms/acknowledge", {}),
+      unknownAccountPath: await b.get("/user/nothing-here"),
+    };
+    for (const [name, res] of Object.entries(responses)) {
+      expect([name, res.headers.get("cache-control")]).toEqual([name, "no-store"]);
+      expect([name, res.headers.get("content-security-policy")]).toEqual([
+        name,
+        "default-src 'none'; frame-ancestors 'none'",
+      ]);
+    }
   });
 
   it("serves the runtime configuration for static hosts", async () => {

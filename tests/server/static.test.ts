@@ -4,23 +4,32 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
+import { buildApp } from "../../server/app.ts";
 import { CONFIG_PLACEHOLDER, inlineScriptHashes } from "../../server/static/html.ts";
 import { shellFor } from "../../server/static/shells.ts";
 import { loadSite } from "../../server/static/site.ts";
+import { testConfig, useTestApp } from "./helpers.ts";
 
-function fakeDist() {
+/** A dist/ folder with the given pages (path -> body), each with one inline module script. */
+function writeDist(pages: Record<string, string>) {
   const dir = mkdtempSync(join(tmpdir(), "dist-"));
-  const page = (rel: string, body: string) => {
+  for (const [rel, body] of Object.entries(pages)) {
     mkdirSync(join(dir, rel, ".."), { recursive: true });
     writeFileSync(
       join(dir, rel),
       `<html><head>${CONFIG_PLACEHOLDER}</head><body>${body}<script type="module">go()</script></body></html>`,
     );
-  };
-  page("p/quote/_/index.html", "quote shell");
-  page("s/index.html", "app shell");
-  page("index.html", "home");
-  page("404.html", "not found page");
+  }
+  return dir;
+}
+
+function fakeDist() {
+  const dir = writeDist({
+    "p/quote/_/index.html": "quote shell",
+    "s/index.html": "app shell",
+    "index.html": "home",
+    "404.html": "not found page",
+  });
   mkdirSync(join(dir, "_astro"));
   writeFileSync(join(dir, "_astro/app.abc123.js"), "console.log(1)");
   writeFileSync(join(dir, "_astro/app.abc123.js.gz"), "gz-bytes");
@@ -101,5 +110,27 @@ describe("static site", () => {
       expect(res.status).toBe(404);
       expect(await res.text()).toContain("not found page");
     }
+  });
+});
+
+describe("account pages from the build", () => {
+  const ctx = useTestApp();
+
+  it("are never stored by a cache and keep their own script-hash CSP", async () => {
+    const pages = ["gateway", "gateway/reset-password", "user/register", "user/validate", "user/welcome"];
+    const dir = writeDist({
+      "index.html": "home",
+      ...Object.fromEntries(pages.map((p) => [`${p}/index.html`, p])),
+    });
+    const site = loadSite(dir, {}, []);
+    const app = buildApp({ db: ctx.database.db, config: testConfig(), site });
+    for (const path of pages.map((p) => `/${p}`)) {
+      const res = await app.request(path);
+      expect([path, res.status, res.headers.get("cache-control")]).toEqual([path, 200, "no-store"]);
+      const [hash] = inlineScriptHashes(await res.text());
+      expect(res.headers.get("content-security-policy")).toContain(`script-src 'self' ${hash}`);
+    }
+    const home = await app.request("/");
+    expect(home.headers.get("cache-control")).toBe("public, max-age=60, must-revalidate");
   });
 });

@@ -6,6 +6,11 @@ import { DEVICE_SPECS, type SensorSpec } from "./deviceSpecs.ts";
 
 const HOUR = 3_600_000;
 
+const DEMO_KEYS: ReadonlySet<string> = new Set(DEVICE_SPECS.map((d) => demoDeviceKey(d.mac)));
+
+/** True for a key the seed gives a demo device: anyone can compute it, so only demo mode accepts it. */
+export const isDemoDeviceKey = (key: string) => DEMO_KEYS.has(key);
+
 /** Seeds the demo devices with sensors, channel groups, channels and tags; returns channel ids by key. */
 export async function seedDevices(
   db: Db,

@@ -1,0 +1,26 @@
+import type { MiddlewareHandler } from "hono";
+
+/** Nothing may load or frame from a JSON, form or redirect response. */
+export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+/**
+ * Paths whose answers carry sessions, tokens or account data (an invited address, a reset
+ * check, a sign-in): no browser or proxy cache may keep them.
+ */
+export const PRIVATE_PATHS = [
+  "/api/*",
+  "/gateway/*",
+  "/user/*",
+  "/auth/*",
+  "/terms/*",
+  "/subscription/*",
+  "/shipments/*",
+  "/dev/*",
+];
+
+/** no-store, and the API's CSP unless the response brings its own (built pages hash their scripts). */
+export const privateResponse: MiddlewareHandler = async (c, next) => {
+  await next();
+  c.header("Cache-Control", "no-store");
+  if (!c.res.headers.has("Content-Security-Policy")) c.header("Content-Security-Policy", API_CSP);
+};
