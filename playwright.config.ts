@@ -35,7 +35,14 @@ export default defineConfig({
     {
       command: "rm -rf .e2e-data && node server/index.ts",
       url: `${PORTAL}/healthz`,
-      env: { PORT: "4410", DATA_DIR: ".e2e-data", DEMO_SAMPLE_DAYS: "3", SIMULATOR_INTERVAL_SECONDS: "2" },
+      // Emailed links point at PUBLIC_ORIGIN (else http://localhost:4410); the tests browse 127.0.0.1.
+      env: {
+        PORT: "4410",
+        DATA_DIR: ".e2e-data",
+        DEMO_SAMPLE_DAYS: "3",
+        SIMULATOR_INTERVAL_SECONDS: "2",
+        PUBLIC_ORIGIN: PORTAL,
+      },
       timeout: 120_000,
       reuseExistingServer: false,
       stdout: "ignore",
