@@ -7,8 +7,15 @@ import { clientIp } from "../http/clientIp.ts";
 import { ApiError } from "../http/errors.ts";
 import { formBody } from "../http/forms.ts";
 import { findUserByEmail, samlConfigOf } from "../services/accounts.ts";
-import { hashPassword, verifyPassword } from "../services/passwords.ts";
-import { consume, hit, refuseIfOver } from "../services/rateLimit.ts";
+import { verifyOrDummy } from "../services/passwords.ts";
+import {
+  codeFailures,
+  consume,
+  passwordFailures,
+  release,
+  reserve,
+  type Slot,
+} from "../services/rateLimit.ts";
 import * as s from "../services/sessions.ts";
 import { matchTotp } from "../services/totp.ts";
 import {
@@ -25,17 +32,20 @@ export const emailField = z
   .refine((v) => isEmail(v), INVALID_EMAIL);
 export const FEDERATED_ONLY = "Your organization signs in through its identity provider.";
 const MINUTES_15 = 900;
-// A wrong password still costs a hash, so timing does not tell which emails exist.
-const DUMMY_HASH = hashPassword("not-a-real-password-0");
+
+/** Runs a guarded check; a check that could not run (busy) is not counted as a failure. */
+async function counted<T>(db: AppDeps["db"], slot: Slot, check: () => Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (e) {
+    await release(db, slot);
+    throw e;
+  }
+}
 
 /** The sign-in card's three steps and sign-out (form-encoded, account host). */
 export function gatewayRoutes({ db, config, now: clock }: AppDeps) {
   const now = () => clock?.() ?? new Date();
-  const failLimit = (email: string) => ({
-    key: `signin-fail:${email.toLowerCase()}`,
-    max: 5,
-    windowSeconds: MINUTES_15,
-  });
   return new Hono()
     .post("/check-email", async (c) => {
       const { emailAddress } = await formBody(c, z.object({ emailAddress: emailField }));
@@ -59,21 +69,20 @@ export function gatewayRoutes({ db, config, now: clock }: AppDeps) {
         }),
       );
       const t = now();
-      await refuseIfOver(db, failLimit(form.emailAddress), t, "password");
       await consume(
         db,
         { key: `signin-ip:${clientIp(c, config.trustProxy)}`, max: 100, windowSeconds: MINUTES_15 },
         t,
         "password",
       );
+      // Counted as a failure before the hash and given back on success, so parallel guesses
+      // cannot all pass the check before any of them is counted.
+      const slot = await reserve(db, passwordFailures(form.emailAddress), t, "password");
       const user = await findUserByEmail(db, form.emailAddress);
-      const ok = user?.passwordHash
-        ? await verifyPassword(form.password, user.passwordHash)
-        : (await DUMMY_HASH, false);
-      if (!user || !ok) {
-        await hit(db, failLimit(form.emailAddress), t);
-        throw new ApiError(401, [{ field: "password", message: WRONG_CREDENTIALS }]);
-      }
+      // Unknown addresses and people without a password pay for a hash too.
+      const ok = await counted(db, slot, () => verifyOrDummy(form.password, user?.passwordHash));
+      if (!user || !ok) throw new ApiError(401, [{ field: "password", message: WRONG_CREDENTIALS }]);
+      await release(db, slot);
       if (await samlConfigOf(db, user))
         throw new ApiError(403, [{ field: "emailAddress", message: FEDERATED_ONLY }]);
       if (user.totpSecret && !(await s.isRememberedDevice(c, db, user.id, t))) {
@@ -91,8 +100,7 @@ export function gatewayRoutes({ db, config, now: clock }: AppDeps) {
       const t = now();
       const challenge = await s.currentChallenge(c, db, t);
       if (!challenge) throw new ApiError(401, [{ field: "otp", message: CHALLENGE_EXPIRED }]);
-      const limit = { key: `otp-fail:${challenge.userId}`, max: 5, windowSeconds: MINUTES_15 };
-      await refuseIfOver(db, limit, t, "otp");
+      const slot = await reserve(db, codeFailures(challenge.userId), t, "otp");
       const [user] = await db.select().from(users).where(eq(users.id, challenge.userId));
       const step = user?.totpSecret ? await matchTotp(user.totpSecret, form.otp, t, user.totpLastStep) : null;
       // Claim the step atomically: a code works once even when two requests race.
@@ -110,10 +118,8 @@ export function gatewayRoutes({ db, config, now: clock }: AppDeps) {
             )
             .returning({ id: users.id })
         ).length === 1;
-      if (!claimed) {
-        await hit(db, limit, t);
-        throw new ApiError(401, [{ field: "otp", message: WRONG_OTP }]);
-      }
+      if (!claimed) throw new ApiError(401, [{ field: "otp", message: WRONG_OTP }]);
+      await release(db, slot);
       await s.endChallenge(c, db, challenge.idHash);
       if (form.remember === "1") await s.rememberDevice(c, db, challenge.userId, t);
       await s.startSession(c, db, challenge.userId, t);

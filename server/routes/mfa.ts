@@ -1,14 +1,22 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { Hono } from "hono";
+import { getCookie } from "hono/cookie";
 import QRCode from "qrcode";
 import { z } from "zod";
 import type { AppDeps } from "../app.ts";
 import { rememberedDevices, users } from "../db/schema/index.ts";
 import { authOf, requireAuth } from "../http/auth.ts";
 import { ApiError, jsonBody } from "../http/errors.ts";
+import { sha256 } from "../services/deviceKeys.ts";
+import { asOwner } from "../services/hashQueue.ts";
 import { verifyPassword } from "../services/passwords.ts";
+import { passwordFailures, release, reserve } from "../services/rateLimit.ts";
+import { SESSION_COOKIE } from "../services/sessions.ts";
 import { matchTotp, newTotpSecret, totpUri } from "../services/totp.ts";
+import type { User } from "../services/accounts.ts";
 import { WRONG_OTP } from "../../src/domain/auth.ts";
+
+const INCORRECT_PASSWORD = "Incorrect password.";
 
 /** Turning the one-time code on (QR code, confirmed by a first code) and off again. */
 export function mfaRoutes({ db, now: clock }: AppDeps) {
@@ -18,7 +26,28 @@ export function mfaRoutes({ db, now: clock }: AppDeps) {
       .update(rememberedDevices)
       .set({ revokedAt: now() })
       .where(and(eq(rememberedDevices.userId, userId), isNull(rememberedDevices.revokedAt)));
+  /**
+   * A stolen session must not be a free password oracle: wrong passwords count against the
+   * same limit as sign-in (counted before the hash, given back when right), and the person
+   * has one hash running at a time.
+   */
+  const checkPassword = async (user: User, password: string) => {
+    if (!user.passwordHash) throw new ApiError(400, [{ field: "password", message: INCORRECT_PASSWORD }]);
+    const slot = await reserve(db, passwordFailures(user.email), now(), "password");
+    let ok = false;
+    try {
+      ok = await verifyPassword(password, user.passwordHash, { owner: `user:${user.id}` });
+    } finally {
+      if (ok) await release(db, slot);
+    }
+    if (!ok) throw new ApiError(400, [{ field: "password", message: INCORRECT_PASSWORD }]);
+  };
   return new Hono()
+    .use("/disable", async (c, next) => {
+      // One password check per session at a time, refused before any database work.
+      const token = getCookie(c, SESSION_COOKIE);
+      await (token ? asOwner(`session:${sha256(token)}`, next) : next());
+    })
     .use(requireAuth(db, now))
     .get("/", async (c) => {
       const { user } = authOf(c);
@@ -54,9 +83,7 @@ export function mfaRoutes({ db, now: clock }: AppDeps) {
     .post("/disable", async (c) => {
       const { password } = await jsonBody(c, z.strictObject({ password: z.string() }));
       const { user } = authOf(c);
-      if (!user.passwordHash || !(await verifyPassword(password, user.passwordHash))) {
-        throw new ApiError(400, [{ field: "password", message: "Incorrect password." }]);
-      }
+      await checkPassword(user, password);
       await db
         .update(users)
         .set({ totpSecret: null, totpPendingSecret: null, totpLastStep: null })

@@ -1,4 +1,7 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { withHashSlot } from "./hashQueue.ts";
+
+export { hashesStarted, withHashSlot } from "./hashQueue.ts";
 
 const scrypt = (pw: string, salt: Buffer, len: number, opts: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) =>
@@ -12,23 +15,56 @@ const N = 32768,
   LEN = 32;
 const MAXMEM = 64 * 1024 * 1024;
 
+/**
+ * A well-formed hash that no password matches (its key is all zeros): checking a password
+ * against it costs exactly what a real check costs, for addresses without a password.
+ */
+const DUMMY_HASH = ["scrypt", N, R, P, "A".repeat(22), "A".repeat(43)].join("$");
+
+/** Who asks for a check (e.g. "user:7"): one running check per owner, more are refused. */
+export interface HashOptions {
+  owner?: string | null;
+}
+
 /** Hashes a password as scrypt$N$r$p$salt$key. */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, opts: HashOptions = {}): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scrypt(password.normalize("NFKC"), salt, LEN, { N, r: R, p: P, maxmem: MAXMEM });
+  const key = await withHashSlot(opts.owner ?? null, () =>
+    scrypt(password.normalize("NFKC"), salt, LEN, { N, r: R, p: P, maxmem: MAXMEM }),
+  );
   return ["scrypt", N, R, P, salt.toString("base64url"), key.toString("base64url")].join("$");
 }
 
 /** Checks a password against a stored hash in constant time. */
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+export async function verifyPassword(
+  password: string,
+  stored: string,
+  opts: HashOptions = {},
+): Promise<boolean> {
   const [alg, n, r, p, salt, key] = stored.split("$");
   if (alg !== "scrypt" || !salt || !key) return false;
   const expected = Buffer.from(key, "base64url");
-  const actual = await scrypt(password.normalize("NFKC"), Buffer.from(salt, "base64url"), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-    maxmem: MAXMEM,
-  });
+  const actual = await withHashSlot(opts.owner ?? null, () =>
+    scrypt(password.normalize("NFKC"), Buffer.from(salt, "base64url"), expected.length, {
+      N: Number(n),
+      r: Number(r),
+      p: Number(p),
+      maxmem: MAXMEM,
+    }),
+  );
   return timingSafeEqual(actual, expected);
+}
+
+/**
+ * Checks a password, or, for a missing account or one without a password, spends the same
+ * hash on a dummy every time (never a cached result), so timing does not tell which exist.
+ */
+export async function verifyOrDummy(
+  password: string,
+  stored: string | null | undefined,
+  opts: HashOptions = {},
+) {
+  if (stored) return verifyPassword(password, stored, opts);
+  await verifyPassword(password, DUMMY_HASH, opts);
+  return false;
 }

@@ -3,49 +3,97 @@ import { rows, type Db } from "../db/client.ts";
 import { ApiError } from "../http/errors.ts";
 
 export interface Limit {
-  /** What is counted, e.g. "signin-fail:email:a@b.c". */
+  /** What is counted, e.g. "signin-fail:a@b.c". */
   key: string;
   max: number;
   windowSeconds: number;
 }
 
-const windowStart = (now: Date, seconds: number) =>
-  new Date(Math.floor(now.getTime() / (seconds * 1000)) * seconds * 1000);
+/** One counted event, kept so that it can be given back (see release). */
+export interface Slot {
+  key: string;
+  at: string;
+}
 
-/** Counts one event in the database (shared by all instances) and returns the window's count. */
-export async function hit(db: Db, limit: Limit, now: Date): Promise<number> {
-  const start = windowStart(now, limit.windowSeconds).toISOString();
-  const [row] = await rows<{ count: number }>(
+const MINUTES_15 = 900;
+/** Old keys are swept now and then, about once per this many reservations. */
+const SWEEP_EVERY = 200;
+
+/** Wrong passwords of an address: sign-in and the password check of /s/security share them. */
+export const passwordFailures = (email: string): Limit => ({
+  key: `signin-fail:${email.trim().toLowerCase()}`,
+  max: 5,
+  windowSeconds: MINUTES_15,
+});
+
+/** Wrong one-time codes of a person. */
+export const codeFailures = (userId: number): Limit => ({
+  key: `otp-fail:${userId}`,
+  max: 5,
+  windowSeconds: MINUTES_15,
+});
+
+/**
+ * Takes one place in the key's sliding window, or refuses with 429 before any work is done.
+ * One statement, so parallel requests cannot all pass a check made before any of them counts:
+ * the upsert locks the key's row, and its `where` leaves the row alone (no row returned) when
+ * the window is full. Refused attempts are not recorded, so they do not prolong a lock.
+ */
+export async function reserve(db: Db, limit: Limit, now: Date, field: string | null = null): Promise<Slot> {
+  const at = now.toISOString();
+  const cutoff = new Date(now.getTime() - limit.windowSeconds * 1000).toISOString();
+  const taken = await rows<{ key: string }>(
     db,
-    sql`insert into rate_limits (key, window_start, count) values (${limit.key}, ${start}::timestamptz, 1)
-        on conflict (key, window_start) do update set count = rate_limits.count + 1
-        returning count`,
+    sql`insert into rate_limits as r (key, events) values (${limit.key}, array[${at}::timestamptz])
+        on conflict (key) do update
+          set events = array(select e from unnest(r.events) e where e > ${cutoff}::timestamptz order by e)
+                       || ${at}::timestamptz
+          where (select count(*) from unnest(r.events) e where e > ${cutoff}::timestamptz) < ${limit.max}
+        returning key`,
   );
-  return row?.count ?? 1;
+  if (Math.floor(Math.random() * SWEEP_EVERY) === 0) await sweep(db, now);
+  if (taken.length) return { key: limit.key, at };
+  throw new ApiError(429, [{ field, message: tooMany(await minutesLeft(db, limit, cutoff, now)) }]);
 }
 
-/** The count so far in the current window. */
-export async function peek(db: Db, limit: Limit, now: Date): Promise<number> {
-  const start = windowStart(now, limit.windowSeconds).toISOString();
-  const [row] = await rows<{ count: number }>(
-    db,
-    sql`select count from rate_limits where key = ${limit.key} and window_start = ${start}::timestamptz`,
-  );
-  return row?.count ?? 0;
-}
-
-/** Refuses with 429 and says how long to wait once the window's count has reached its max. */
-export async function refuseIfOver(db: Db, limit: Limit, now: Date, field: string | null = null) {
-  if ((await peek(db, limit, now)) < limit.max) return;
-  const ends = windowStart(now, limit.windowSeconds).getTime() + limit.windowSeconds * 1000;
-  const minutes = Math.max(1, Math.ceil((ends - now.getTime()) / 60_000));
-  throw new ApiError(429, [
-    { field, message: `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.` },
-  ]);
-}
-
-/** Counts and then refuses when over: for actions limited per attempt, not per failure. */
+/** Counts an attempt: for actions limited per attempt (sign-ups, reset mails), not per failure. */
 export async function consume(db: Db, limit: Limit, now: Date, field: string | null = null) {
-  await refuseIfOver(db, limit, now, field);
-  await hit(db, limit, now);
+  await reserve(db, limit, now, field);
+}
+
+/** Gives a place back: the attempt turned out not to be a failure (right password or code). */
+export async function release(db: Db, slot: Slot) {
+  await db.execute(
+    sql`update rate_limits
+        set events = events[:array_position(events, ${slot.at}::timestamptz) - 1]
+                     || events[array_position(events, ${slot.at}::timestamptz) + 1:]
+        where key = ${slot.key} and array_position(events, ${slot.at}::timestamptz) is not null`,
+  );
+}
+
+/** Forgets a key's events, e.g. an address's wrong passwords once its password is reset. */
+export async function clear(db: Db, limit: Limit) {
+  await db.execute(sql`delete from rate_limits where key = ${limit.key}`);
+}
+
+/** Whole minutes until the oldest event in the window leaves it and a place frees up. */
+async function minutesLeft(db: Db, limit: Limit, cutoff: string, now: Date): Promise<number> {
+  const [row] = await rows<{ oldest: string | Date | null }>(
+    db,
+    sql`select min(e) as oldest from rate_limits, unnest(events) e
+        where key = ${limit.key} and e > ${cutoff}::timestamptz`,
+  );
+  const oldest = row?.oldest ? new Date(row.oldest).getTime() : now.getTime();
+  return Math.max(1, Math.ceil((oldest + limit.windowSeconds * 1000 - now.getTime()) / 60_000));
+}
+
+const tooMany = (minutes: number) =>
+  `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+
+/** Drops keys whose newest event is a day old: no window is longer than that. */
+async function sweep(db: Db, now: Date) {
+  const dayAgo = new Date(now.getTime() - 86_400_000).toISOString();
+  await db.execute(
+    sql`delete from rate_limits where coalesce(events[cardinality(events)], '-infinity') < ${dayAgo}::timestamptz`,
+  );
 }

@@ -172,6 +172,31 @@ describe("sign-in", () => {
     });
   });
 
+  it("takes as long for an unknown address as for a known one, so timing does not tell them apart", async () => {
+    // Every reading of the clock is an hour later, so no lockout interferes with the samples.
+    let hours = 0;
+    const app = buildApp({
+      db: ctx.database.db,
+      config: testConfig(),
+      now: () => new Date(TEST_NOW.getTime() + hours++ * 3_600_000),
+    });
+    const time = async (emailAddress: string) => {
+      const start = performance.now();
+      const res = await browser(app).form("/gateway/submit", { emailAddress, password: "wrong-password" });
+      expect(res.status).toBe(401);
+      return performance.now() - start;
+    };
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const misses: number[] = [];
+    const hits: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      misses.push(await time(`nobody-${i}@example.com`));
+      hits.push(await time(ADMIN));
+    }
+    expect(median(misses)).toBeGreaterThanOrEqual(0.5 * median(hits));
+    expect(median(hits)).toBeGreaterThanOrEqual(0.5 * median(misses));
+  });
+
   it("refuses sign-in posted from another site", async () => {
     const res = await browser(ctx.app, "http://localhost").form("/gateway/submit", {
       emailAddress: ADMIN,

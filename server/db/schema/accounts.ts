@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   boolean,
+  index,
   integer,
   jsonb,
   pgTable,
@@ -76,16 +77,25 @@ export const pendingUserAssignments = pgTable("pending_user_assignments", {
   createdAt: createdAt(),
 });
 
-export const sessions = pgTable("sessions", {
-  /** sha256 of the cookie value; the raw id never touches the database. */
-  idHash: text("id_hash").primaryKey(),
-  userId: integer("user_id")
-    .notNull()
-    .references(() => users.id, { onDelete: "cascade" }),
-  createdAt: createdAt(),
-  lastSeenAt: tz("last_seen_at").notNull().defaultNow(),
-  expiresAt: tz("expires_at").notNull(),
-});
+export const sessions = pgTable(
+  "sessions",
+  {
+    /** sha256 of the cookie value; the raw id never touches the database. */
+    idHash: text("id_hash").primaryKey(),
+    /** Order of creation: the oldest session ends first when a person has too many. */
+    seq: serial("seq"),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    lastSeenAt: tz("last_seen_at").notNull().defaultNow(),
+    /** Sliding (7 days from last use), never beyond 30 days from createdAt. */
+    expiresAt: tz("expires_at").notNull(),
+    /** A short description such as "Firefox on Windows", for the person's list of sessions. */
+    browser: text("browser").notNull().default(""),
+  },
+  (t) => [index("sessions_user_seq").on(t.userId, t.seq)],
+);
 
 /** Password accepted, one-time code still owed: the browser holds the challenge cookie. */
 export const loginChallenges = pgTable("login_challenges", {
@@ -121,16 +131,17 @@ export const authTokens = pgTable("auth_tokens", {
   createdAt: createdAt(),
 });
 
-/** Rate-limit counters live in the database so every instance shares them. */
-export const rateLimits = pgTable(
-  "rate_limits",
-  {
-    key: text("key").notNull(),
-    windowStart: tz("window_start").notNull(),
-    count: integer("count").notNull().default(0),
-  },
-  (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
-);
+/**
+ * Rate limits live in the database so every instance shares them: per key, the times of the
+ * events still inside its sliding window (at most the limit's max of them, oldest first).
+ */
+export const rateLimits = pgTable("rate_limits", {
+  key: text("key").primaryKey(),
+  events: tz("events")
+    .array()
+    .notNull()
+    .default(sql`'{}'`),
+});
 
 export const accountMessages = pgTable("account_messages", {
   id: serial("id").primaryKey(),

@@ -1,0 +1,93 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { users } from "../../server/db/schema/index.ts";
+import { hashesStarted, verifyPassword, withHashSlot } from "../../server/services/passwords.ts";
+import { browser, signIn } from "./client.ts";
+import { useTestApp } from "./helpers.ts";
+
+const MANAGER = "manager@example.com";
+const SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+const TOO_MANY = /^Too many attempts\. Try again in \d+ minutes?\.$/;
+
+describe("password checks under load", () => {
+  const ctx = useTestApp({ seeded: true });
+  const signedInWithCodes = async () => {
+    const b = browser(ctx.app);
+    await signIn(b, MANAGER);
+    await ctx.database.db.update(users).set({ totpSecret: SECRET }).where(eq(users.email, MANAGER));
+    return b;
+  };
+  const timed = async <T>(task: () => Promise<T>) => {
+    const start = performance.now();
+    const value = await task();
+    return { value, ms: performance.now() - start };
+  };
+
+  it("answers 200 parallel code-disabling guesses from one session quickly, and hashes at most five", async () => {
+    const thief = await signedInWithCodes();
+    const before = hashesStarted();
+    const { value: answers, ms } = await timed(() =>
+      Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          thief.json("/api/v1/account/mfa/disable", { password: `guess-number-${i}` }),
+        ),
+      ),
+    );
+    expect(hashesStarted() - before).toBeLessThanOrEqual(5);
+    expect(answers.filter((r) => r.status === 200)).toEqual([]);
+    expect(answers.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(195);
+    expect(ms).toBeLessThan(5_000);
+    const messages = new Set(await Promise.all(answers.map(async (r) => (await r.json()).data[0].message)));
+    for (const m of messages) expect(m).toMatch(/^(Too many attempts|Incorrect password|A password check)/);
+    // Guesses one after another count against the person's limit of five wrong passwords.
+    const wrong = await thief.json("/api/v1/account/mfa/disable", { password: "one-more-guess" });
+    const checked = answers.filter((r) => r.status === 400).length + (wrong.status === 400 ? 1 : 0);
+    for (let i = checked; i < 5; i++)
+      await thief.json("/api/v1/account/mfa/disable", { password: `sequential-guess-${i}` });
+    const right = await thief.json("/api/v1/account/mfa/disable", { password: "demo-password-1" });
+    expect(right.status).toBe(429);
+    expect((await right.json()).data[0]).toEqual({
+      field: "password",
+      message: expect.stringMatching(TOO_MANY),
+    });
+    const [row] = await ctx.database.db.select().from(users).where(eq(users.email, MANAGER));
+    expect(row!.totpSecret).toBe(SECRET);
+  });
+
+  it("does not starve another person's sign-in while one session floods the password check", async () => {
+    const thief = await signedInWithCodes();
+    const alone = await timed(() => signIn(browser(ctx.app), "viewer@example.com"));
+    const flood = Array.from({ length: 200 }, (_, i) =>
+      thief.json("/api/v1/account/mfa/disable", { password: `guess-number-${i}` }),
+    );
+    const during = await timed(() => signIn(browser(ctx.app), "billing@example.com"));
+    await Promise.all(flood);
+    expect(during.value.status).toBe(200);
+    expect(during.ms).toBeLessThan(Math.max(2_000, alone.ms * 6));
+  });
+
+  it("still turns codes off with the right password", async () => {
+    const b = await signedInWithCodes();
+    const res = await b.json("/api/v1/account/mfa/disable", { password: "demo-password-1" });
+    expect(res.status).toBe(200);
+    expect((await res.json()).data).toEqual({ enabled: false });
+  });
+
+  it("refuses with 429 beyond one running check per owner and beyond the queue's length", async () => {
+    const stored = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+    const same = await Promise.allSettled([
+      verifyPassword("a", stored, { owner: "user:1" }),
+      verifyPassword("b", stored, { owner: "user:1" }),
+    ]);
+    expect(same.map((r) => r.status)).toEqual(["fulfilled", "rejected"]);
+    expect(String((same[1] as PromiseRejectedResult).reason.message)).toMatch(/^A password check/);
+    const crowd = await Promise.allSettled(
+      Array.from({ length: 40 }, () => withHashSlot(null, () => new Promise((r) => setTimeout(r, 50)))),
+    );
+    const refused = crowd.filter((r) => r.status === "rejected");
+    expect(refused.length).toBeGreaterThan(0);
+    expect(String((refused[0] as PromiseRejectedResult).reason.message)).toBe(
+      "The server is busy checking passwords. Try again in a moment.",
+    );
+  });
+});
