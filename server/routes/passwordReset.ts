@@ -2,15 +2,15 @@ import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppDeps } from "../app.ts";
-import { sessions, users } from "../db/schema/index.ts";
+import { users } from "../db/schema/index.ts";
 import { clientIp } from "../http/clientIp.ts";
 import { ApiError } from "../http/errors.ts";
 import { formBody } from "../http/forms.ts";
-import { findUserByEmail, issueToken, peekToken, takeToken } from "../services/accounts.ts";
+import { findUserByEmail, issueToken, peekToken, takeResetToken } from "../services/accounts.ts";
 import type { Mailer } from "../services/mail.ts";
 import { hashPassword } from "../services/passwords.ts";
-import { consume } from "../services/rateLimit.ts";
-import { startSession } from "../services/sessions.ts";
+import { clear, consume, passwordFailures } from "../services/rateLimit.ts";
+import { endEverySignIn, startSession } from "../services/sessions.ts";
 import { LINK_INVALID, PASSWORD_RULE, passwordError } from "../../src/domain/auth.ts";
 import { emailField } from "./gateway.ts";
 import { linkBase } from "../http/links.ts";
@@ -64,15 +64,26 @@ export function passwordResetRoutes({ db, config, now: clock, mailer }: AppDeps 
     .post("/reset-password", async (c) => {
       const form = await formBody(c, z.object({ token: z.string().default(""), password: passwordField }));
       const t = now();
-      const row = await takeToken(db, form.token, "reset", t);
-      if (!row?.userId) throw new ApiError(400, [{ field: "token", message: LINK_INVALID }]);
-      await db
-        .update(users)
-        .set({ passwordHash: await hashPassword(form.password) })
-        .where(eq(users.id, row.userId));
-      // A new password ends every other session of the account.
-      await db.delete(sessions).where(eq(sessions.userId, row.userId));
-      await startSession(c, db, row.userId, t);
-      return c.json({ success: true, data: {} });
+      const invalid = new ApiError(400, [{ field: "token", message: LINK_INVALID }]);
+      // Look before hashing (no hash for a made-up token); take only once the hash is ready,
+      // so a busy server does not burn the link.
+      if (!(await peekToken(db, form.token, "reset", t))) throw invalid;
+      const passwordHash = await hashPassword(form.password);
+      const user = await db.transaction(async (tx) => {
+        const userId = await takeResetToken(tx, form.token, t);
+        if (userId === null) throw invalid;
+        const [changed] = await tx
+          .update(users)
+          .set({ passwordHash })
+          .where(eq(users.id, userId))
+          .returning();
+        await endEverySignIn(tx, userId, t);
+        return changed!;
+      });
+      await clear(db, passwordFailures(user.email));
+      // The mailbox alone is one factor: a person with codes on signs in again, code and all.
+      const mfaRequired = user.totpSecret !== null;
+      if (!mfaRequired) await startSession(c, db, user.id, t);
+      return c.json({ success: true, data: { signedIn: !mfaRequired, mfaRequired } });
     });
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { authTokens, samlConfigs, subscriptions, users } from "../db/schema/index.ts";
 import { sha256 } from "./deviceKeys.ts";
@@ -76,4 +76,24 @@ export async function peekToken(db: Db, token: string, purpose: "register" | "re
     .from(authTokens)
     .where(usable(token, purpose, now));
   return row ?? null;
+}
+
+/**
+ * Takes a reset token together with every other open reset token of the same person, in one
+ * statement: once a link has set the password, no older link can set it again, and of two
+ * links used at once only one wins (the other finds its rows already used). Returns the
+ * person's id, or null when the token is unknown, used or expired.
+ */
+export async function takeResetToken(db: Db, token: string, now: Date): Promise<number | null> {
+  const mine = db
+    .select({ userId: authTokens.userId })
+    .from(authTokens)
+    .where(usable(token, "reset", now));
+  const taken = await db
+    .update(authTokens)
+    .set({ usedAt: now })
+    .where(and(eq(authTokens.purpose, "reset"), isNull(authTokens.usedAt), inArray(authTokens.userId, mine)))
+    .returning({ userId: authTokens.userId, tokenHash: authTokens.tokenHash });
+  const own = taken.find((t) => t.tokenHash === sha256(token));
+  return own?.userId ?? null;
 }

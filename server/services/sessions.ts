@@ -1,15 +1,21 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, gt } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, ne } from "drizzle-orm";
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { Db } from "../db/client.ts";
 import { loginChallenges, rememberedDevices, sessions } from "../db/schema/index.ts";
 import { sha256 } from "./deviceKeys.ts";
+import { describeBrowser } from "./userAgent.ts";
 
 export const SESSION_COOKIE = "portal_sid";
 export const CHALLENGE_COOKIE = "portal_mfa";
 export const REMEMBER_COOKIE = "portal_trusted";
+/** Sliding: a session unused for 7 days ends... */
 const SESSION_DAYS = 7;
+/** ...and every session ends 30 days after its sign-in, however much it is used. */
+const SESSION_MAX_DAYS = 30;
+/** Live sessions per person; a new sign-in beyond this ends the oldest. */
+export const MAX_SESSIONS = 10;
 const CHALLENGE_MINUTES = 10;
 const REMEMBER_DAYS = 30;
 const DAY = 86_400_000;
@@ -23,7 +29,14 @@ export function cookieOptions(c: Context, maxAgeSeconds: number) {
   return { httpOnly: true, sameSite: "Lax" as const, secure: !local, path: "/", maxAge: maxAgeSeconds };
 }
 
-/** Starts a session, replacing any the browser held (the id changes at every sign-in). */
+/** The sliding expiry from `now`, capped by the absolute lifetime from `createdAt`. */
+const expiryAt = (createdAt: Date, now: Date) =>
+  new Date(Math.min(now.getTime() + SESSION_DAYS * DAY, createdAt.getTime() + SESSION_MAX_DAYS * DAY));
+
+/**
+ * Starts a session, replacing any the browser held (the id changes at every sign-in), and
+ * ends the person's oldest sessions beyond MAX_SESSIONS.
+ */
 export async function startSession(c: Context, db: Db, userId: number, now: Date) {
   const previous = getCookie(c, SESSION_COOKIE);
   if (previous) await db.delete(sessions).where(eq(sessions.idHash, sha256(previous)));
@@ -33,9 +46,63 @@ export async function startSession(c: Context, db: Db, userId: number, now: Date
     userId,
     createdAt: now,
     lastSeenAt: now,
-    expiresAt: new Date(now.getTime() + SESSION_DAYS * DAY),
+    expiresAt: expiryAt(now, now),
+    browser: describeBrowser(c.req.header("user-agent")),
   });
+  const beyond = db
+    .select({ idHash: sessions.idHash })
+    .from(sessions)
+    .where(eq(sessions.userId, userId))
+    .orderBy(desc(sessions.seq))
+    .offset(MAX_SESSIONS);
+  await db.delete(sessions).where(inArray(sessions.idHash, beyond));
   setCookie(c, SESSION_COOKIE, token, cookieOptions(c, SESSION_DAYS * 86400));
+}
+
+/** The hash of this browser's session id (whether or not it is still valid). */
+export function currentSessionHash(c: Context): string | null {
+  const token = getCookie(c, SESSION_COOKIE);
+  return token ? sha256(token) : null;
+}
+
+/** The person's live sessions, newest first, marking the one this browser holds. */
+export async function listSessions(c: Context, db: Db, userId: number, now: Date) {
+  const mine = currentSessionHash(c);
+  const list = await db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
+    .orderBy(desc(sessions.seq));
+  return list.map((s) => ({
+    browser: s.browser,
+    createdAt: s.createdAt,
+    lastSeenAt: s.lastSeenAt,
+    current: s.idHash === mine,
+  }));
+}
+
+/** Ends every session of the person but this browser's; returns how many ended. */
+export async function endOtherSessions(c: Context, db: Db, userId: number): Promise<number> {
+  const mine = currentSessionHash(c) ?? "";
+  const ended = await db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), ne(sessions.idHash, mine)))
+    .returning({ idHash: sessions.idHash });
+  return ended.length;
+}
+
+/**
+ * After a new password: every session, every half-done sign-in (password given, code owed)
+ * and every remembered browser of the person ends, so nothing granted by the old password
+ * or by an old "remember this device" outlives it.
+ */
+export async function endEverySignIn(db: Db, userId: number, now: Date) {
+  await db.delete(sessions).where(eq(sessions.userId, userId));
+  await db.delete(loginChallenges).where(eq(loginChallenges.userId, userId));
+  await db
+    .update(rememberedDevices)
+    .set({ revokedAt: now })
+    .where(and(eq(rememberedDevices.userId, userId), isNull(rememberedDevices.revokedAt)));
 }
 
 /** Ends the browser's session, server side and cookie. */
@@ -45,19 +112,29 @@ export async function endSession(c: Context, db: Db) {
   deleteCookie(c, SESSION_COOKIE, { path: "/" });
 }
 
-/** The signed-in user id, or null; sliding expiry is refreshed at most once an hour. */
+/**
+ * The signed-in user id, or null; the sliding expiry is refreshed at most once an hour and
+ * never beyond the absolute lifetime.
+ */
 export async function sessionUserId(c: Context, db: Db, now: Date): Promise<number | null> {
   const token = getCookie(c, SESSION_COOKIE);
   if (!token) return null;
   const [row] = await db
     .select()
     .from(sessions)
-    .where(and(eq(sessions.idHash, sha256(token)), gt(sessions.expiresAt, now)));
+    .where(
+      and(
+        eq(sessions.idHash, sha256(token)),
+        gt(sessions.expiresAt, now),
+        // Sessions made before the absolute lifetime existed carry no cap in expiresAt.
+        gt(sessions.createdAt, new Date(now.getTime() - SESSION_MAX_DAYS * DAY)),
+      ),
+    );
   if (!row) return null;
   if (now.getTime() - row.lastSeenAt.getTime() > 3_600_000) {
     await db
       .update(sessions)
-      .set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_DAYS * DAY) })
+      .set({ lastSeenAt: now, expiresAt: expiryAt(row.createdAt, now) })
       .where(eq(sessions.idHash, row.idHash));
   }
   return row.userId;

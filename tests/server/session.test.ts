@@ -11,6 +11,7 @@ describe("session API", () => {
       "/api/v1/session/subscription/stats",
       "/api/v1/account-messages",
       "/api/v1/account/mfa",
+      "/api/v1/account/sessions",
     ]) {
       const res = await browser(ctx.app).get(path);
       expect(res.status).toBe(401);
