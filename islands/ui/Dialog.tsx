@@ -1,0 +1,54 @@
+import { useId, useLayoutEffect, useRef, type ReactNode } from "react";
+
+/** A dialog must have a name: its own title, or the id of a heading inside it. */
+type Label = { title: string; labelledBy?: never } | { labelledBy: string; title?: never };
+
+export type DialogProps = Label & {
+  open: boolean;
+  /** Called when the dialog closes itself (Escape or its close button); set open to false. */
+  onClose: () => void;
+  children: ReactNode;
+  /** Buttons at its foot, e.g. Close and Save. */
+  footer?: ReactNode;
+};
+
+/**
+ * A modal on the native <dialog>: showModal() makes the page behind inert and keeps focus
+ * inside; Escape and the close button close it; focus goes back to what opened it.
+ * The content mounts only while open, so a form in it starts fresh each time.
+ */
+export function Dialog({ open, onClose, children, footer, title, labelledBy }: DialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  const wanted = useRef(open);
+  const titleId = useId();
+  useLayoutEffect(() => {
+    const dialog = ref.current;
+    wanted.current = open;
+    if (!dialog || open === dialog.open) return;
+    if (open) {
+      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      dialog.showModal();
+    } else dialog.close();
+  }, [open]);
+  const closed = () => {
+    opener.current?.focus();
+    opener.current = null;
+    // Only a close the parent did not ask for is reported, so onClose runs once per closing.
+    if (wanted.current) onClose();
+  };
+  return (
+    <dialog ref={ref} aria-labelledby={labelledBy ?? titleId} onClose={closed}>
+      {open && (
+        <article>
+          <header>
+            <button type="button" className="close" aria-label="Close" onClick={() => ref.current?.close()} />
+            {title !== undefined && <h2 id={titleId}>{title}</h2>}
+          </header>
+          {children}
+          {footer && <footer>{footer}</footer>}
+        </article>
+      )}
+    </dialog>
+  );
+}
