@@ -129,6 +129,26 @@ test("keeps the password-reset request from submitting before it hydrates", asyn
   await expect(page.getByText(/If an account uses that address/)).toBeVisible();
 });
 
+test("sends the address in a POST body, never the URL, when something submits the card early", async ({
+  page,
+}) => {
+  // A password manager's auto-submit calls form.submit(), which a disabled button cannot stop.
+  const slow = await slowLink(page);
+  await page.goto("/gateway", { waitUntil: "commit" });
+  const email = page.getByRole("form", { name: "Account Login" }).getByLabel("Email");
+  await email.fill("admin@example.com");
+  // The page's own load is done: the next document request is the submission.
+  const sent = page.waitForRequest((r) => r.isNavigationRequest());
+  await page.evaluate(() => document.querySelector("form")!.submit());
+  const request = await sent;
+  expect(request.method()).toBe("POST");
+  expect(request.url()).toMatch(/\/gateway$/);
+  expect(request.postData()).toBe("emailAddress=admin%40example.com");
+  await page.waitForLoadState("domcontentloaded");
+  expect(page.url()).not.toMatch(/emailAddress|%40/);
+  slow.release();
+});
+
 // Pages whose islands render on the server, and the lookup and guest-payment pages that
 // will hold forms: none may serve a form that a click or Enter could send by GET.
 const SERVER_RENDERED = [
