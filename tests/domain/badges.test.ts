@@ -16,38 +16,38 @@ import {
   ShippingStatusCode,
 } from "../../src/domain/index.ts";
 
-const CASES: [BadgeOf, string, Tone][] = [
-  [{ kind: "shipping", status: "received" }, "Received", "info"],
-  [{ kind: "shipping", status: "shipped" }, "Shipped", "info"],
-  [{ kind: "shipping", status: "delivered" }, "Delivered", "ok"],
-  [{ kind: "shipping", status: "partial" }, "Partial", "warn"],
-  [{ kind: "shipping", status: "cancelled" }, "Cancelled", "bad"],
+const CASES: (BadgeOf & { label: string; tone: Tone })[] = [
+  { kind: "shipping", status: "received", label: "Received", tone: "info" },
+  { kind: "shipping", status: "shipped", label: "Shipped", tone: "info" },
+  { kind: "shipping", status: "delivered", label: "Delivered", tone: "ok" },
+  { kind: "shipping", status: "partial", label: "Partial", tone: "warn" },
+  { kind: "shipping", status: "cancelled", label: "Cancelled", tone: "bad" },
   // Spec section 4: "Hold looks like Received".
-  [{ kind: "shipping", status: "hold" }, "Received", "info"],
+  { kind: "shipping", status: "hold", label: "Received", tone: "info" },
   // Spec section 4: "Partial, Cancelled and Complete are single badges".
-  [{ kind: "shipping", status: "completed" }, "Complete", "ok"],
-  [{ kind: "shipping", status: "unknown" }, "Unknown", "muted"],
-  [{ kind: "billing", status: "Open" }, "Open", "warn"],
-  [{ kind: "billing", status: "Paid" }, "Paid", "ok"],
-  [{ kind: "billing", status: "Cancelled" }, "Cancelled", "bad"],
-  [{ kind: "billing", status: "Refunded" }, "Refunded", "info"],
-  [{ kind: "billing", status: "Closed" }, "Closed", "muted"],
-  [{ kind: "push", status: "Pushing" }, "Pushing", "ok"],
-  [{ kind: "push", status: "Not Pushing" }, "Not Pushing", "bad"],
-  [{ kind: "battery", status: "Low" }, "Low", "bad"],
-  [{ kind: "battery", status: "Ok" }, "Ok", "warn"],
-  [{ kind: "battery", status: "Good" }, "Good", "ok"],
+  { kind: "shipping", status: "completed", label: "Complete", tone: "ok" },
+  { kind: "shipping", status: "unknown", label: "Unknown", tone: "muted" },
+  { kind: "billing", status: "Open", label: "Open", tone: "warn" },
+  { kind: "billing", status: "Paid", label: "Paid", tone: "ok" },
+  { kind: "billing", status: "Cancelled", label: "Cancelled", tone: "bad" },
+  { kind: "billing", status: "Refunded", label: "Refunded", tone: "info" },
+  { kind: "billing", status: "Closed", label: "Closed", tone: "muted" },
+  { kind: "push", status: "Pushing", label: "Pushing", tone: "ok" },
+  { kind: "push", status: "Not Pushing", label: "Not Pushing", tone: "bad" },
+  { kind: "battery", status: "Low", label: "Low", tone: "bad" },
+  { kind: "battery", status: "Ok", label: "Ok", tone: "warn" },
+  { kind: "battery", status: "Good", label: "Good", tone: "ok" },
 ];
 
 describe("badgeFor", () => {
-  it.each(CASES)("shows %o as %s in tone %s", (badge, label, tone) => {
+  it.each(CASES)("shows $kind status $status as $label in tone $tone", ({ label, tone, ...badge }) => {
     expect(badgeFor(badge.kind, badge.status)).toEqual({ label, tone });
   });
 
   it("covers every status of every kind in the table above", () => {
     const kinds: BadgeKind[] = ["shipping", "billing", "push", "battery"];
     const listed = kinds.flatMap((kind) => badgesOfKind(kind).map((b) => `${b.kind}:${b.status}`));
-    expect(listed.sort()).toEqual(CASES.map(([b]) => `${b.kind}:${b.status}`).sort());
+    expect(listed.sort()).toEqual(CASES.map((b) => `${b.kind}:${b.status}`).sort());
   });
 
   it("has a shipping badge for each shipping status code of the spec", () => {
@@ -75,7 +75,7 @@ describe("badgeFor", () => {
 });
 
 describe("badgeOf", () => {
-  it.each(CASES)("reads the pair %o like badgeFor", (badge, label, tone) => {
+  it.each(CASES)("reads the pair $kind and $status like badgeFor", ({ label, tone, ...badge }) => {
     expect(badgeOf(badge)).toEqual({ label, tone });
   });
 });
