@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { totpAt } from "../../server/services/totp.ts";
 import { DEMO } from "../../server/db/seed/demo.ts";
 import { hydrated, linkFromMailbox, PASSWORD, signInWithKeyboard } from "./helpers.ts";
@@ -74,7 +74,7 @@ test("turns on a one-time code, asks for it at sign-in, remembers the browser, a
   await page.getByLabel("Code from your app").fill(await totpAt(secret, new Date()));
   await page.getByRole("button", { name: "Turn on" }).click();
   await expect(page.getByText("On: signing in asks for a code")).toBeVisible();
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await page.waitForURL(/\/gateway$/);
   await hydrated(page);
 
@@ -91,7 +91,7 @@ test("turns on a one-time code, asks for it at sign-in, remembers the browser, a
   await page.screenshot({ path: shot("6-otp") });
   await card.getByRole("button", { name: "Verify" }).click();
   await expect(page).toHaveURL(/\/user\/welcome$/);
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await page.waitForURL(/\/gateway$/);
 
   await signInWithKeyboard(page, "manager@example.com");
@@ -187,8 +187,9 @@ test("resets a forgotten password by the emailed link", async ({ page }) => {
   await page.goto(await linkFromMailbox(page, "provisioner@example.com"));
   await page.getByLabel("New password", { exact: true }).fill("provisioner-new-1");
   await page.getByRole("button", { name: "Save password" }).click();
+  // Without one-time codes the link is the only factor there is: signed in at once.
   await expect(page.getByRole("heading", { name: "Welcome, Paul" })).toBeVisible();
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await page.waitForURL(/\/gateway$/);
   await signInWithKeyboard(page, "provisioner@example.com", "provisioner-new-1");
   await expect(page).toHaveURL(/\/user\/welcome$/);
@@ -236,4 +237,83 @@ test("keeps what a visitor typed before the card hydrated", async ({ page }) => 
   await hydrated(page);
   await page.getByRole("button", { name: "Register" }).click();
   await expect(page.getByRole("heading", { name: "Registration Email Sent" })).toBeVisible();
+});
+
+/** Registers a new person through the emailed link and accepts the terms; leaves them signed in. */
+async function registerFresh(page: Page, email: string, password: string) {
+  expect((await page.request.post("/user/new/sign-up", { form: { emailAddress: email } })).ok()).toBe(true);
+  await page.goto(await linkFromMailbox(page, email));
+  await page.getByLabel("First name").fill("Fresh");
+  await page.getByLabel("Last name").fill("Person");
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/terms\/acknowledge/);
+  await page.getByRole("button", { name: "I accept the Terms of Service" }).click();
+  await expect(page).toHaveURL(/\/user\/welcome$/);
+}
+
+test("after a reset with one-time codes on, sends the person to sign in again with a code", async ({
+  page,
+}) => {
+  const email = "reset.codes@example.com";
+  await registerFresh(page, email, "first-password-1");
+  const setup = await (await page.request.post("/api/v1/account/mfa/setup")).json();
+  const secret: string = setup.data.secret;
+  const enable = await page.request.post("/api/v1/account/mfa/enable", {
+    data: { code: await totpAt(secret, new Date()) },
+  });
+  expect(enable.ok()).toBe(true);
+  await page.request.post("/gateway/logout");
+
+  await page.goto("/gateway/request-password-reset");
+  await hydrated(page);
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Send reset link" }).click();
+  await expect(page.getByText(/If an account uses that address/)).toBeVisible();
+  await page.goto(await linkFromMailbox(page, email));
+  await page.getByLabel("New password", { exact: true }).fill("second-password-2");
+  await page.getByRole("button", { name: "Save password" }).click();
+  await expect(page.getByRole("heading", { name: "Password changed" })).toBeVisible();
+  await expect(
+    page.getByText("sign in again with your new password and a code from your authenticator app"),
+  ).toBeVisible();
+  await page.screenshot({ path: shot("9-reset-sign-in-again") });
+  expect((await page.request.get("/api/v1/session")).status()).toBe(401);
+
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/gateway$/);
+  await signInWithKeyboard(page, email, "second-password-2", true);
+  const card = page.getByRole("form", { name: "Account Login" });
+  await card.getByLabel("One-time passcode").fill(await totpAt(secret, new Date(Date.now() + 30_000)));
+  await card.getByRole("button", { name: "Verify" }).click();
+  await expect(page).toHaveURL(/\/user\/welcome$/);
+});
+
+test("lists the signed-in browsers and signs out everywhere else", async ({ page, browser }) => {
+  const email = "two.browsers@example.com";
+  const password = "two-browsers-1";
+  await registerFresh(page, email, password);
+  const elsewhere = await browser.newContext({ baseURL: new URL(page.url()).origin });
+  const other = await elsewhere.newPage();
+  await signInWithKeyboard(other, email, password);
+
+  await page.goto("/s/security");
+  const list = page.getByRole("list", { name: "Signed-in browsers" });
+  await expect(list.getByRole("listitem")).toHaveCount(2);
+  await expect(list.getByText("This browser")).toHaveCount(1);
+  await expect(list.getByRole("listitem").first()).toContainText(/Chrome on Linux/);
+  await expect(list.getByRole("listitem").first()).toContainText(/Signed in \w+ \d+, \d{4}, \d+:\d\d [AP]M/);
+  await page.screenshot({ path: shot("10-sessions-desktop"), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: shot("11-sessions-390"), fullPage: true });
+
+  await page.getByRole("button", { name: "Sign out everywhere else" }).click();
+  await expect(page.getByRole("status")).toHaveText("Signed out 1 other session.");
+  await expect(list.getByRole("listitem")).toHaveCount(1);
+  await expect(page.getByRole("button", { name: "Sign out everywhere else" })).toBeDisabled();
+  await other.goto("/s/security");
+  await expect(other).toHaveURL(/\/gateway\?next=%2Fs%2Fsecurity$/);
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Security" })).toBeVisible();
+  await elsewhere.close();
 });

@@ -10,9 +10,13 @@ import {
   loadMfa,
   startMfaSetup,
 } from "../../../src/stores/mfa.ts";
+import { $session } from "../../../src/stores/session.ts";
+import { $sessions, endOtherSessions } from "../../../src/stores/sessions.ts";
+import { BusyButton } from "../../ui/BusyButton.tsx";
+import { DateText } from "../../ui/DateText.tsx";
 import { Field } from "../../ui/Field.tsx";
 
-/** One-time passcode on and off, and forgetting remembered browsers. */
+/** One-time passcode on and off, forgetting remembered browsers, and the signed-in browsers. */
 export function SecurityPage() {
   const mfa = useStore($mfa);
   const setup = useStore($mfaSetup);
@@ -95,6 +99,70 @@ export function SecurityPage() {
       >
         Forget remembered browsers
       </button>
+      <SignedInBrowsers />
     </section>
+  );
+}
+
+/** Where the person is signed in, newest first, with "Sign out everywhere else". */
+function SignedInBrowsers() {
+  const state = useStore($sessions);
+  const session = useStore($session);
+  const zone = session.status === "signedIn" ? session.info.timezone : undefined;
+  const [busy, setBusy] = useState(false);
+  const [note, setNote] = useState<string | null>(null);
+  const signOutOthers = async () => {
+    setBusy(true);
+    setNote(null);
+    try {
+      const ended = await endOtherSessions();
+      setNote(`Signed out ${ended} other session${ended === 1 ? "" : "s"}.`);
+    } catch (err) {
+      setNote((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <h2 id="sessions-heading">Signed-in browsers</h2>
+      {state.status === "loading" && <p aria-busy="true">Loading...</p>}
+      {state.status === "failed" && (
+        <p role="alert" className="form-error">
+          {state.message}
+        </p>
+      )}
+      {state.status === "ready" && (
+        <>
+          <p className="muted">
+            A session ends after 7 days without use and 30 days after signing in; at most 10 at a time.
+          </p>
+          <ul aria-labelledby="sessions-heading" style={{ padding: 0 }}>
+            {state.list.map((s, i) => (
+              <li key={i} style={{ listStyle: "none", marginBottom: "0.75rem" }}>
+                <strong>{s.browser}</strong>{" "}
+                {s.current && <span className="badge badge-info">This browser</span>}
+                <br />
+                <small className="muted">
+                  Signed in <DateText at={s.createdAt} zone={zone} withTime />
+                  <br />
+                  Last active <DateText at={s.lastSeenAt} zone={zone} withTime />
+                </small>
+              </li>
+            ))}
+          </ul>
+          <BusyButton
+            type="button"
+            className="secondary outline"
+            busy={busy}
+            label="Sign out everywhere else"
+            busyLabel="Signing out..."
+            disabled={!state.list.some((s) => !s.current)}
+            onClick={() => void signOutOthers()}
+          />
+        </>
+      )}
+      {note && <p role="status">{note}</p>}
+    </>
   );
 }
