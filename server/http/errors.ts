@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
-import { containsNul, NUL_REFUSED } from "./nul.ts";
+import { jsonProblem } from "./nul.ts";
 
 /** The spec's error shape: a list of field/message entries (field null for the whole form). */
 export interface FieldError {
@@ -30,15 +30,25 @@ export function errorResponse(c: Context, status: ContentfulStatusCode, errors: 
 }
 
 /** zod issues to the spec's field list; the field is the dotted path. */
-export function zodFieldErrors(error: z.ZodError): FieldError[] {
+export function zodFieldErrors(error: z.core.$ZodError): FieldError[] {
   return error.issues.map((issue) => ({
     field: issue.path.length ? issue.path.map(String).join(".") : null,
     message: issue.message,
   }));
 }
 
-/** Reads a JSON body that must be application/json, then validates it with the schema. */
-export async function jsonBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+/** Validates a value already read and checked; zod and zod/mini schemas (the src/api contracts) alike. */
+export function validate<T extends z.core.$ZodType>(schema: T, raw: unknown): z.output<T> {
+  const parsed = z.safeParse(schema, raw);
+  if (!parsed.success) throw new ApiError(400, zodFieldErrors(parsed.error));
+  return parsed.data;
+}
+
+/**
+ * Reads a JSON body that must be application/json, refuses nesting deeper than MAX_DEPTH and
+ * U+0000 (walked without recursion, before anything else looks at it), then validates it.
+ */
+export async function jsonBody<T extends z.core.$ZodType>(c: Context, schema: T): Promise<z.output<T>> {
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/json\b/i.test(type)) {
     throw new ApiError(415, "Content-Type must be application/json.");
@@ -49,8 +59,7 @@ export async function jsonBody<T extends z.ZodType>(c: Context, schema: T): Prom
   } catch {
     throw new ApiError(400, "The request body is not valid JSON.");
   }
-  if (containsNul(raw)) throw new ApiError(400, NUL_REFUSED);
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw new ApiError(400, zodFieldErrors(parsed.error));
-  return parsed.data;
+  const problem = jsonProblem(raw);
+  if (problem) throw new ApiError(400, problem);
+  return validate(schema, raw);
 }

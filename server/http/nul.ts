@@ -6,14 +6,39 @@ import { ApiError } from "./errors.ts";
  * refused at the edge with a 400 instead of reaching the database as a 500.
  */
 export const NUL_REFUSED = "The request contains a character that is not allowed.";
+export const TOO_DEEP = "The request is nested too deeply.";
+/**
+ * No body of this API nests deeper than a few levels (a device push is four). Anything
+ * deeper is refused before zod or our own code walks it, so no walker can run out of stack.
+ */
+export const MAX_DEPTH = 32;
 
-/** True when any string in the value (deeply) holds U+0000. */
-export function containsNul(value: unknown): boolean {
-  if (typeof value === "string") return value.includes("\u0000");
-  if (Array.isArray(value)) return value.some(containsNul);
-  if (value && typeof value === "object")
-    return Object.entries(value).some(([k, v]) => containsNul(k) || containsNul(v));
-  return false;
+/** True when the text holds U+0000. */
+export const hasNul = (text: string) => text.includes("\u0000");
+
+/**
+ * What is wrong with a parsed JSON value: nested deeper than MAX_DEPTH (the top level is 1),
+ * a U+0000 in a key or string, or nothing (null). Walks with its own stack, never recursion,
+ * and reports depth first, whatever comes first in the value.
+ */
+export function jsonProblem(value: unknown): typeof TOO_DEEP | typeof NUL_REFUSED | null {
+  const stack: [unknown, number][] = [[value, 1]];
+  let nul = false;
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v === "string") nul ||= hasNul(v);
+    if (v === null || typeof v !== "object") continue;
+    if (depth > MAX_DEPTH) return TOO_DEEP;
+    if (Array.isArray(v)) {
+      for (const item of v) stack.push([item, depth + 1]);
+      continue;
+    }
+    for (const [key, item] of Object.entries(v)) {
+      nul ||= hasNul(key);
+      stack.push([item, depth + 1]);
+    }
+  }
+  return nul ? NUL_REFUSED : null;
 }
 
 /** Refuses an address whose path or query encodes U+0000. */
