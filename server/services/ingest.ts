@@ -14,7 +14,10 @@ export const TIME_OUT_OF_RANGE = "Reading time must be within the last 7 days an
 const MAX_AGE_SECONDS = 7 * 86400;
 const MAX_SKEW_SECONDS = 300;
 
-/** Authenticates a push, checks every reading, then stores all of it in one transaction. */
+/**
+ * Authenticates a push, checks every reading, then stores all of it in one transaction;
+ * `accepted` counts the samples stored (repeats of a channel and second count once).
+ */
 export async function ingestPush(
   db: Db,
   key: string | null,
@@ -54,11 +57,13 @@ export async function ingestPush(
   });
   if (errors.length) throw new ApiError(400, errors);
 
-  const rows = push.readings.map((r) => ({
-    channelId: byKey.get(r.channelKey)!.id,
-    time: new Date((r.time ?? nowS) * 1000),
-    value: r.value,
-  }));
+  const rows = lastPerSecond(
+    push.readings.map((r) => ({
+      channelId: byKey.get(r.channelKey)!.id,
+      time: new Date((r.time ?? nowS) * 1000),
+      value: r.value,
+    })),
+  );
   await db.transaction(async (tx) => {
     await tx
       .insert(samples)
@@ -90,13 +95,21 @@ export async function ingestPush(
 }
 
 type Known = { id: number; groupId: number; sensorId: number };
+type Row = { channelId: number; time: Date; value: number };
+
+/**
+ * One reading per channel and second, the last in the push winning (as a later push for the
+ * same second overwrites too). Two readings of one channel without a time both mean "now";
+ * one INSERT ... ON CONFLICT DO UPDATE cannot touch a row twice, so they are merged here.
+ */
+function lastPerSecond(rows: Row[]): Row[] {
+  const last = new Map<string, Row>();
+  for (const r of rows) last.set(`${r.channelId}@${r.time.getTime()}`, r);
+  return [...last.values()];
+}
 
 /** The newest reading per channel becomes its value; groups and sensors get their last-received time. */
-async function storeLatest(
-  tx: Db,
-  rows: { channelId: number; time: Date; value: number }[],
-  byKey: Map<string, Known>,
-) {
+async function storeLatest(tx: Db, rows: Row[], byKey: Map<string, Known>) {
   const latest = new Map<number, { time: Date; value: number }>();
   for (const r of rows) {
     const cur = latest.get(r.channelId);

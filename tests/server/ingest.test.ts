@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { rows } from "../../server/db/client.ts";
 import { channels, devices, sensors } from "../../server/db/schema/index.ts";
-import { demoDeviceKey } from "../../server/services/deviceKeys.ts";
+import { demoDeviceKey, newDeviceKey, sha256 } from "../../server/services/deviceKeys.ts";
 import {
   BAD_DEVICE_KEY,
   SUSPENDED,
@@ -15,10 +15,18 @@ const MAC = "00:1A:2B:3C:4D:01";
 const COLD_TEMP = `${MAC}_W1A001_1200_0_1`;
 const COLD_HUM = `${MAC}_W1A001_1200_0_2`;
 const NOW_S = Math.floor(TEST_NOW.getTime() / 1000);
+/** The device's own key: demo keys work only in demo mode, and these tests run outside it. */
+const KEY = newDeviceKey();
 
 describe("device push ingestion", () => {
   const ctx = useTestApp({ seeded: true });
-  const push = (body: unknown, key: string | null = demoDeviceKey(MAC), type = "application/json") =>
+  beforeEach(async () => {
+    await ctx.database.db
+      .update(devices)
+      .set({ ingestKeyHash: sha256(KEY) })
+      .where(eq(devices.macAddress, MAC));
+  });
+  const push = (body: unknown, key: string | null = KEY, type = "application/json") =>
     ctx.app.request("/api/v1/device-data/push", {
       method: "POST",
       headers: { "content-type": type, ...(key ? { authorization: `Device ${key}` } : {}) },
@@ -55,7 +63,7 @@ describe("device push ingestion", () => {
 
   it("refuses a wrong or missing key with 401 and the same message", async () => {
     const body = { macAddress: MAC, readings: [{ channelKey: COLD_TEMP, value: 1 }] };
-    for (const key of ["wrong", demoDeviceKey("00:1A:2B:3C:4D:02"), null]) {
+    for (const key of ["wrong", demoDeviceKey(MAC), demoDeviceKey("00:1A:2B:3C:4D:02"), null]) {
       const res = await push(body, key);
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({ success: false, data: [{ field: null, message: BAD_DEVICE_KEY }] });
@@ -112,9 +120,7 @@ describe("device push ingestion", () => {
   });
 
   it("insists on application/json and refuses oversized pushes", async () => {
-    expect((await push("macAddress=x", demoDeviceKey(MAC), "application/x-www-form-urlencoded")).status).toBe(
-      415,
-    );
+    expect((await push("macAddress=x", KEY, "application/x-www-form-urlencoded")).status).toBe(415);
     const big = JSON.stringify({ macAddress: MAC, readings: [], pad: "x".repeat(300 * 1024) });
     expect((await push(big)).status).toBe(413);
   });
@@ -135,5 +141,38 @@ describe("device push ingestion", () => {
       sql`select value from samples where time = ${new Date((NOW_S - 30) * 1000).toISOString()}::timestamptz`,
     );
     expect(found).toEqual([{ value: 3.5 }]);
+  });
+  it("keeps the last of two readings for one channel at one time instead of losing the push", async () => {
+    const res = await push({
+      macAddress: MAC,
+      readings: [
+        { channelKey: COLD_TEMP, value: 1 },
+        { channelKey: COLD_HUM, value: 60 },
+        { channelKey: COLD_TEMP, value: 2 },
+        { channelKey: COLD_TEMP, value: 7, time: NOW_S - 5 },
+        { channelKey: COLD_TEMP, value: 8, time: NOW_S - 5 },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect((await res.json()).data).toEqual({ accepted: 3 });
+    const found = await rows<{ time: Date; value: number }>(
+      ctx.database.db,
+      sql`select s.time, s.value from samples s join channels c on c.id = s.channel_id
+          where c.channel_key = ${COLD_TEMP} and s.time >= ${new Date((NOW_S - 5) * 1000).toISOString()}::timestamptz
+          order by s.time`,
+    );
+    expect(found.map((r) => r.value)).toEqual([8, 2]);
+    const [temp] = await ctx.database.db.select().from(channels).where(eq(channels.channelKey, COLD_TEMP));
+    expect(temp!.value).toBe(2);
+  });
+
+  it.each([
+    ["arrays", (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`],
+    ["objects", (n: number) => `${'{"a":'.repeat(n)}1${"}".repeat(n)}`],
+    ["readings", (n: number) => `{"macAddress":"${MAC}","readings":${"[".repeat(n)}${"]".repeat(n)}}`],
+  ])("refuses %s nested 5,000 deep with a 400, without a key", async (_name, nested) => {
+    const res = await push(nested(5000), null);
+    expect(res.status).toBe(400);
+    expect((await res.json()).data).toEqual([{ field: null, message: "The request is nested too deeply." }]);
   });
 });
