@@ -9,11 +9,15 @@ import type { Mailer } from "../services/mail.ts";
 import { consume } from "../services/rateLimit.ts";
 import { createAccount } from "../services/registration.ts";
 import { startSession } from "../services/sessions.ts";
+import { MAX_ID } from "../../src/api/fields.ts";
 import { LINK_INVALID } from "../../src/domain/auth.ts";
+import { parseReferrer } from "../../src/domain/publicRecord.ts";
 import { emailField } from "./gateway.ts";
 import { linkBase } from "../http/links.ts";
 import { passwordField } from "./passwordReset.ts";
 
+/** Empty, or 'ord-{id}' / 'quo-{id}' with an id a database row can have (int4). */
+const knownReferrer = (v: string) => v === "" || (parseReferrer(v)?.id ?? MAX_ID + 1) <= MAX_ID;
 const name = (label: string) =>
   z.string().trim().min(1, `Enter your ${label}.`).max(100, `Your ${label} is too long.`);
 
@@ -26,11 +30,7 @@ export function signupRoutes({ db, config, now: clock, mailer }: AppDeps & { mai
         c,
         z.object({
           emailAddress: emailField,
-          referrer: z
-            .string()
-            .regex(/^(ord|quo)-\d{1,12}$/i, "Unknown referrer.")
-            .optional()
-            .or(z.literal("")),
+          referrer: z.string().refine(knownReferrer, "Unknown referrer.").optional(),
         }),
       );
       const t = now();

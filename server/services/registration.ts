@@ -1,6 +1,10 @@
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/client.ts";
 import { subscriptions, userAssignments, users } from "../db/schema/index.ts";
+import { ApiError } from "../http/errors.ts";
+import { MAX_ID } from "../../src/api/fields.ts";
+import { LINK_INVALID } from "../../src/domain/auth.ts";
+import { parseReferrer } from "../../src/domain/publicRecord.ts";
 import { Role } from "../../src/domain/roles.ts";
 import { hashPassword } from "./passwords.ts";
 
@@ -33,12 +37,13 @@ const FREE_FEATURES = {
  * Administrator when nobody is there yet); otherwise it gets a subscription of its own.
  */
 async function subscriptionFor(db: Db, email: string, referrer: string | null) {
-  const m = /^(ord|quo)-(\d+)$/i.exec(referrer ?? "");
-  if (m) {
-    const table = m[1]!.toLowerCase() === "ord" ? sql`orders` : sql`quotes`;
+  const record = parseReferrer(referrer);
+  // A referrer stored before ids were bounded may name no possible record: it names none.
+  if (record && record.id <= MAX_ID) {
+    const table = record.kind === "order" ? sql`orders` : sql`quotes`;
     const [rec] = await rows<{ subscription_id: number | null; contact_email: string | null }>(
       db,
-      sql`select subscription_id, contact_email from ${table} where id = ${Number(m[2])}`,
+      sql`select subscription_id, contact_email from ${table} where id = ${record.id}`,
     );
     if (rec?.subscription_id && rec.contact_email?.toLowerCase() === email) {
       const [n] = await rows<{ n: number }>(
@@ -55,28 +60,39 @@ async function subscriptionFor(db: Db, email: string, referrer: string | null) {
   return { id: sub!.id, roleId: Role.ADMINISTRATOR };
 }
 
-/** Creates the validated account and its assignment; returns the new user id. */
+/**
+ * Creates the validated account, its subscription (when new), its assignment and active
+ * subscription in one transaction; returns the new user id. When another link for the same
+ * address wins a race, the unique address index turns this insert into nothing: everything
+ * rolls back (no empty subscription stays behind) and the link is refused as invalid.
+ */
 export async function createAccount(
   db: Db,
   a: { email: string; firstName: string; lastName: string; password: string; referrer: string | null },
   now: Date,
 ): Promise<number> {
   const email = a.email.toLowerCase();
-  const target = await subscriptionFor(db, email, a.referrer);
-  const [user] = await db
-    .insert(users)
-    .values({
-      email,
-      firstName: a.firstName,
-      lastName: a.lastName,
-      passwordHash: await hashPassword(a.password),
-      activeSubscriptionId: target.id,
-      emailVerifiedAt: now,
-    })
-    .returning();
-  await db
-    .insert(userAssignments)
-    .values({ userId: user!.id, subscriptionId: target.id, roleId: target.roleId });
-  await db.update(users).set({ activeSubscriptionId: target.id }).where(eq(users.id, user!.id));
-  return user!.id;
+  // Hashing takes ~100 ms; done before the transaction so it holds no locks meanwhile.
+  const passwordHash = await hashPassword(a.password);
+  return db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db;
+    const target = await subscriptionFor(tx, email, a.referrer);
+    const [user] = await tx
+      .insert(users)
+      .values({
+        email,
+        firstName: a.firstName,
+        lastName: a.lastName,
+        passwordHash,
+        activeSubscriptionId: target.id,
+        emailVerifiedAt: now,
+      })
+      .onConflictDoNothing()
+      .returning({ id: users.id });
+    if (!user) throw new ApiError(400, [{ field: "token", message: LINK_INVALID }]);
+    await tx
+      .insert(userAssignments)
+      .values({ userId: user.id, subscriptionId: target.id, roleId: target.roleId });
+    return user.id;
+  });
 }

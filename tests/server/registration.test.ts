@@ -1,9 +1,11 @@
 import type { AddressInfo } from "node:net";
-import { desc } from "drizzle-orm";
+import { desc, sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
+import { rows } from "../../server/db/client.ts";
 import { outbox } from "../../server/db/schema/index.ts";
+import { issueToken } from "../../server/services/accounts.ts";
 import { createMailer } from "../../server/services/mail.ts";
 import { LINK_INVALID } from "../../src/domain/auth.ts";
 import { browser, signIn } from "./client.ts";
@@ -156,5 +158,66 @@ describe("registration and password reset", () => {
     expect(received[0]).toMatch(/Subject: Validate your Device Portal account/);
     expect(received[0]!.replace(/=\r?\n/g, "")).toMatch(/\/user\/validate\?token=/);
     expect((await lastMail()).sentAt).not.toBeNull();
+  });
+  it("creates one account when three links for one address are used at once; the others are invalid", async () => {
+    const email = "race@example.com";
+    const b = browser(ctx.app);
+    const tokens: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      await b.form("/user/new/sign-up", { emailAddress: email });
+      tokens.push(tokenOf(linkIn((await lastMail()).text)));
+    }
+    expect(new Set(tokens).size).toBe(3);
+    const results = await Promise.all(
+      tokens.map(async (token, i) => {
+        const res = await browser(ctx.app).form("/user/validate", {
+          token,
+          firstName: `Racer${i}`,
+          lastName: "Person",
+          password: "a-good-password",
+        });
+        return { status: res.status, body: await res.json() };
+      }),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400]);
+    for (const r of results.filter((x) => x.status === 400))
+      expect(r.body.data).toEqual([{ field: "token", message: LINK_INVALID }]);
+    const accounts = await rows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from users where email = ${email}`,
+    );
+    expect(accounts[0]!.n).toBe(1);
+    const owned = await rows<{ name: string; members: number }>(
+      ctx.database.db,
+      sql`select s.name, (select count(*)::int from user_assignments a where a.subscription_id = s.id) as members
+          from subscriptions s where s.name like ${`${email}%`}`,
+    );
+    expect(owned).toEqual([{ name: `${email} account`, members: 1 }]);
+  });
+
+  it("refuses a referrer whose record number no database id can hold", async () => {
+    const res = await browser(ctx.app).form("/user/new/sign-up", {
+      emailAddress: "big@example.com",
+      referrer: "ord-2147483648",
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json()).data).toEqual([{ field: "referrer", message: "Unknown referrer." }]);
+  });
+  it("gives an own subscription to a link whose stored referrer names no possible record", async () => {
+    const token = await issueToken(
+      ctx.database.db,
+      { purpose: "register", email: "old.link@example.com", referrer: "ord-99999999999", hours: 24 },
+      TEST_NOW,
+    );
+    const b = browser(ctx.app);
+    const res = await b.form("/user/validate", {
+      token,
+      firstName: "Old",
+      lastName: "Link",
+      password: "a-good-password",
+    });
+    expect(res.status).toBe(200);
+    const info = (await (await b.get("/api/v1/session")).json()).data.sessionInformation;
+    expect(info.activeSubscription.name).toBe("old.link@example.com account");
   });
 });
