@@ -21,6 +21,7 @@ declare module "hono" {
 
 export const NOT_SIGNED_IN = "You are not signed in.";
 export const FORBIDDEN = "You do not have permission to do that.";
+export const TERMS_REQUIRED = "Accept the Terms of Service to continue.";
 
 /** Loads the caller's user, active subscription and role in it, or null. */
 export async function loadAuth(c: Context, db: Db, now: Date): Promise<Auth | null> {
@@ -39,11 +40,21 @@ export async function loadAuth(c: Context, db: Db, now: Date): Promise<Auth | nu
   return { user, subscription: row.subscription, roleId: row.roleId };
 }
 
-/** Middleware: every signed-in route needs a session; 401 otherwise. */
-export function requireAuth(db: Db, now: () => Date): MiddlewareHandler {
+/**
+ * Middleware: every signed-in route needs a session (401 otherwise) and, unless the route
+ * is one a person needs to reach and accept the terms (`beforeTerms`), accepted terms (403
+ * otherwise). The browser sends such a person to /terms/acknowledge; this is the server's
+ * half, so no call of the API skips the terms.
+ */
+export function requireAuth(
+  db: Db,
+  now: () => Date,
+  opts: { beforeTerms?: boolean } = {},
+): MiddlewareHandler {
   return async (c, next) => {
     const auth = await loadAuth(c, db, now());
     if (!auth) throw new ApiError(401, NOT_SIGNED_IN);
+    if (!opts.beforeTerms && auth.user.termsAcceptedAt === null) throw new ApiError(403, TERMS_REQUIRED);
     c.set("auth", auth);
     await next();
   };

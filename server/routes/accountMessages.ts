@@ -1,10 +1,10 @@
 import { and, desc, eq, isNull, notExists, or } from "drizzle-orm";
 import { Hono } from "hono";
-import { z } from "zod";
 import type { AppDeps } from "../app.ts";
 import { accountMessageViews, accountMessages } from "../db/schema/index.ts";
 import { authOf, requireAuth } from "../http/auth.ts";
 import { ApiError, jsonBody } from "../http/errors.ts";
+import { dismissMessage } from "../../src/api/accounts.ts";
 
 /** Unread account messages of the active subscription, newest first, and dismissing one. */
 export function accountMessageRoutes({ db, now: clock }: AppDeps) {
@@ -48,7 +48,7 @@ export function accountMessageRoutes({ db, now: clock }: AppDeps) {
       return c.json({ success: true, data: list });
     })
     .post("/dismiss-message", async (c) => {
-      const { messageId } = await jsonBody(c, z.strictObject({ messageId: z.number().int().positive() }));
+      const { messageId } = await jsonBody(c, dismissMessage.request);
       const { user, subscription } = authOf(c);
       const [message] = await db
         .select()

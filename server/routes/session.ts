@@ -1,24 +1,20 @@
 import { and, eq } from "drizzle-orm";
 import { Hono } from "hono";
-import { z } from "zod";
 import type { AppDeps } from "../app.ts";
 import { userAssignments, users } from "../db/schema/index.ts";
 import { authOf, requireAuth } from "../http/auth.ts";
 import { ApiError, jsonBody } from "../http/errors.ts";
 import { sessionInformation, subscriptionStats } from "../services/sessionInfo.ts";
-import { isKnownTimezone } from "../../src/domain/dates.ts";
-
-const Settings = z.strictObject({
-  temperatureScale: z.enum(["C", "F"], { error: "Choose C or F." }).optional(),
-  timezone: z.string().refine(isKnownTimezone, "Unknown time zone.").optional(),
-});
+import { patchSettings, setActiveSubscription } from "../../src/api/session.ts";
 
 /** The signed-in session: who, which subscription, terms, settings. */
 export function sessionRoutes({ db, now: clock }: AppDeps) {
   const now = () => clock?.() ?? new Date();
+  // Who is signed in and the terms themselves: what a person needs to reach and accept them.
+  const beforeTerms = requireAuth(db, now, { beforeTerms: true });
+  const member = requireAuth(db, now);
   return new Hono()
-    .use(requireAuth(db, now))
-    .get("/", async (c) => {
+    .get("/", beforeTerms, async (c) => {
       const auth = authOf(c);
       return c.json({
         success: true,
@@ -28,20 +24,21 @@ export function sessionRoutes({ db, now: clock }: AppDeps) {
         },
       });
     })
-    .get("/subscription/stats", async (c) =>
+    .get("/subscription/stats", member, async (c) =>
       c.json({ success: true, data: await subscriptionStats(db, authOf(c)) }),
     )
-    .get("/terms-accepted", (c) =>
+    .get("/terms-accepted", beforeTerms, (c) =>
       c.json({ success: true, data: { termsAccepted: authOf(c).user.termsAcceptedAt !== null } }),
     )
-    .post("/terms-accepted", async (c) => {
+    .post("/terms-accepted", beforeTerms, async (c) => {
       const { user } = authOf(c);
       if (!user.termsAcceptedAt)
         await db.update(users).set({ termsAcceptedAt: now() }).where(eq(users.id, user.id));
       return c.json({ success: true, data: { termsAccepted: true } });
     })
-    .patch("/settings", async (c) => {
-      const body = await jsonBody(c, Settings);
+    .patch("/settings", member, async (c) => {
+      // The contract refuses an empty patch: a save that names no setting is a client bug.
+      const body = await jsonBody(c, patchSettings.request);
       const [user] = await db
         .update(users)
         .set(body)
@@ -52,11 +49,8 @@ export function sessionRoutes({ db, now: clock }: AppDeps) {
         data: { temperatureScale: user!.temperatureScale, timezone: user!.timezone },
       });
     })
-    .post("/active-subscription", async (c) => {
-      const { subscriptionId } = await jsonBody(
-        c,
-        z.strictObject({ subscriptionId: z.number().int().positive() }),
-      );
+    .post("/active-subscription", member, async (c) => {
+      const { subscriptionId } = await jsonBody(c, setActiveSubscription.request);
       const { user } = authOf(c);
       const [assignment] = await db
         .select()
