@@ -12,7 +12,7 @@ const origin = z
   .trim()
   .transform((v) => v.replace(/\/+$/, ""))
   .refine(
-    (v) => v === "" || /^https?:\/\/[^/]+$/.test(v) || /^wss?:\/\/[^/]+$/.test(v),
+    (v) => v === "" || (/^(https?|wss?):\/\/[^/]+$/.test(v) && URL.canParse(v)),
     "must be an origin like https://host:port",
   )
   .default("");

@@ -4,12 +4,15 @@ export interface HostName {
   port: string;
 }
 
-/** Reads "name[:port]" the way a URL would; null for anything else (a path, a scheme, user info). */
+/**
+ * Reads "name[:port]" the way a URL would (lower case, punycode, a final dot dropped); null
+ * for anything else: a path, a scheme, user info, a wildcard.
+ */
 export function parseHost(text: string): HostName | null {
-  if (!text || /[/\\?#@\s]/.test(text)) return null;
+  if (!text || /[/\\?#@*\s]/.test(text)) return null;
   try {
     const url = new URL(`http://${text}`);
-    return { hostname: url.hostname, port: url.port };
+    return { hostname: url.hostname.replace(/\.$/, ""), port: url.port };
   } catch {
     return null;
   }

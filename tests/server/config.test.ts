@@ -67,6 +67,10 @@ describe("configuration", () => {
     expect(() => parseConfig({ DEMO: "0", ALLOWED_HOSTS: "ok.example,https://bad.example/x" })).toThrow(
       /ALLOWED_HOSTS: "https:\/\/bad.example\/x" is not a host name/,
     );
+    expect(() => parseConfig({ DEMO: "0", ALLOWED_HOSTS: "*" })).toThrow(
+      /ALLOWED_HOSTS: "\*" is not a host name/,
+    );
+    expect(() => parseConfig({ API_ORIGIN: "https://a b.example" })).toThrow(/API_ORIGIN: must be an origin/);
   });
 
   it("runs the simulator only in demo mode, which alone accepts the demo device keys", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { outbox } from "../../server/db/schema/index.ts";
+import { isLoopbackAddress, isLoopbackListen } from "../../server/http/hostNames.ts";
 import { HOST_REFUSED } from "../../server/http/hosts.ts";
 import { testConfig, TEST_NOW, useTestApp } from "./helpers.ts";
 
@@ -105,6 +106,8 @@ describe("host names", () => {
       "proxy.internal:9000",
       "proxy.internal",
       "other.example:1234",
+      "accounts.example.",
+      "localhost.:4321",
     ];
     for (const host of accepted) expect([host, await status(host)]).toEqual([host, 404]);
     const refused = ["evil.example", "api.example:9999", "proxy.internal:9001", "0.0.0.0:4321"];
@@ -121,5 +124,34 @@ describe("host names", () => {
   it("answers /healthz whatever the Host, for load balancers that probe by address", async () => {
     const res = await ctx.app.request("http://10.1.2.3:4321/healthz");
     expect(res.status).toBe(200);
+  });
+});
+
+describe("loopback addresses", () => {
+  it.each([
+    ["127.0.0.1", true],
+    ["127.8.9.10", true],
+    ["::1", true],
+    ["::ffff:127.0.0.1", true],
+    ["10.0.0.1", false],
+    ["::ffff:10.0.0.1", false],
+    ["0.0.0.0", false],
+    [undefined, false],
+  ])("treats the socket peer %s as loopback: %s", (address, loopback) => {
+    expect(isLoopbackAddress(address)).toBe(loopback);
+  });
+
+  it.each([
+    ["127.0.0.1", true],
+    ["localhost", true],
+    ["::1", true],
+    ["[::1]", true],
+    ["0.0.0.0", false],
+    ["::", false],
+    ["", false],
+    ["192.168.1.5", false],
+    ["portal.internal", false],
+  ])("treats HOST=%s as listening on loopback only: %s", (host, loopback) => {
+    expect(isLoopbackListen(host)).toBe(loopback);
   });
 });
