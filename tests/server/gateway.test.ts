@@ -73,7 +73,12 @@ describe("sign-in", () => {
     expect(localCookie).toMatch(/HttpOnly/);
     expect(localCookie).toMatch(/SameSite=Lax/);
     expect(localCookie).not.toMatch(/Secure/);
-    const remote = await browser(ctx.app, "https://portal.example").form("/gateway/submit", {
+    const served = buildApp({
+      db: ctx.database.db,
+      config: testConfig({ PUBLIC_ORIGIN: "https://portal.example" }),
+      now: () => TEST_NOW,
+    });
+    const remote = await browser(served, "https://portal.example").form("/gateway/submit", {
       emailAddress: ADMIN,
       password: "demo-password-1",
     });
