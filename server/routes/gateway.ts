@@ -14,7 +14,7 @@ import {
   passwordFailures,
   release,
   reserve,
-  type Slot,
+  runCounted,
 } from "../services/rateLimit.ts";
 import * as s from "../services/sessions.ts";
 import { matchTotp } from "../services/totp.ts";
@@ -32,16 +32,6 @@ export const emailField = z
   .refine((v) => isEmail(v), INVALID_EMAIL);
 export const FEDERATED_ONLY = "Your organization signs in through its identity provider.";
 const MINUTES_15 = 900;
-
-/** Runs a guarded check; a check that could not run (busy) is not counted as a failure. */
-async function counted<T>(db: AppDeps["db"], slot: Slot, check: () => Promise<T>): Promise<T> {
-  try {
-    return await check();
-  } catch (e) {
-    await release(db, slot);
-    throw e;
-  }
-}
 
 /** The sign-in card's three steps and sign-out (form-encoded, account host). */
 export function gatewayRoutes({ db, config, now: clock }: AppDeps) {
@@ -80,7 +70,7 @@ export function gatewayRoutes({ db, config, now: clock }: AppDeps) {
       const slot = await reserve(db, passwordFailures(form.emailAddress), t, "password");
       const user = await findUserByEmail(db, form.emailAddress);
       // Unknown addresses and people without a password pay for a hash too.
-      const ok = await counted(db, slot, () => verifyOrDummy(form.password, user?.passwordHash));
+      const ok = await runCounted(db, slot, () => verifyOrDummy(form.password, user?.passwordHash));
       if (!user || !ok) throw new ApiError(401, [{ field: "password", message: WRONG_CREDENTIALS }]);
       await release(db, slot);
       if (await samlConfigOf(db, user))

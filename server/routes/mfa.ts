@@ -10,7 +10,7 @@ import { ApiError, jsonBody } from "../http/errors.ts";
 import { sha256 } from "../services/deviceKeys.ts";
 import { asOwner } from "../services/hashQueue.ts";
 import { verifyPassword } from "../services/passwords.ts";
-import { passwordFailures, release, reserve } from "../services/rateLimit.ts";
+import { passwordFailures, release, reserve, runCounted } from "../services/rateLimit.ts";
 import { SESSION_COOKIE } from "../services/sessions.ts";
 import { matchTotp, newTotpSecret, totpUri } from "../services/totp.ts";
 import type { User } from "../services/accounts.ts";
@@ -34,13 +34,12 @@ export function mfaRoutes({ db, now: clock }: AppDeps) {
   const checkPassword = async (user: User, password: string) => {
     if (!user.passwordHash) throw new ApiError(400, [{ field: "password", message: INCORRECT_PASSWORD }]);
     const slot = await reserve(db, passwordFailures(user.email), now(), "password");
-    let ok = false;
-    try {
-      ok = await verifyPassword(password, user.passwordHash, { owner: `user:${user.id}` });
-    } finally {
-      if (ok) await release(db, slot);
-    }
+    const stored = user.passwordHash;
+    const ok = await runCounted(db, slot, () =>
+      verifyPassword(password, stored, { owner: `user:${user.id}` }),
+    );
     if (!ok) throw new ApiError(400, [{ field: "password", message: INCORRECT_PASSWORD }]);
+    await release(db, slot);
   };
   return new Hono()
     .use("/disable", async (c, next) => {

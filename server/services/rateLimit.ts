@@ -71,6 +71,19 @@ export async function release(db: Db, slot: Slot) {
   );
 }
 
+/**
+ * Runs the check a slot was reserved for; a check that could not run at all (the hash queue
+ * was full) gives its slot back, since nothing was guessed.
+ */
+export async function runCounted<T>(db: Db, slot: Slot, check: () => Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (e) {
+    await release(db, slot);
+    throw e;
+  }
+}
+
 /** Forgets a key's events, e.g. an address's wrong passwords once its password is reset. */
 export async function clear(db: Db, limit: Limit) {
   await db.execute(sql`delete from rate_limits where key = ${limit.key}`);
