@@ -17,7 +17,7 @@ describe("device simulator", () => {
     const now = new Date();
     await emptyDatabase(ctx.database.db);
     await seedDemo(ctx.database.db, { now, sampleDays: 0 });
-    const app = buildApp({ db: ctx.database.db, config: testConfig() });
+    const app = buildApp({ db: ctx.database.db, config: testConfig({ DEMO: "1" }) });
     const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
     await new Promise((r) => server.once("listening", r));
     close = () => server.close();
