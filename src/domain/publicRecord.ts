@@ -14,8 +14,10 @@ export function referrerFor(kind: RecordKind, id: number): string {
 /** Reads a referrer back into the record it names, or null when it names none. */
 export function parseReferrer(text: string | null | undefined): { kind: RecordKind; id: number } | null {
   const m = REFERRER.exec(text ?? "");
-  if (!m) return null;
-  return { kind: m[1]!.toLowerCase() === "ord" ? "order" : "quote", id: Number(m[2]) };
+  const id = Number(m?.[2]);
+  // Record ids are PostgreSQL integers.
+  if (!m || id < 1 || id > 2_147_483_647) return null;
+  return { kind: m[1]!.toLowerCase() === "ord" ? "order" : "quote", id };
 }
 
 /**

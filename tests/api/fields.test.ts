@@ -40,6 +40,8 @@ describe("referrers", () => {
     expect(referrerFor("order", 12)).toBe("ord-12");
     expect(parseReferrer("QUO-7")).toEqual({ kind: "quote", id: 7 });
     expect(parseReferrer("inv-7")).toBeNull();
+    expect(parseReferrer("ord-2147483648")).toBeNull();
+    expect(parseReferrer("ord-0")).toBeNull();
     expect(referrerField.safeParse("ord-12").success).toBe(true);
     expect(referrerField.safeParse("ord-x").success).toBe(false);
   });
