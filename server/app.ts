@@ -86,6 +86,9 @@ export function buildApp(deps: AppDeps) {
   app.get("/runtime-config.json", (c) => c.json(runtimeConfig(deps.config)));
   app.all("/api/*", (c) => errorResponse(c, 404, [{ field: null, message: NOT_FOUND }]));
   if (deps.site) app.on(["GET", "HEAD"], "*", deps.site.handler);
+  // An island's form posted natively (a script's form.submit() before hydration) goes back
+  // to its page, unread: the fields never reach a URL or a log.
+  if (deps.site) app.post("*", (c) => c.redirect(new URL(c.req.url).pathname, 303));
 
   app.notFound((c) => errorResponse(c, 404, [{ field: null, message: NOT_FOUND }]));
   app.onError((err, c) => {

@@ -2,15 +2,16 @@ import { existsSync, mkdirSync } from "node:fs";
 import { serve } from "@hono/node-server";
 import { buildApp } from "./app.ts";
 import { banner } from "./banner.ts";
-import { parseConfig, runtimeConfig } from "./config.ts";
+import { type Config, parseConfig, runtimeConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { dialHost, isLoopbackListen, isWildcardAddress } from "./http/hostNames.ts";
+import { fillHistory } from "./db/seed/history.ts";
 import { isEmpty, seedDemo } from "./db/seed/index.ts";
 import { startSimulator } from "./services/simulator.ts";
 import { loadSite } from "./static/site.ts";
 
 // Serves the portal: one process with the API, the static build and (in demo mode) the simulator.
-let config;
+let config: Config;
 try {
   config = parseConfig(process.env);
 } catch (e) {
@@ -23,7 +24,7 @@ const database = await openDatabase({
   dataDir: config.databaseUrl ? undefined : config.dataDir,
 });
 if (config.demo && (await isEmpty(database.db))) {
-  console.log(`Seeding demo data (${config.demoSampleDays} days of samples)...`);
+  console.log("Seeding demo records (the year of report history follows in the background)...");
   await seedDemo(database.db, { now: new Date(), sampleDays: config.demoSampleDays });
 }
 const hasDist = existsSync(config.distDir);
@@ -49,8 +50,29 @@ const server = serve({ fetch: app.fetch, port: config.port, hostname: config.hos
   }
 });
 let simulator: ReturnType<typeof startSimulator> | undefined;
-
 let stopping = false;
+const history = config.demo ? fillDemoHistory() : Promise.resolve();
+
+/** The demo's year of report history is written while the portal already answers. */
+async function fillDemoHistory() {
+  let shown = -1;
+  try {
+    await fillHistory(database.db, {
+      now: new Date(),
+      sampleDays: config.demoSampleDays,
+      stopped: () => stopping,
+      onProgress: (done, total) => {
+        const step = Math.floor((done / total) * 10);
+        if (step > shown) console.log(`Demo report history: ${done} of ${total} days written.`);
+        shown = step;
+      },
+    });
+    if (!stopping) console.log("Demo report history complete.");
+  } catch (e) {
+    if (!stopping) console.error(JSON.stringify({ level: "error", what: "demo history", error: String(e) }));
+  }
+}
+
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
@@ -59,6 +81,7 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
   server.close(async () => {
+    await history;
     await database.close().catch(() => {});
     process.exit(0);
   });

@@ -25,7 +25,7 @@ export function devMailboxRoutes({ db }: AppDeps) {
     c.header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");
     c.header("Cache-Control", "no-store");
     return c.html(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dev mailbox</title><style>body{font-family:sans-serif;max-width:60rem;margin:2rem auto}pre{white-space:pre-wrap}</style></head><body><h1>Dev mailbox</h1><p>Mail the portal would send (demo mode, no SMTP_URL). Newest first.</p>${items || "<p>No mail yet.</p>"}</body></html>`,
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dev mailbox</title><style>body{font-family:sans-serif;max-width:60rem;margin:2rem auto}pre{white-space:pre-wrap}</style></head><body><main><h1>Dev mailbox</h1><p>Mail the portal would send (demo mode, no SMTP_URL). Newest first.</p>${items || "<p>No mail yet.</p>"}</main></body></html>`,
     );
   });
 }

@@ -122,3 +122,31 @@ export const forgetRememberedDevices = endpoint({
   response: z.object({ rememberedDevices: z.literal(0) }),
   summary: "Revokes every remembered browser.",
 });
+
+export const SessionRowSchema = z.object({
+  browser: z.string(),
+  createdAt: z.number(),
+  lastSeenAt: z.number(),
+  current: z.boolean(),
+});
+export type SessionRow = z.infer<typeof SessionRowSchema>;
+
+export const listSessions = endpoint({
+  method: "get",
+  path: "/api/v1/account/sessions",
+  host: "api",
+  body: "none",
+  request: undefined,
+  response: z.array(SessionRowSchema),
+  summary: "The person's signed-in browsers, newest first.",
+});
+
+export const endOtherSessions = endpoint({
+  method: "delete",
+  path: "/api/v1/account/sessions/others",
+  host: "api",
+  body: "none",
+  request: undefined,
+  response: z.object({ ended: z.number() }),
+  summary: "Signs out every browser but this one.",
+});

@@ -75,6 +75,6 @@ export const resetPassword = endpoint({
   host: "account",
   body: "form",
   request: z.object({ token: tokenField, password: passwordField }),
-  response: Empty,
-  summary: "Sets a new password from an emailed link.",
+  response: z.object({ signedIn: z.boolean(), mfaRequired: z.boolean() }),
+  summary: "Sets a new password from an emailed link; signs in only a person without a one-time passcode.",
 });

@@ -15,6 +15,7 @@ export type Action =
   | "order.pay"
   | "share.link"
   | "access.grant"
+  | "account.view"
   | "account.settings";
 
 const ALL: readonly RoleId[] = Object.values(Role);
@@ -36,6 +37,7 @@ const MATRIX: Record<Action, readonly RoleId[]> = {
   "order.pay": BUYERS,
   "share.link": BUYERS,
   "access.grant": [Role.ADMINISTRATOR],
+  "account.view": ALL,
   "account.settings": ALL,
 };
 

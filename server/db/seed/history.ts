@@ -5,17 +5,24 @@ import { REPORT_CHANNELS } from "./reports.ts";
 import { seedSamples } from "./samples.ts";
 
 const DAY = 86_400_000;
-const CHUNK_DAYS = 30;
+// A week per statement (~10,000 rows) keeps each pause of other queries short on PGlite.
+const CHUNK_DAYS = 7;
 
 /**
- * Fills the report channels' minute history back to `sampleDays` before `now`, a month at a
+ * Fills the report channels' minute history back to `sampleDays` before `now`, a week at a
  * time, newest first. It starts from the oldest sample already stored, so a start that was
  * stopped half way carries on where it stopped; values are a function of channel and time,
  * so the result is the same as one long seed.
  */
 export async function fillHistory(
   db: Db,
-  opts: { now: Date; sampleDays: number; onProgress?: (daysDone: number, daysTotal: number) => void },
+  opts: {
+    now: Date;
+    sampleDays: number;
+    onProgress?: (daysDone: number, daysTotal: number) => void;
+    /** Asked between chunks: a stopping server ends the fill there (the next start resumes). */
+    stopped?: () => boolean;
+  },
 ) {
   const found = await db
     .select({ id: channels.id, key: channels.channelKey })
@@ -38,7 +45,7 @@ export async function fillHistory(
       ? new Date(row.earliest).getTime()
       : Math.floor(opts.now.getTime() / 60_000) * 60_000;
     const total = Math.max(0, Math.ceil((end - target) / DAY));
-    while (end > target) {
+    while (end > target && !opts.stopped?.()) {
       const days = Math.min(CHUNK_DAYS, (end - target) / DAY);
       await seedSamples(db, id, rc.shape, { end: new Date(end), days, stepMinutes: 1 });
       end -= days * DAY;

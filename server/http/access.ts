@@ -1,0 +1,91 @@
+import type { MiddlewareHandler } from "hono";
+import type { Action } from "../../src/domain/permissions.ts";
+import type { Db } from "../db/client.ts";
+import { authorize, requireAuth } from "./auth.ts";
+
+/**
+ * Who may call a route:
+ * - public: anyone (rate limits apply where the route says);
+ * - token: whoever holds an unguessable link token (in the path, query or form);
+ * - device: a device with its push key;
+ * - demo: demo mode on this computer only;
+ * - session: a signed-in person whose role in the active subscription allows `action`
+ *   (and who has accepted the terms, unless `beforeTerms`).
+ */
+export type Access =
+  { kind: "public" | "token" | "device" | "demo" } | { kind: "session"; action: Action; beforeTerms?: true };
+
+const session = (action: Action, beforeTerms?: true): Access =>
+  beforeTerms ? { kind: "session", action, beforeTerms } : { kind: "session", action };
+const PUBLIC: Access = { kind: "public" };
+const TOKEN: Access = { kind: "token" };
+
+/**
+ * Every route of the app, as "METHOD /path" the way Hono registers it. A route missing here
+ * cannot be guarded (guard throws while the app is built) and fails the access test.
+ */
+export const ACCESS = {
+  "GET /healthz": PUBLIC,
+  "GET /runtime-config.json": PUBLIC,
+  "GET /api/openapi.json": PUBLIC,
+  "POST /api/v1/device-data/push": { kind: "device" },
+
+  "GET /api/v1/session": session("account.view", true),
+  "GET /api/v1/session/subscription/stats": session("account.view"),
+  "GET /api/v1/session/terms-accepted": session("account.view", true),
+  "POST /api/v1/session/terms-accepted": session("account.view", true),
+  "PATCH /api/v1/session/settings": session("account.settings"),
+  "POST /api/v1/session/active-subscription": session("account.settings"),
+  "GET /api/v1/account-messages": session("account.view"),
+  "POST /api/v1/account-messages/dismiss-message": session("account.view"),
+  "GET /api/v1/account/mfa": session("account.settings"),
+  "POST /api/v1/account/mfa/setup": session("account.settings"),
+  "POST /api/v1/account/mfa/enable": session("account.settings"),
+  "POST /api/v1/account/mfa/disable": session("account.settings"),
+  "DELETE /api/v1/account/mfa/remembered-devices": session("account.settings"),
+  "GET /api/v1/account/sessions": session("account.settings"),
+  "DELETE /api/v1/account/sessions/others": session("account.settings"),
+
+  "POST /gateway/check-email": PUBLIC,
+  "POST /gateway/submit": PUBLIC,
+  "POST /gateway/verify-otp": PUBLIC,
+  "POST /gateway/logout": PUBLIC,
+  "POST /gateway/request-password-reset": PUBLIC,
+  "GET /gateway/reset-password/check": TOKEN,
+  "POST /gateway/reset-password": TOKEN,
+  "POST /user/new/sign-up": PUBLIC,
+  "GET /user/validate/check": TOKEN,
+  "POST /user/validate": TOKEN,
+  "GET /auth/saml/login/:name": PUBLIC,
+  "GET /auth/saml/metadata/:name": PUBLIC,
+  "POST /auth/saml/acs/:name": PUBLIC,
+  "GET /auth/saml/complete": TOKEN,
+  "GET /dev/mailbox": { kind: "demo" },
+} satisfies Record<string, Access>;
+export type RouteKey = keyof typeof ACCESS;
+
+/** The table's entry for a route, or undefined (the access test lists the missing ones). */
+export function accessOf(method: string, path: string): Access | undefined {
+  return (ACCESS as Record<string, Access>)[`${method.toUpperCase()} ${path}`];
+}
+
+/**
+ * The middleware a route's access entry asks for: session routes need a signed-in person
+ * allowed to do the action; the others pass (their own checks are the token, the device key,
+ * or demo mode). Throws while the app is built when the route is not in the table.
+ */
+export function guard(route: { method: string; path: string }, deps: { db: Db; now: () => Date }) {
+  const access = accessOf(route.method, route.path);
+  if (!access) throw new Error(`${route.method.toUpperCase()} ${route.path} is not in the access table`);
+  if (access.kind !== "session") {
+    const pass: MiddlewareHandler = async (_c, next) => next();
+    return pass;
+  }
+  const signedIn = requireAuth(deps.db, deps.now, { beforeTerms: access.beforeTerms === true });
+  const allowed: MiddlewareHandler = async (c, next) =>
+    signedIn(c, async () => {
+      authorize(c.get("auth")!, access.action);
+      await next();
+    });
+  return allowed;
+}
