@@ -5,7 +5,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEMO } from "../server/db/seed/demo.ts";
+import { DEMO } from "../server/seed/demo.ts";
 import { demoDeviceKey } from "../server/services/deviceKeys.ts";
 import { pageWeight } from "./bench/weight.ts";
 import { median, timeRequest } from "./bench/timing.ts";

@@ -3,8 +3,8 @@
 import { mkdirSync } from "node:fs";
 import { parseConfig } from "../server/config.ts";
 import { openDatabase } from "../server/db/client.ts";
-import { fillHistory } from "../server/db/seed/history.ts";
-import { emptyDatabase, seedDemo } from "../server/db/seed/index.ts";
+import { fillHistory } from "../server/seed/history.ts";
+import { emptyDatabase, seedDemo } from "../server/seed/index.ts";
 
 const config = parseConfig(process.env);
 if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });

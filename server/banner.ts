@@ -1,4 +1,4 @@
-import { DEMO, DEMO_PASSWORD, DEMO_USERS, OTHER_SUBSCRIPTION_USER } from "./db/seed/demo.ts";
+import { DEMO, DEMO_PASSWORD, DEMO_USERS, OTHER_SUBSCRIPTION_USER } from "./seed/demo.ts";
 import { ROLE_INFO } from "../src/domain/roles.ts";
 
 export interface BannerInput {

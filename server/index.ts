@@ -5,8 +5,8 @@ import { banner } from "./banner.ts";
 import { type Config, parseConfig, runtimeConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { dialHost, isLoopbackListen, isWildcardAddress } from "./http/hostNames.ts";
-import { fillHistory } from "./db/seed/history.ts";
-import { isEmpty, seedDemo } from "./db/seed/index.ts";
+import { fillHistory } from "./seed/history.ts";
+import { isEmpty, seedDemo } from "./seed/index.ts";
 import { startSimulator } from "./services/simulator.ts";
 import { loadSite } from "./static/site.ts";
 

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { isDemoDeviceKey } from "../db/seed/devices.ts";
+import { isDemoDeviceKey } from "../seed/devices.ts";
 import { BAD_DEVICE_KEY } from "../services/ingest.ts";
 import { ApiError } from "./errors.ts";
 

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { totpAt } from "../../server/services/totp.ts";
-import { DEMO } from "../../server/db/seed/demo.ts";
+import { DEMO } from "../../server/seed/demo.ts";
 import { hydrated, linkFromMailbox, PASSWORD, signInWithKeyboard } from "./helpers.ts";
 
 const shot = (name: string) => `test-results/screens/accounts-${name}.png`;

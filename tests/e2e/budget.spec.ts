@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { DEMO } from "../../server/db/seed/demo.ts";
+import { DEMO } from "../../server/seed/demo.ts";
 import { PORTAL } from "../../playwright.config.ts";
 import { pageWeight } from "../../scripts/bench/weight.ts";
 

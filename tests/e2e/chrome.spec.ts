@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { DEMO } from "../../server/db/seed/demo.ts";
+import { DEMO } from "../../server/seed/demo.ts";
 import { CONFIGURED, CONFIGURED_ACCOUNT } from "../../playwright.config.ts";
 
 const PUBLIC_PAGES = [

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { IDP_ISSUER, makeIdpKeys, startIdp, type RunningIdp } from "../support/samlIdp.ts";
-import { DEMO } from "../../server/db/seed/demo.ts";
+import { DEMO } from "../../server/seed/demo.ts";
 import { hydrated } from "./helpers.ts";
 
 // A portal of its own (port 4414) whose Northwind subscription an operator connected, with

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { DEMO } from "../../server/db/seed/demo.ts";
+import { DEMO } from "../../server/seed/demo.ts";
 import { hydrated } from "./helpers.ts";
 
 // The link of issue 6 item 11: 400 ms latency, 400 kbit/s (50,000 bytes/s) each way.

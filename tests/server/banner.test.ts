@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { banner, type BannerInput } from "../../server/banner.ts";
-import { DEMO } from "../../server/db/seed/demo.ts";
+import { DEMO } from "../../server/seed/demo.ts";
 
 const LOCAL: BannerInput = {
   origin: "http://localhost:4321",

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { parseConfig } from "../../server/config.ts";
 import { openDatabase, type Database } from "../../server/db/client.ts";
-import { emptyDatabase, seedDemo } from "../../server/db/seed/index.ts";
+import { emptyDatabase, seedDemo } from "../../server/seed/index.ts";
 
 /**
  * A fresh database for one test file: in-memory PGlite by default, or a new database on

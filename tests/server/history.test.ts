@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { rows } from "../../server/db/client.ts";
-import { fillHistory } from "../../server/db/seed/history.ts";
-import { emptyDatabase, seedDemo } from "../../server/db/seed/index.ts";
-import { REPORT_CHANNELS } from "../../server/db/seed/reports.ts";
+import { fillHistory } from "../../server/seed/history.ts";
+import { emptyDatabase, seedDemo } from "../../server/seed/index.ts";
+import { REPORT_CHANNELS } from "../../server/seed/reports.ts";
 import { TEST_NOW, useTestApp } from "./helpers.ts";
 
 describe("demo history", () => {

@@ -11,8 +11,8 @@ import {
   userAssignments,
   users,
 } from "../../server/db/schema/index.ts";
-import { DEMO } from "../../server/db/seed/demo.ts";
-import { emptyDatabase, isEmpty, seedDemo } from "../../server/db/seed/index.ts";
+import { DEMO } from "../../server/seed/demo.ts";
+import { emptyDatabase, isEmpty, seedDemo } from "../../server/seed/index.ts";
 import {
   Role,
   batteryBand,

@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { devices, sensors } from "../../server/db/schema/index.ts";
-import { emptyDatabase, seedDemo } from "../../server/db/seed/index.ts";
+import { emptyDatabase, seedDemo } from "../../server/seed/index.ts";
 import { startSimulator } from "../../server/services/simulator.ts";
 import { testConfig, useTestApp } from "./helpers.ts";
 

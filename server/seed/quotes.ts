@@ -1,5 +1,5 @@
-import type { Db } from "../client.ts";
-import { addresses, quoteLineItems, quotes } from "../schema/index.ts";
+import type { Db } from "../db/client.ts";
+import { addresses, quoteLineItems, quotes } from "../db/schema/index.ts";
 import { demoToken } from "./demo.ts";
 import { line } from "./products.ts";
 

@@ -1,4 +1,4 @@
-import type { Db } from "../client.ts";
+import type { Db } from "../db/client.ts";
 import {
   accountMessageViews,
   accountMessages,
@@ -7,9 +7,9 @@ import {
   tags,
   userAssignments,
   users,
-} from "../schema/index.ts";
-import { hashPassword } from "../../services/passwords.ts";
-import { Role } from "../../../src/domain/roles.ts";
+} from "../db/schema/index.ts";
+import { hashPassword } from "../services/passwords.ts";
+import { Role } from "../../src/domain/roles.ts";
 import { DEMO_PASSWORD, DEMO_USERS, OTHER_SUBSCRIPTION_USER } from "./demo.ts";
 
 const PRO_LIMITS = {

@@ -1,7 +1,7 @@
-import type { Db } from "../client.ts";
-import { channelGroups, channels, devices, entityTags, sensors, tags } from "../schema/index.ts";
-import { demoDeviceKey, sha256 } from "../../services/deviceKeys.ts";
-import { EntityType } from "../../../src/domain/enums.ts";
+import type { Db } from "../db/client.ts";
+import { channelGroups, channels, devices, entityTags, sensors, tags } from "../db/schema/index.ts";
+import { demoDeviceKey, sha256 } from "../services/deviceKeys.ts";
+import { EntityType } from "../../src/domain/enums.ts";
 import { DEVICE_SPECS, type SensorSpec } from "./deviceSpecs.ts";
 
 const HOUR = 3_600_000;

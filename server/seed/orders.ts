@@ -1,4 +1,4 @@
-import type { Db } from "../client.ts";
+import type { Db } from "../db/client.ts";
 import {
   orderLineItems,
   orders,
@@ -6,8 +6,8 @@ import {
   shipmentItems,
   shipments,
   trackingActivity,
-} from "../schema/index.ts";
-import { lineTotal, type Cents } from "../../../src/domain/index.ts";
+} from "../db/schema/index.ts";
+import { lineTotal, type Cents } from "../../src/domain/index.ts";
 import { demoToken } from "./demo.ts";
 import { line } from "./products.ts";
 

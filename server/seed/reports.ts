@@ -1,5 +1,5 @@
-import type { Db } from "../client.ts";
-import { reportChannels, reportThresholds, reports, thresholdRanges } from "../schema/index.ts";
+import type { Db } from "../db/client.ts";
+import { reportChannels, reportThresholds, reports, thresholdRanges } from "../db/schema/index.ts";
 import { DEMO } from "./demo.ts";
 import { seedSamples } from "./samples.ts";
 

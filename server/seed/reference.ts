@@ -1,5 +1,5 @@
-import type { Db } from "../client.ts";
-import { countries, shippingOptions, taxRates } from "../schema/index.ts";
+import type { Db } from "../db/client.ts";
+import { countries, shippingOptions, taxRates } from "../db/schema/index.ts";
 
 /** Countries (US id 1, Canada id 4, and a crmId 0 placeholder that lists exclude), rates and taxes. */
 export async function seedReference(db: Db) {

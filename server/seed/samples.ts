@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../client.ts";
+import type { Db } from "../db/client.ts";
 
 /**
  * Inserts deterministic samples in SQL: each value is a function of its channel and time

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../client.ts";
-import { rows } from "../client.ts";
+import type { Db } from "../db/client.ts";
+import { rows } from "../db/client.ts";
 import { seedAccounts } from "./accounts.ts";
 import { seedDevices } from "./devices.ts";
 import { seedOrders } from "./orders.ts";

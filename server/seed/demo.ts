@@ -1,5 +1,5 @@
-import { sha256 } from "../../services/deviceKeys.ts";
-import { Role, type RoleId } from "../../../src/domain/roles.ts";
+import { sha256 } from "../services/deviceKeys.ts";
+import { Role, type RoleId } from "../../src/domain/roles.ts";
 
 /** A fixed token that looks random (144 bits): the demo keeps the same links every run. */
 export const demoToken = (name: string) =>

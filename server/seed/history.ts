@@ -1,6 +1,6 @@
 import { inArray, sql } from "drizzle-orm";
-import { rows, type Db } from "../client.ts";
-import { channels } from "../schema/index.ts";
+import { rows, type Db } from "../db/client.ts";
+import { channels } from "../db/schema/index.ts";
 import { REPORT_CHANNELS } from "./reports.ts";
 import { seedSamples } from "./samples.ts";
 
