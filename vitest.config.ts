@@ -5,7 +5,12 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: "unit", include: ["tests/domain/**/*.test.ts", "tests/api/**/*.test.ts", "tests/stores/**/*.test.ts"] } },
+      {
+        test: {
+          name: "unit",
+          include: ["tests/domain/**/*.test.ts", "tests/api/**/*.test.ts", "tests/stores/**/*.test.ts"],
+        },
+      },
       {
         test: {
           name: "server",
