@@ -1,0 +1,35 @@
+import * as accounts from "./accounts.ts";
+import * as config from "./config.ts";
+import * as devices from "./devices.ts";
+import type { Endpoint } from "./endpoint.ts";
+import * as gateway from "./gateway.ts";
+import * as session from "./session.ts";
+
+/** An endpoint with the contract module it lives in (its OpenAPI tag) and its export name. */
+export interface ListedEndpoint {
+  module: string;
+  name: string;
+  endpoint: Endpoint;
+}
+
+/** Every module of the contract; a new module is one line here. */
+const MODULES: Record<string, Record<string, unknown>> = { accounts, config, devices, gateway, session };
+
+const isEndpoint = (value: unknown): value is Endpoint =>
+  typeof value === "object" &&
+  value !== null &&
+  "method" in value &&
+  "path" in value &&
+  "body" in value &&
+  "response" in value &&
+  "summary" in value;
+
+/**
+ * Every endpoint of the API, found among each module's exports, so an endpoint added to a
+ * module is listed (and in the OpenAPI document) without editing this file.
+ */
+export const ENDPOINTS: readonly ListedEndpoint[] = Object.entries(MODULES).flatMap(([module, exports]) =>
+  Object.entries(exports)
+    .filter((entry): entry is [string, Endpoint] => isEndpoint(entry[1]))
+    .map(([name, endpoint]) => ({ module, name, endpoint })),
+);
