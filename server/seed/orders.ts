@@ -7,7 +7,7 @@ import {
   shipments,
   trackingActivity,
 } from "../db/schema/index.ts";
-import { lineTotal, type Cents } from "../../src/domain/index.ts";
+import { cents, subtotal as sumOf } from "../../src/domain/index.ts";
 import { demoToken } from "./demo.ts";
 import { line } from "./products.ts";
 
@@ -88,9 +88,9 @@ export async function seedOrders(
     const firstShip = o.shipments.length
       ? new Date(now.getTime() - Math.max(...o.shipments.map((s) => s.daysAgo)) * DAY)
       : null;
-    const subtotal = LINES.reduce((sum, l) => sum + lineTotal({ ...l, listPrice: l.listPrice as Cents }), 0);
-    const tax = Math.round(subtotal * 0.0625),
-      shippingAmount = 2995;
+    const subtotal = sumOf(LINES);
+    const tax = cents(subtotal * 0.0625),
+      shippingAmount = cents(2995);
     await db.insert(orders).values({
       id: o.id,
       subscriptionId: nw ? ids.northwindId : ids.acmeId,
@@ -121,7 +121,7 @@ export async function seedOrders(
     if (o.paidShare > 0) {
       await db.insert(payments).values({
         orderId: o.id,
-        amount: Math.round((subtotal + tax + shippingAmount) * o.paidShare),
+        amount: cents((subtotal + tax + shippingAmount) * o.paidShare),
         method: "Online - CC",
         cardBrand: "Visa",
         cardLast4: "4242",

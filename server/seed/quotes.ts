@@ -1,5 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { addresses, quoteLineItems, quotes } from "../db/schema/index.ts";
+import { cents } from "../../src/domain/brand.ts";
 import { demoToken } from "./demo.ts";
 import { line } from "./products.ts";
 
@@ -80,8 +81,8 @@ export async function seedQuotes(db: Db, now: Date, acmeId: number, northwindId:
       status: "Open",
       createdAt: new Date(now.getTime() - 5 * DAY),
       expiresAt: new Date(now.getTime() + 25 * DAY),
-      tax: 14523,
-      shippingCost: 2995,
+      tax: cents(14523),
+      shippingCost: cents(2995),
       shippingCarrier: "UPS",
       shippingMethod: "2nd Day Air",
     },
@@ -91,8 +92,8 @@ export async function seedQuotes(db: Db, now: Date, acmeId: number, northwindId:
       status: "Closed",
       createdAt: new Date(now.getTime() - 60 * DAY),
       expiresAt: new Date(now.getTime() - 30 * DAY),
-      tax: 9800,
-      shippingCost: 1495,
+      tax: cents(9800),
+      shippingCost: cents(1495),
       shippingCarrier: "UPS",
       shippingMethod: "Ground",
       orderId: 5001,
@@ -103,8 +104,8 @@ export async function seedQuotes(db: Db, now: Date, acmeId: number, northwindId:
       status: "Open",
       createdAt: new Date(now.getTime() - 45 * DAY),
       expiresAt: new Date(now.getTime() - 15 * DAY),
-      tax: 0,
-      shippingCost: 0,
+      tax: cents(0),
+      shippingCost: cents(0),
     },
     {
       ...base,
@@ -115,8 +116,8 @@ export async function seedQuotes(db: Db, now: Date, acmeId: number, northwindId:
       needsShipping: false,
       createdAt: new Date(now.getTime() - 2 * DAY),
       expiresAt: new Date(now.getTime() + 28 * DAY),
-      tax: 3800,
-      shippingCost: 0,
+      tax: cents(3800),
+      shippingCost: cents(0),
       shippingAddressId: null,
     },
     {
@@ -131,8 +132,8 @@ export async function seedQuotes(db: Db, now: Date, acmeId: number, northwindId:
       billingAddressId: nwShip,
       createdAt: new Date(now.getTime() - 1 * DAY),
       expiresAt: new Date(now.getTime() + 29 * DAY),
-      tax: 0,
-      shippingCost: 0,
+      tax: cents(0),
+      shippingCost: cents(0),
     },
   ];
   for (const q of rows) {

@@ -1,5 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { countries, shippingOptions, taxRates } from "../db/schema/index.ts";
+import { cents } from "../../src/domain/brand.ts";
 
 /** Countries (US id 1, Canada id 4, and a crmId 0 placeholder that lists exclude), rates and taxes. */
 export async function seedReference(db: Db) {
@@ -20,40 +21,40 @@ export async function seedReference(db: Db) {
       name: "UPS Ground",
       carrierName: "UPS",
       serviceName: "Ground",
-      basePrice: 1495,
-      perItemPrice: 250,
+      basePrice: cents(1495),
+      perItemPrice: cents(250),
     },
     {
       serviceCode: "UPS-2DA",
       name: "UPS 2nd Day Air",
       carrierName: "UPS",
       serviceName: "2nd Day Air",
-      basePrice: 2995,
-      perItemPrice: 400,
+      basePrice: cents(2995),
+      perItemPrice: cents(400),
     },
     {
       serviceCode: "UPS-NDA",
       name: "UPS Next Day Air",
       carrierName: "UPS",
       serviceName: "Next Day Air",
-      basePrice: 5495,
-      perItemPrice: 600,
+      basePrice: cents(5495),
+      perItemPrice: cents(600),
     },
     {
       serviceCode: "FDX-INTL",
       name: "FedEx International Priority",
       carrierName: "FedEx",
       serviceName: "International Priority",
-      basePrice: 8995,
-      perItemPrice: 900,
+      basePrice: cents(8995),
+      perItemPrice: cents(900),
     },
     {
       serviceCode: "USPS-PRI",
       name: "USPS Priority Mail",
       carrierName: "USPS",
       serviceName: "Priority Mail",
-      basePrice: 995,
-      perItemPrice: 150,
+      basePrice: cents(995),
+      perItemPrice: cents(150),
       isDisabled: true,
     },
   ]);

@@ -1,6 +1,7 @@
 import { bigint, boolean, index, integer, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { subscriptions, users } from "./accounts.ts";
 import { createdAt, tz } from "./helpers.ts";
+import { cents, type Cents } from "../../../src/domain/brand.ts";
 
 /** Country list; lists exclude the crmId 0 entry (spec section 5). */
 export const countries = pgTable("countries", {
@@ -26,8 +27,11 @@ export const addresses = pgTable("addresses", {
   phoneNumber: text("phone_number"),
 });
 
-/** Money is integer cents (bigint) with the spec's currency id (USD 1, EUR 2). */
-const money = (name: string) => bigint(name, { mode: "number" });
+/**
+ * Money is integer cents (bigint) with the spec's currency id (USD 1, EUR 2), typed as `Cents`
+ * so a dollar amount cannot be written where cents belong (a type only; the column is unchanged).
+ */
+const money = (name: string) => bigint(name, { mode: "number" }).$type<Cents>();
 
 export const quotes = pgTable("quotes", {
   id: integer("id").primaryKey(),
@@ -39,17 +43,17 @@ export const quotes = pgTable("quotes", {
   createdAt: createdAt(),
   expiresAt: tz("expires_at"),
   currency: integer("currency").notNull().default(1),
-  crmOrgId: integer("crm_org_id").notNull().default(0),
+  crmOrgId: integer("crm_org_id").notNull().default(cents(0)),
   needsShipping: boolean("needs_shipping").notNull().default(true),
   shippingAddressId: integer("shipping_address_id").references(() => addresses.id),
   billingAddressId: integer("billing_address_id").references(() => addresses.id),
   specialistName: text("specialist_name"),
   specialistPhone: text("specialist_phone"),
   specialistPhoneExtension: text("specialist_phone_extension"),
-  shippingCost: money("shipping_cost").notNull().default(0),
+  shippingCost: money("shipping_cost").notNull().default(cents(0)),
   shippingCarrier: text("shipping_carrier"),
   shippingMethod: text("shipping_method"),
-  tax: money("tax").notNull().default(0),
+  tax: money("tax").notNull().default(cents(0)),
   /** Unguessable token for the full (pay-as-guest) view; QUO-{n} alone shows only the summary. */
   publicToken: text("public_token").notNull().unique(),
   orderId: integer("order_id"),
@@ -90,11 +94,11 @@ export const orders = pgTable(
     paymentStatus: text("payment_status").notNull(),
     paymentType: text("payment_type"),
     currency: integer("currency").notNull().default(1),
-    crmOrgId: integer("crm_org_id").notNull().default(0),
+    crmOrgId: integer("crm_org_id").notNull().default(cents(0)),
     shippingAddressId: integer("shipping_address_id").references(() => addresses.id),
     billingAddressId: integer("billing_address_id").references(() => addresses.id),
-    tax: money("tax").notNull().default(0),
-    shippingAmount: money("shipping_amount").notNull().default(0),
+    tax: money("tax").notNull().default(cents(0)),
+    shippingAmount: money("shipping_amount").notNull().default(cents(0)),
     shipMethod: text("ship_method"),
     shipCarrier: text("ship_carrier"),
     referrerCode: text("referrer_code"),
