@@ -5,11 +5,14 @@ import { REPORT_CHANNELS } from "./reports.ts";
 import { seedSamples } from "./samples.ts";
 
 const DAY = 86_400_000;
-// A week per statement (~10,000 rows) keeps each pause of other queries short on PGlite.
-const CHUNK_DAYS = 7;
+// PGlite runs in this thread: a day per statement (1,440 rows, ~0.1 s) and a pause between
+// statements keep requests flowing while the history is written.
+const CHUNK_DAYS = 1;
+const PAUSE_MS = 20;
+const pause = () => new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
 
 /**
- * Fills the report channels' minute history back to `sampleDays` before `now`, a week at a
+ * Fills the report channels' minute history back to `sampleDays` before `now`, a day at a
  * time, newest first. It starts from the oldest sample already stored, so a start that was
  * stopped half way carries on where it stopped; values are a function of channel and time,
  * so the result is the same as one long seed.
@@ -48,6 +51,7 @@ export async function fillHistory(
     while (end > target && !opts.stopped?.()) {
       const days = Math.min(CHUNK_DAYS, (end - target) / DAY);
       await seedSamples(db, id, rc.shape, { end: new Date(end), days, stepMinutes: 1 });
+      await pause();
       end -= days * DAY;
       opts.onProgress?.(total - Math.max(0, Math.ceil((end - target) / DAY)), total);
     }
