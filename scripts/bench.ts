@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEMO } from "../server/seed/demo.ts";
-import { demoDeviceKey } from "../server/services/deviceKeys.ts";
+import { demoDeviceKey } from "../server/seed/keys.ts";
 import { pageWeight } from "./bench/weight.ts";
 import { median, timeRequest } from "./bench/timing.ts";
 

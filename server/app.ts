@@ -3,8 +3,10 @@ import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
 import { runtimeConfig, type Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
-import { refuseDemoDeviceKeys } from "./http/demoKeys.ts";
-import { ApiError, NOT_FOUND, UNEXPECTED, errorResponse } from "./http/errors.ts";
+import { refuseDeviceKeys } from "./http/demoKeys.ts";
+import { isDemoDeviceKey } from "./seed/keys.ts";
+import { ApiError, NOT_FOUND, UNEXPECTED } from "./core/errors.ts";
+import { errorResponse } from "./http/errors.ts";
 import { PRIVATE_PATHS, privateResponse } from "./http/headers.ts";
 import { hostCheck } from "./http/hosts.ts";
 import { localOnly } from "./http/local.ts";
@@ -18,6 +20,7 @@ import { accountMessageRoutes } from "./routes/accountMessages.ts";
 import { devMailboxRoutes } from "./routes/devMailbox.ts";
 import { gatewayRoutes } from "./routes/gateway.ts";
 import { mfaRoutes } from "./routes/mfa.ts";
+import { openApiRoutes } from "./routes/openapi.ts";
 import { accountSessionRoutes } from "./routes/accountSessions.ts";
 import { passwordResetRoutes } from "./routes/passwordReset.ts";
 import { sessionRoutes } from "./routes/session.ts";
@@ -61,7 +64,7 @@ export function buildApp(deps: AppDeps) {
       (path) => path.startsWith("/auth/saml/acs/"),
     ),
   );
-  if (!deps.config.demo) app.use("/api/v1/device-data/*", refuseDemoDeviceKeys);
+  if (!deps.config.demo) app.use("/api/v1/device-data/*", refuseDeviceKeys(isDemoDeviceKey));
   const limitBody = bodyLimit({
     maxSize: API_BODY_LIMIT,
     onError: (c) => errorResponse(c, 413, [{ field: null, message: "The request body is too large." }]),
@@ -73,6 +76,7 @@ export function buildApp(deps: AppDeps) {
 
   const withMail = { ...deps, mailer: deps.mailer ?? createMailer(deps.db, deps.config.smtpUrl) };
   app.route("/", healthRoutes(deps));
+  app.route("/", openApiRoutes({ ...deps, now: deps.now ?? (() => new Date()) }));
   app.route("/api/v1/device-data", devicePushRoutes(deps));
   app.route("/api/v1/session", sessionRoutes(deps));
   app.route("/api/v1/account-messages", accountMessageRoutes(deps));

@@ -7,7 +7,7 @@ import { openDatabase } from "./db/client.ts";
 import { dialHost, isLoopbackListen, isWildcardAddress } from "./http/hostNames.ts";
 import { fillHistory } from "./seed/history.ts";
 import { isEmpty, seedDemo } from "./seed/index.ts";
-import { startSimulator } from "./services/simulator.ts";
+import { startSimulator } from "./seed/simulator.ts";
 import { loadSite } from "./static/site.ts";
 
 // Serves the portal: one process with the API, the static build and (in demo mode) the simulator.

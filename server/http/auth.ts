@@ -5,7 +5,7 @@ import { subscriptions, userAssignments, users } from "../db/schema/index.ts";
 import { sessionUserId } from "../services/sessions.ts";
 import { isRoleId, type RoleId } from "../../src/domain/roles.ts";
 import { roleMay, type Action } from "../../src/domain/permissions.ts";
-import { ApiError } from "./errors.ts";
+import { ApiError } from "../core/errors.ts";
 
 export interface Auth {
   user: typeof users.$inferSelect;

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { ApiError } from "./errors.ts";
+import { ApiError } from "../core/errors.ts";
 
 /**
  * PostgreSQL text and jsonb cannot hold U+0000: a query carrying one fails. Such input is

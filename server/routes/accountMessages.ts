@@ -3,7 +3,8 @@ import { Hono } from "hono";
 import type { AppDeps } from "../app.ts";
 import { accountMessageViews, accountMessages } from "../db/schema/index.ts";
 import { authOf, requireAuth } from "../http/auth.ts";
-import { ApiError, jsonBody } from "../http/errors.ts";
+import { ApiError } from "../core/errors.ts";
+import { jsonBody } from "../http/input.ts";
 import { dismissMessage } from "../../src/api/accounts.ts";
 
 /** Unread account messages of the active subscription, newest first, and dismissing one. */

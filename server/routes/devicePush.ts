@@ -1,7 +1,8 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppDeps } from "../app.ts";
-import { errorResponse, jsonBody } from "../http/errors.ts";
+import { errorResponse } from "../http/errors.ts";
+import { jsonBody } from "../http/input.ts";
 import { ingestPush } from "../services/ingest.ts";
 import { PushSchema } from "../services/pushSchema.ts";
 

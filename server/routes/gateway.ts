@@ -4,8 +4,8 @@ import { z } from "zod";
 import type { AppDeps } from "../app.ts";
 import { users } from "../db/schema/index.ts";
 import { clientIp } from "../http/clientIp.ts";
-import { ApiError } from "../http/errors.ts";
-import { formBody } from "../http/forms.ts";
+import { ApiError } from "../core/errors.ts";
+import { formBody } from "../http/input.ts";
 import { findUserByEmail, samlConfigOf } from "../services/accounts.ts";
 import { verifyOrDummy } from "../services/passwords.ts";
 import {

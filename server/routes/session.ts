@@ -3,7 +3,8 @@ import { Hono } from "hono";
 import type { AppDeps } from "../app.ts";
 import { userAssignments, users } from "../db/schema/index.ts";
 import { authOf, requireAuth } from "../http/auth.ts";
-import { ApiError, jsonBody } from "../http/errors.ts";
+import { ApiError } from "../core/errors.ts";
+import { jsonBody } from "../http/input.ts";
 import { sessionInformation, subscriptionStats } from "../services/sessionInfo.ts";
 import { patchSettings, setActiveSubscription } from "../../src/api/session.ts";
 

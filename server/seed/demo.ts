@@ -1,4 +1,4 @@
-import { sha256 } from "../services/deviceKeys.ts";
+import { sha256 } from "../core/crypto.ts";
 import { Role, type RoleId } from "../../src/domain/roles.ts";
 
 /** A fixed token that looks random (144 bits): the demo keeps the same links every run. */

@@ -1,15 +1,11 @@
 import type { Db } from "../db/client.ts";
 import { channelGroups, channels, devices, entityTags, sensors, tags } from "../db/schema/index.ts";
-import { demoDeviceKey, sha256 } from "../services/deviceKeys.ts";
+import { sha256 } from "../core/crypto.ts";
 import { EntityType } from "../../src/domain/enums.ts";
 import { DEVICE_SPECS, type SensorSpec } from "./deviceSpecs.ts";
+import { demoDeviceKey } from "./keys.ts";
 
 const HOUR = 3_600_000;
-
-const DEMO_KEYS: ReadonlySet<string> = new Set(DEVICE_SPECS.map((d) => demoDeviceKey(d.mac)));
-
-/** True for a key the seed gives a demo device: anyone can compute it, so only demo mode accepts it. */
-export const isDemoDeviceKey = (key: string) => DEMO_KEYS.has(key);
 
 /** Seeds the demo devices with sensors, channel groups, channels and tags; returns channel ids by key. */
 export async function seedDevices(

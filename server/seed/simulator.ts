@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { channelGroups, channels, devices, sensors } from "../db/schema/index.ts";
-import { demoDeviceKey } from "./deviceKeys.ts";
+import { demoDeviceKey } from "./keys.ts";
 
 /**
  * Keeps demo devices pushing: every interval each unsuspended device posts its channels'

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { authTokens, samlConfigs, subscriptions, users } from "../db/schema/index.ts";
-import { sha256 } from "./deviceKeys.ts";
+import { sha256 } from "../core/crypto.ts";
 
 export type User = typeof users.$inferSelect;
 

@@ -1,4 +1,4 @@
-import { ApiError } from "../http/errors.ts";
+import { ApiError } from "../core/errors.ts";
 
 /**
  * Password hashing is deliberately slow (~100 ms of CPU and 32 MiB each) and runs on libuv's

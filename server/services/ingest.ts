@@ -1,8 +1,8 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { channelGroups, channels, devices, samples, sensors } from "../db/schema/index.ts";
-import { ApiError, type FieldError } from "../http/errors.ts";
-import { keyMatches } from "./deviceKeys.ts";
+import { keyMatches } from "../core/crypto.ts";
+import { ApiError, type FieldError } from "../core/errors.ts";
 import type { Push } from "./pushSchema.ts";
 
 export const BAD_DEVICE_KEY = "Unknown device or wrong device key.";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/client.ts";
-import { ApiError } from "../http/errors.ts";
+import { ApiError } from "../core/errors.ts";
 
 export interface Limit {
   /** What is counted, e.g. "signin-fail:a@b.c". */

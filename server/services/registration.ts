@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/client.ts";
 import { subscriptions, userAssignments, users } from "../db/schema/index.ts";
-import { ApiError } from "../http/errors.ts";
+import { ApiError } from "../core/errors.ts";
 import { MAX_ID } from "../../src/api/fields.ts";
 import { LINK_INVALID } from "../../src/domain/auth.ts";
 import { parseReferrer } from "../../src/domain/publicRecord.ts";

@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { Db } from "../db/client.ts";
 import { loginChallenges, rememberedDevices, sessions } from "../db/schema/index.ts";
-import { sha256 } from "./deviceKeys.ts";
+import { sha256 } from "../core/crypto.ts";
 import { describeBrowser } from "./userAgent.ts";
 
 export const SESSION_COOKIE = "portal_sid";

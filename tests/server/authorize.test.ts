@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { authorize, type Auth } from "../../server/http/auth.ts";
-import { ApiError } from "../../server/http/errors.ts";
+import { ApiError } from "../../server/core/errors.ts";
 import { Role } from "../../src/domain/roles.ts";
 
 const as = (roleId: Auth["roleId"]) => ({ roleId, subscription: { id: 7 } }) as Auth;

@@ -4,7 +4,8 @@ import { buildApp } from "../../server/app.ts";
 import { parseConfig } from "../../server/config.ts";
 import { devices } from "../../server/db/schema/index.ts";
 import { DEMO_LOCAL_ONLY, MAILBOX_LOCAL_ONLY } from "../../server/http/local.ts";
-import { demoDeviceKey, newDeviceKey, sha256 } from "../../server/services/deviceKeys.ts";
+import { randomToken, sha256 } from "../../server/core/crypto.ts";
+import { demoDeviceKey } from "../../server/seed/keys.ts";
 import { BAD_DEVICE_KEY } from "../../server/services/ingest.ts";
 import { TEST_NOW, testConfig, useTestApp } from "./helpers.ts";
 
@@ -103,7 +104,7 @@ describe("demo device keys", () => {
   });
 
   it("leave a device's own random key working when demo mode is off", async () => {
-    const key = newDeviceKey();
+    const key = randomToken();
     await ctx.database.db
       .update(devices)
       .set({ ingestKeyHash: sha256(key) })

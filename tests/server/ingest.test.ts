@@ -2,7 +2,8 @@ import { eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { rows } from "../../server/db/client.ts";
 import { channels, devices, sensors } from "../../server/db/schema/index.ts";
-import { demoDeviceKey, newDeviceKey, sha256 } from "../../server/services/deviceKeys.ts";
+import { randomToken, sha256 } from "../../server/core/crypto.ts";
+import { demoDeviceKey } from "../../server/seed/keys.ts";
 import {
   BAD_DEVICE_KEY,
   SUSPENDED,
@@ -16,7 +17,7 @@ const COLD_TEMP = `${MAC}_W1A001_1200_0_1`;
 const COLD_HUM = `${MAC}_W1A001_1200_0_2`;
 const NOW_S = Math.floor(TEST_NOW.getTime() / 1000);
 /** The device's own key: demo keys work only in demo mode, and these tests run outside it. */
-const KEY = newDeviceKey();
+const KEY = randomToken();
 
 describe("device push ingestion", () => {
   const ctx = useTestApp({ seeded: true });

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { devices, sensors } from "../../server/db/schema/index.ts";
 import { emptyDatabase, seedDemo } from "../../server/seed/index.ts";
-import { startSimulator } from "../../server/services/simulator.ts";
+import { startSimulator } from "../../server/seed/simulator.ts";
 import { testConfig, useTestApp } from "./helpers.ts";
 
 describe("device simulator", () => {

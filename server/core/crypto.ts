@@ -1,0 +1,18 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+
+/** sha256 hex of a secret: only hashes of tokens, session ids and device keys are stored. */
+export function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/** An unguessable token for links, cookies and device keys (32 bytes = 256 bits by default). */
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString("base64url");
+}
+
+/** Compares a presented key with a stored sha256 hash in constant time. */
+export function keyMatches(presented: string, storedHash: string): boolean {
+  const a = Buffer.from(sha256(presented), "hex");
+  const b = Buffer.from(storedHash, "hex");
+  return a.length === b.length && timingSafeEqual(a, b);
+}

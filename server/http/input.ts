@@ -1,0 +1,66 @@
+import type { Context } from "hono";
+import { z } from "zod";
+import { ApiError, type FieldError } from "../core/errors.ts";
+import { hasNul, jsonProblem, NUL_REFUSED } from "./nul.ts";
+
+/** Our forms have a handful of fields; a body with hundreds is not one of them. */
+export const MAX_FORM_FIELDS = 100;
+export const TOO_MANY_FIELDS = "The form has too many fields.";
+
+/** zod issues to the spec's field list; the field is the dotted path. */
+export function zodFieldErrors(error: z.core.$ZodError): FieldError[] {
+  return error.issues.map((issue) => ({
+    field: issue.path.length ? issue.path.map(String).join(".") : null,
+    message: issue.message,
+  }));
+}
+
+/** Validates a value already read and checked; zod and zod/mini schemas (the src/api contracts) alike. */
+export function validate<T extends z.core.$ZodType>(schema: T, raw: unknown): z.output<T> {
+  const parsed = z.safeParse(schema, raw);
+  if (!parsed.success) throw new ApiError(400, zodFieldErrors(parsed.error));
+  return parsed.data;
+}
+
+/**
+ * Reads a JSON body that must be application/json, refuses nesting deeper than MAX_DEPTH and
+ * U+0000 (walked without recursion, before anything else looks at it), then validates it.
+ */
+export async function jsonBody<T extends z.core.$ZodType>(c: Context, schema: T): Promise<z.output<T>> {
+  const type = c.req.header("content-type") ?? "";
+  if (!/^application\/json\b/i.test(type)) {
+    throw new ApiError(415, "Content-Type must be application/json.");
+  }
+  let raw: unknown;
+  try {
+    raw = await c.req.json();
+  } catch {
+    throw new ApiError(400, "The request body is not valid JSON.");
+  }
+  const problem = jsonProblem(raw);
+  if (problem) throw new ApiError(400, problem);
+  return validate(schema, raw);
+}
+
+/**
+ * Reads a form-encoded (or multipart) body and validates it; field errors use the form's
+ * names. The form stays flat (no `a[b]` or `a.b` nesting is expanded) and only text fields
+ * count: files and repeated `name[]` lists read as absent.
+ */
+export async function formBody<T extends z.core.$ZodType>(c: Context, schema: T): Promise<z.output<T>> {
+  const type = c.req.header("content-type") ?? "";
+  if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type)) {
+    throw new ApiError(415, "Content-Type must be application/x-www-form-urlencoded.");
+  }
+  let entries: [string, unknown][];
+  try {
+    entries = Object.entries(await c.req.parseBody());
+  } catch {
+    throw new ApiError(400, "The form could not be read.");
+  }
+  if (entries.length > MAX_FORM_FIELDS) throw new ApiError(400, TOO_MANY_FIELDS);
+  const raw = Object.fromEntries(entries.map(([k, v]) => [k, typeof v === "string" ? v : undefined]));
+  const withNul = entries.find(([k, v]) => hasNul(k) || (typeof v === "string" && hasNul(v)));
+  if (withNul) throw new ApiError(400, [{ field: withNul[0], message: NUL_REFUSED }]);
+  return validate(schema, raw);
+}
