@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
-import { runtimeConfig, type Config } from "./config.ts";
-import type { Db } from "./db/client.ts";
+import { runtimeConfig } from "./config.ts";
+import { resolveDeps, type AppDeps } from "./deps.ts";
 import { refuseDeviceKeys } from "./http/demoKeys.ts";
 import { isDemoDeviceKey } from "./seed/keys.ts";
 import { ApiError, NOT_FOUND, UNEXPECTED } from "./core/errors.ts";
@@ -15,7 +15,6 @@ import { originCheck } from "./http/origin.ts";
 import { requestId } from "./http/requestId.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { devicePushRoutes } from "./routes/devicePush.ts";
-import type { Site } from "./static/site.ts";
 import { accountMessageRoutes } from "./routes/accountMessages.ts";
 import { devMailboxRoutes } from "./routes/devMailbox.ts";
 import { gatewayRoutes } from "./routes/gateway.ts";
@@ -26,22 +25,12 @@ import { passwordResetRoutes } from "./routes/passwordReset.ts";
 import { sessionRoutes } from "./routes/session.ts";
 import { samlRoutes } from "./routes/saml.ts";
 import { signupRoutes } from "./routes/signup.ts";
-import { createMailer, type Mailer } from "./services/mail.ts";
-
-export interface AppDeps {
-  db: Db;
-  config: Config;
-  /** The built static site; absent when another host serves dist/. */
-  site?: Site | undefined;
-  now?: () => Date;
-  /** Outbox + SMTP by default; tests may pass their own. */
-  mailer?: Mailer;
-}
 
 const API_BODY_LIMIT = 1024 * 1024;
 
 /** Builds the whole HTTP app; index.ts only serves it, tests call app.request(). */
-export function buildApp(deps: AppDeps) {
+export function buildApp(input: AppDeps) {
+  const deps = resolveDeps(input);
   const origins = Object.values(deps.config.origins).filter(Boolean);
   const app = new Hono();
 
@@ -74,17 +63,16 @@ export function buildApp(deps: AppDeps) {
   app.use("/gateway/*", limitBody);
   app.use("/user/*", limitBody);
 
-  const withMail = { ...deps, mailer: deps.mailer ?? createMailer(deps.db, deps.config.smtpUrl) };
   app.route("/", healthRoutes(deps));
-  app.route("/", openApiRoutes({ ...deps, now: deps.now ?? (() => new Date()) }));
+  app.route("/", openApiRoutes(deps));
   app.route("/api/v1/device-data", devicePushRoutes(deps));
   app.route("/api/v1/session", sessionRoutes(deps));
   app.route("/api/v1/account-messages", accountMessageRoutes(deps));
   app.route("/api/v1/account/mfa", mfaRoutes(deps));
   app.route("/api/v1/account/sessions", accountSessionRoutes(deps));
   app.route("/gateway", gatewayRoutes(deps));
-  app.route("/gateway", passwordResetRoutes(withMail));
-  app.route("/user", signupRoutes(withMail));
+  app.route("/gateway", passwordResetRoutes(deps));
+  app.route("/user", signupRoutes(deps));
   app.route("/auth/saml", samlRoutes(deps));
   if (deps.config.demo) app.route("/dev", devMailboxRoutes(deps));
   app.get("/runtime-config.json", (c) => c.json(runtimeConfig(deps.config)));

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, notExists, or } from "drizzle-orm";
 import { Hono } from "hono";
-import type { AppDeps } from "../app.ts";
+import type { Deps } from "../deps.ts";
 import { accountMessageViews, accountMessages } from "../db/schema/index.ts";
 import { authOf, requireAuth } from "../http/auth.ts";
 import { ApiError } from "../core/errors.ts";
@@ -8,8 +8,7 @@ import { jsonBody } from "../http/input.ts";
 import { dismissMessage } from "../../src/api/accounts.ts";
 
 /** Unread account messages of the active subscription, newest first, and dismissing one. */
-export function accountMessageRoutes({ db, now: clock }: AppDeps) {
-  const now = () => clock?.() ?? new Date();
+export function accountMessageRoutes({ db, now }: Deps) {
   const visible = (subscriptionId: number) =>
     or(eq(accountMessages.subscriptionId, subscriptionId), isNull(accountMessages.subscriptionId));
   return new Hono()

@@ -1,13 +1,12 @@
 import { Hono } from "hono";
-import type { AppDeps } from "../app.ts";
+import type { Deps } from "../deps.ts";
 import { authOf, requireAuth } from "../http/auth.ts";
 import { endOtherSessions, listSessions } from "../services/sessions.ts";
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
 /** The signed-in person's live sessions: list them and sign out everywhere else. */
-export function accountSessionRoutes({ db, now: clock }: AppDeps) {
-  const now = () => clock?.() ?? new Date();
+export function accountSessionRoutes({ db, now }: Deps) {
   return new Hono()
     .use(requireAuth(db, now))
     .get("/", async (c) => {

@@ -1,6 +1,6 @@
 import { desc } from "drizzle-orm";
 import { Hono } from "hono";
-import type { AppDeps } from "../app.ts";
+import type { Deps } from "../deps.ts";
 import { outbox } from "../db/schema/index.ts";
 import { isLocalRequest, MAILBOX_LOCAL_ONLY } from "../http/local.ts";
 
@@ -12,7 +12,7 @@ const linkify = (s: string) => escape(s).replace(/(https?:\/\/[^\s<]+)/g, '<a hr
  * It shows every reset and registration link, so it answers this computer only, even when
  * DEMO=1 shares the rest of the demo.
  */
-export function devMailboxRoutes({ db }: AppDeps) {
+export function devMailboxRoutes({ db }: Deps) {
   return new Hono().get("/mailbox", async (c) => {
     if (!isLocalRequest(c)) return c.text(MAILBOX_LOCAL_ONLY, 403);
     const mails = await db.select().from(outbox).orderBy(desc(outbox.id)).limit(50);

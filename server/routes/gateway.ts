@@ -1,7 +1,7 @@
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
-import type { AppDeps } from "../app.ts";
+import type { Deps } from "../deps.ts";
 import { users } from "../db/schema/index.ts";
 import { clientIp } from "../http/clientIp.ts";
 import { ApiError } from "../core/errors.ts";
@@ -34,8 +34,7 @@ export const FEDERATED_ONLY = "Your organization signs in through its identity p
 const MINUTES_15 = 900;
 
 /** The sign-in card's three steps and sign-out (form-encoded, account host). */
-export function gatewayRoutes({ db, config, now: clock }: AppDeps) {
-  const now = () => clock?.() ?? new Date();
+export function gatewayRoutes({ db, config, now }: Deps) {
   return new Hono()
     .post("/check-email", async (c) => {
       const { emailAddress } = await formBody(c, z.object({ emailAddress: emailField }));

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { getCookie } from "hono/cookie";
 import QRCode from "qrcode";
 import { z } from "zod";
-import type { AppDeps } from "../app.ts";
+import type { Deps } from "../deps.ts";
 import { rememberedDevices, users } from "../db/schema/index.ts";
 import { authOf, requireAuth } from "../http/auth.ts";
 import { sha256 } from "../core/crypto.ts";
@@ -20,8 +20,7 @@ import { WRONG_OTP } from "../../src/domain/auth.ts";
 const INCORRECT_PASSWORD = "Incorrect password.";
 
 /** Turning the one-time code on (QR code, confirmed by a first code) and off again. */
-export function mfaRoutes({ db, now: clock }: AppDeps) {
-  const now = () => clock?.() ?? new Date();
+export function mfaRoutes({ db, now }: Deps) {
   const revokeRemembered = (userId: number) =>
     db
       .update(rememberedDevices)

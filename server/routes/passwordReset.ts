@@ -1,13 +1,12 @@
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
-import type { AppDeps } from "../app.ts";
+import type { Deps } from "../deps.ts";
 import { users } from "../db/schema/index.ts";
 import { clientIp } from "../http/clientIp.ts";
 import { ApiError } from "../core/errors.ts";
 import { formBody } from "../http/input.ts";
 import { findUserByEmail, issueToken, peekToken, takeResetToken } from "../services/accounts.ts";
-import type { Mailer } from "../services/mail.ts";
 import { hashPassword } from "../services/passwords.ts";
 import { clear, consume, passwordFailures } from "../services/rateLimit.ts";
 import { endEverySignIn, startSession } from "../services/sessions.ts";
@@ -21,8 +20,7 @@ export const passwordField = z
   .refine((p) => passwordError(p) === null, PASSWORD_RULE);
 
 /** Forgotten passwords: an emailed, single-use link valid for one hour. */
-export function passwordResetRoutes({ db, config, now: clock, mailer }: AppDeps & { mailer: Mailer }) {
-  const now = () => clock?.() ?? new Date();
+export function passwordResetRoutes({ db, config, now, mailer }: Deps) {
   return new Hono()
     .post("/request-password-reset", async (c) => {
       const { emailAddress } = await formBody(c, z.object({ emailAddress: emailField }));

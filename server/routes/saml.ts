@@ -1,6 +1,6 @@
 import { Hono, type Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import type { AppDeps } from "../app.ts";
+import type { Deps } from "../deps.ts";
 import {
   claimAssertion,
   findSamlConfig,
@@ -29,8 +29,7 @@ const STARTED_COOKIE = "portal_saml";
  *   started this sign-in, so nobody can sign a victim into the attacker's account.
  * Refusals go back to /gateway, which shows the message for the code.
  */
-export function samlRoutes({ db, config, now: clock }: AppDeps) {
-  const now = () => clock?.() ?? new Date();
+export function samlRoutes({ db, config, now }: Deps) {
   const accountBase = (c: Context) => config.origins.account || new URL(c.req.url).origin;
   const refuse = (c: Context, code: SamlRefusal, detail?: unknown) => {
     if (detail)

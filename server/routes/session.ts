@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { Hono } from "hono";
-import type { AppDeps } from "../app.ts";
+import type { Deps } from "../deps.ts";
 import { userAssignments, users } from "../db/schema/index.ts";
 import { authOf, requireAuth } from "../http/auth.ts";
 import { ApiError } from "../core/errors.ts";
@@ -9,8 +9,7 @@ import { sessionInformation, subscriptionStats } from "../services/sessionInfo.t
 import { patchSettings, setActiveSubscription } from "../../src/api/session.ts";
 
 /** The signed-in session: who, which subscription, terms, settings. */
-export function sessionRoutes({ db, now: clock }: AppDeps) {
-  const now = () => clock?.() ?? new Date();
+export function sessionRoutes({ db, now }: Deps) {
   // Who is signed in and the terms themselves: what a person needs to reach and accept them.
   const beforeTerms = requireAuth(db, now, { beforeTerms: true });
   const member = requireAuth(db, now);

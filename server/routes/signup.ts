@@ -1,11 +1,10 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import type { AppDeps } from "../app.ts";
+import type { Deps } from "../deps.ts";
 import { clientIp } from "../http/clientIp.ts";
 import { ApiError } from "../core/errors.ts";
 import { formBody } from "../http/input.ts";
 import { findUserByEmail, issueToken, peekToken, samlConfigOf, takeToken } from "../services/accounts.ts";
-import type { Mailer } from "../services/mail.ts";
 import { consume } from "../services/rateLimit.ts";
 import { createAccount } from "../services/registration.ts";
 import { startSession } from "../services/sessions.ts";
@@ -22,8 +21,7 @@ const name = (label: string) =>
   z.string().trim().min(1, `Enter your ${label}.`).max(100, `Your ${label} is too long.`);
 
 /** Registration from the public order and quote cards, and validation of the emailed link. */
-export function signupRoutes({ db, config, now: clock, mailer }: AppDeps & { mailer: Mailer }) {
-  const now = () => clock?.() ?? new Date();
+export function signupRoutes({ db, config, now, mailer }: Deps) {
   return new Hono()
     .post("/new/sign-up", async (c) => {
       const form = await formBody(

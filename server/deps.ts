@@ -1,0 +1,39 @@
+import type { Config } from "./config.ts";
+import type { Db } from "./db/client.ts";
+import { createMailer, type Mailer } from "./services/mail.ts";
+import type { Site } from "./static/site.ts";
+
+/** What a caller of buildApp passes: the database and configuration, and what a test may swap. */
+export interface AppDeps {
+  db: Db;
+  config: Config;
+  /** The built static site; absent when another host serves dist/. */
+  site?: Site | undefined;
+  /** The clock; tests pin it. */
+  now?: () => Date;
+  /** Outbox + SMTP by default; tests may pass their own. */
+  mailer?: Mailer;
+}
+
+/**
+ * The dependencies every route receives, resolved once in buildApp: every field is present,
+ * so no route picks its own default (one clock, one mailer). Later: payments, carriers, tax.
+ */
+export interface Deps {
+  db: Db;
+  config: Config;
+  site: Site | undefined;
+  now: () => Date;
+  mailer: Mailer;
+}
+
+/** Fills in the defaults: the real clock, and the outbox mailer (SMTP when configured). */
+export function resolveDeps(input: AppDeps): Deps {
+  return {
+    db: input.db,
+    config: input.config,
+    site: input.site,
+    now: input.now ?? (() => new Date()),
+    mailer: input.mailer ?? createMailer(input.db, input.config.smtpUrl),
+  };
+}
