@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { ACCESS, accessOf, type Access } from "../../server/http/access.ts";
 import { roleMay } from "../../src/domain/permissions.ts";
@@ -15,6 +14,7 @@ import {
   type Route,
 } from "./contracts.ts";
 import { useTestApp } from "./helpers.ts";
+import { onlyStrings, rowIdFor, subscriptionId, type Db } from "./ownership.ts";
 
 /*
  * The access table (server/http/access.ts) against the routes the app really mounts, and what
@@ -141,7 +141,7 @@ describe("every signed-in route", () => {
   it("never shows one subscription's data to a person of another", async () => {
     const db = ctx.database.db;
     const acme = await subscriptionId(db, "Acme");
-    const markers = await acmeOnlyStrings(db, acme);
+    const markers = await onlyStrings(db, acme, await subscriptionId(db, "Northwind"));
     expect(markers).toContain("Acme Labs");
     const admin = await signedIn(ACME_ADMIN);
     const other = await signedIn(OTHER_OWNER);
@@ -163,30 +163,41 @@ describe("every signed-in route", () => {
         leaks.push(`${route.key}: shows ${found.join(", ") || `subscription ${acme}`}`);
       if (!ids.any) continue;
       // Another subscription's id must look exactly like an id that does not exist.
-      const missing = await send(
-        ctx.app,
-        other,
-        route,
-        fill(ids.params, NO_SUCH_ID),
-        inputOf(route, fill(overrides, NO_SUCH_ID)),
-      );
-      if (theirs.status !== missing.status || theirs.text !== missing.text)
-        leaks.push(
-          `${route.key}: another subscription's id answers ${theirs.status} ${theirs.text.slice(0, 80)}, a missing one ${missing.status} ${missing.text.slice(0, 80)}`,
-        );
-      else if (mine.status < 300 && ![403, 404].includes(theirs.status))
-        leaks.push(`${route.key}: another subscription's id answers ${theirs.status}`);
-      else if (pathParams(route.path).length && mine.status < 300 && theirs.status !== 404)
-        leaks.push(`${route.key}: another subscription's id in the path answers ${theirs.status}, not 404`);
+      const missingIds = {
+        params: fill(params, NO_SUCH_ID),
+        input: inputOf(route, fill(overrides, NO_SUCH_ID)),
+      };
+      const missing = await send(ctx.app, other, route, missingIds.params, missingIds.input);
+      const asked = [...Object.values(params), ...Object.values(overrides), NO_SUCH_ID];
+      const leak = idLeak(route, mine, withoutIds(theirs, asked), withoutIds(missing, asked));
+      if (leak) leaks.push(`${route.key}: ${leak}`);
     }
     expect(seenByAdmin, "Acme's own administrator sees Acme's data somewhere").toBeGreaterThan(0);
     expect(leaks).toEqual([]);
   });
 });
 
-type Db = ReturnType<typeof useTestApp>["database"]["db"];
-const rowsOf = async <T>(db: Db, query: ReturnType<typeof sql>) =>
-  ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+type Answer = { status: number; text: string };
+
+/** The answer with the ids it was asked about written as `{id}` (an echoed id gives nothing away). */
+const withoutIds = (answer: Answer, ids: (string | number)[]): Answer => ({
+  status: answer.status,
+  text: ids.reduce<string>((text, id) => text.replace(new RegExp(`\\b${id}\\b`, "g"), "{id}"), answer.text),
+});
+
+/**
+ * What gives another subscription's row away: an answer unlike the one for a missing id, a
+ * found row's request that is not refused (403/404), or, for an id in the path, not a 404.
+ */
+function idLeak(route: Route, mine: Answer, theirs: Answer, missing: Answer): string | null {
+  if (theirs.status !== missing.status || theirs.text !== missing.text)
+    return `another subscription's id answers ${theirs.status} ${theirs.text.slice(0, 80)}, a missing one ${missing.status} ${missing.text.slice(0, 80)}`;
+  if (mine.status >= 300) return null;
+  if (![403, 404].includes(theirs.status)) return `another subscription's id answers ${theirs.status}`;
+  if (pathParams(route.path).length && theirs.status !== 404)
+    return `another subscription's id in the path answers ${theirs.status}, not 404`;
+  return null;
+}
 
 /** The role of a signed-in person in their active subscription. */
 async function roleOf(b: Browser) {
@@ -196,102 +207,22 @@ async function roleOf(b: Browser) {
   return id;
 }
 
-async function subscriptionId(db: Db, namePrefix: string) {
-  const [row] = await rowsOf<{ id: number }>(
-    db,
-    sql`select id from subscriptions where name like ${`${namePrefix}%`}`,
-  );
-  return row!.id;
-}
-
-/** Tables whose rows belong to one subscription. */
-const ownedTables = (db: Db) =>
-  rowsOf<{ name: string }>(
-    db,
-    sql`select c.table_name as name from information_schema.columns c
-        join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
-        where c.table_schema = 'public' and c.column_name = 'subscription_id' and t.table_type = 'BASE TABLE'
-        order by 1`,
-  );
-
-/**
- * Columns whose values are a shared vocabulary (statuses, kinds, carriers, catalogue models)
- * rather than a subscription's own words: another subscription may see the same ones.
- */
-const SHARED_VOCABULARY =
-  /(status|state|type|kind|method|carrier|carrier_name|service_name|service_code|units|color|firmware|url|code|family|model|product_number)$/;
-const DATE_TIME = /^\d{4}-\d\d-\d\d/;
-
-/** Text values of rows: each table's rows of the subscription, its own row, and its only-members. */
-async function textsOf(db: Db, subscription: number, exceptIn: number | null) {
-  const texts = new Set<string>();
-  const add = (rows: Record<string, unknown>[]) => {
-    for (const row of rows)
-      for (const [column, v] of Object.entries(row))
-        if (typeof v === "string" && !SHARED_VOCABULARY.test(column) && !DATE_TIME.test(v)) texts.add(v);
-  };
-  for (const { name } of await ownedTables(db))
-    add(await rowsOf(db, sql`select * from ${sql.identifier(name)} where subscription_id = ${subscription}`));
-  add(await rowsOf(db, sql`select name, tier_name from subscriptions where id = ${subscription}`));
-  add(
-    await rowsOf(
-      db,
-      sql`select email, first_name, last_name from users u
-          where exists (select 1 from user_assignments a where a.user_id = u.id and a.subscription_id = ${subscription})
-          and not exists (select 1 from user_assignments a where a.user_id = u.id and a.subscription_id = ${exceptIn ?? -1})`,
-    ),
-  );
-  return texts;
-}
-
-/**
- * Strings only Acme's rows hold (names, titles, addresses of people only in Acme), long
- * enough not to be a common word: seeing one in another subscription's answer is a leak.
- */
-async function acmeOnlyStrings(db: Db, acme: number): Promise<string[]> {
-  const [other] = await rowsOf<{ id: number }>(
-    db,
-    sql`select id from subscriptions where id <> ${acme} order by id limit 1`,
-  );
-  const theirs = await textsOf(db, other!.id, null);
-  const ours = await textsOf(db, acme, other!.id);
-  return [...ours].filter((s) => s.length >= 6 && !theirs.has(s) && !/^[0-9a-f]{20,}$/i.test(s));
-}
-
 /** A `…subscriptionId` key holding the subscription's id anywhere in a JSON answer. */
 const mentionsSubscription = (text: string, id: number) =>
   new RegExp(`"(?:\\w*[sS])ubscriptionId"\\s*:\\s*${id}\\b`).test(text);
-
-/** The table a field or parameter names: `messageId` → account_messages, `orders/:id` → orders. */
-async function tableFor(db: Db, name: string): Promise<string | undefined> {
-  const stem = name.replace(/Id$/, "").replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-  const plural = stem.endsWith("s") ? stem : `${stem}s`;
-  const tables = (await ownedTables(db)).map((t) => t.name).concat("subscriptions");
-  return tables.find((t) => t === plural) ?? tables.find((t) => t.endsWith(`_${plural}`));
-}
 
 /** An Acme row id for each id parameter and id field of the route. */
 async function acmeIdsFor(db: Db, route: Route, acme: number) {
   const params: Record<string, string> = {};
   const overrides: Record<string, number> = {};
-  const idOf = async (name: string) => {
-    const table = await tableFor(db, name);
-    if (!table) return undefined;
-    const column = table === "subscriptions" ? sql`id` : sql`subscription_id`;
-    const [row] = await rowsOf<{ id: number }>(
-      db,
-      sql`select id from ${sql.identifier(table)} where ${column} = ${acme} order by id limit 1`,
-    );
-    return row?.id;
-  };
   const segments = route.path.split("/");
   for (const param of pathParams(route.path)) {
     const before = segments[segments.indexOf(`:${param}`) - 1] ?? "";
-    const id = await idOf(param === "id" ? before : param);
+    const id = await rowIdFor(db, param === "id" ? before : param, acme);
     if (id !== undefined) params[param] = String(id);
   }
   for (const field of idFields(requestSchema(endpointOf(route)))) {
-    const id = await idOf(field === "id" ? (segments.at(-1) ?? "") : field);
+    const id = await rowIdFor(db, field === "id" ? (segments.at(-1) ?? "") : field, acme);
     if (id !== undefined) overrides[field] = id;
   }
   return { params, overrides, any: Object.keys(params).length + Object.keys(overrides).length > 0 };

@@ -5,8 +5,10 @@ import { buildApp } from "../../server/app.ts";
 import { getSession } from "../../src/api/session.ts";
 import { browser, signIn, type Browser } from "./client.ts";
 import { bodyKind, endpointOf, exampleOf, mountedRoutes, requestSchema, type Route } from "./contracts.ts";
-import { casesFor, describeCase, heavyCases, prng, type Case, type Target } from "./fuzz.ts";
+import { casesFor, describeCase, heavyCases, type Case, type Target } from "./fuzz.ts";
+import { prng } from "./fuzzValues.ts";
 import { TEST_NOW, testConfig, useTestApp } from "./helpers.ts";
+import { rowIdsOf, subscriptionId, type Db } from "./ownership.ts";
 
 /*
  * Fuzz: spoiled requests to every route the app mounts (and so every route of the access
@@ -80,29 +82,6 @@ const KNOWN_SHAPES: [string, unknown][] = [
 ];
 
 const routes = mountedRoutes();
-
-type Db = ReturnType<typeof useTestApp>["database"]["db"];
-const rowsOf = async <T>(db: Db, query: ReturnType<typeof sql>) =>
-  ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-
-/** A few ids of every table that belongs to Acme, and Acme's own id: foreign to the caller. */
-async function acmeIds(db: Db): Promise<number[]> {
-  const [acme] = await rowsOf<{ id: number }>(db, sql`select id from subscriptions where name like 'Acme%'`);
-  const tables = await rowsOf<{ name: string }>(
-    db,
-    sql`select table_name as name from information_schema.columns
-        where table_schema = 'public' and column_name = 'subscription_id' order by 1`,
-  );
-  const ids = new Set([acme!.id]);
-  for (const { name } of tables) {
-    const rows = await rowsOf<{ id: unknown }>(
-      db,
-      sql`select * from ${sql.identifier(name)} where subscription_id = ${acme!.id} limit 3`,
-    );
-    for (const row of rows) if (typeof row.id === "number") ids.add(row.id);
-  }
-  return [...ids];
-}
 
 /** What the generator needs to know of a route. */
 function targetOf(route: Route, foreignIds: number[]): Target {
@@ -247,7 +226,7 @@ async function fuzz(db: Db) {
   const appFor = (route: Route) =>
     app.routes.some((r) => `${r.method} ${r.path}` === route.key) ? app : demoApp;
   const caller = browser(app, ORIGIN);
-  const foreignIds = await acmeIds(db);
+  const foreignIds = await rowIdsOf(db, await subscriptionId(db, "Acme"));
   const rng = prng(SEED);
   const failures: string[] = [];
   const statuses = new Map<number, number>();
