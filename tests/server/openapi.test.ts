@@ -58,6 +58,14 @@ describe("the OpenAPI document", () => {
     expect([...mounted].filter((route) => !documented.has(route))).toEqual([]);
   });
 
+  it("documents no route the app does not mount", () => {
+    const mounted = new Set(
+      ctx.app.routes.map((r) => `${r.method} ${r.path.replace(/:([A-Za-z]+)/g, "{$1}")}`),
+    );
+    const documented = operations(doc).map(([path, method]) => `${method.toUpperCase()} ${path}`);
+    expect(documented.filter((route) => !mounted.has(route))).toEqual([]);
+  });
+
   it("declares each operation's access as the access table does", () => {
     for (const [path, method, op] of operations(doc)) {
       const access = (ACCESS as Record<string, { kind: string }>)[`${method.toUpperCase()} ${path}`];
