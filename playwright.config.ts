@@ -30,6 +30,8 @@ export default defineConfig({
       args: CHROMIUM_ARGS,
     },
     trace: "retain-on-failure",
+    // No transitions: an accessibility scan never catches a colour halfway through a fade.
+    reducedMotion: "reduce",
   },
   webServer: [
     {

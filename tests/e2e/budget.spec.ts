@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures.ts";
 import { DEMO } from "../../server/seed/demo.ts";
 import { PORTAL } from "../../playwright.config.ts";
 import { pageWeight } from "../../scripts/bench/weight.ts";

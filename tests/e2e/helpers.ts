@@ -1,4 +1,5 @@
-import { expect, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect } from "./fixtures.ts";
 
 export const PASSWORD = "demo-password-1";
 
@@ -30,7 +31,11 @@ export async function linkFromMailbox(page: Page, to: string): Promise<string> {
   return (await mail.getByRole("link").first().getAttribute("href"))!;
 }
 
-/** Waits until every island on the page has hydrated (Astro drops the ssr attribute). */
+/**
+ * Waits until every island on the page has hydrated (Astro drops the ssr attribute) and no
+ * submit button still reads "Loading..." (forms keep them disabled until they can submit).
+ */
 export async function hydrated(page: Page) {
   await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Loading..." })).toHaveCount(0);
 }

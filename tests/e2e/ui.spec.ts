@@ -1,7 +1,7 @@
-import { AxeBuilder } from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import type { DialogProps } from "../../islands/ui/Dialog.tsx";
 import { badgeOf, badgesOfKind } from "../../src/domain/badges.ts";
+import { expect, expectAccessible, test } from "./fixtures.ts";
 import { hydrated } from "./helpers.ts";
 
 // A dialog without a name does not compile: the label is part of its type.
@@ -17,12 +17,6 @@ async function openKit(page: Page): Promise<string[]> {
   await page.goto("/ui-kit");
   await hydrated(page);
   return errors;
-}
-
-async function expectNoSeriousAxeViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(", ")}`)).toEqual([]);
 }
 
 /** Where the keyboard focus is: in the dialog, on the browser's own controls, or behind. */
@@ -133,7 +127,7 @@ test.describe("dialog", () => {
     await page.keyboard.press("Tab");
     await page.keyboard.type("Dock 4");
     await expect(dialog.getByRole("textbox", { name: "Location" })).toHaveValue("Dock 4");
-    await expectNoSeriousAxeViolations(page);
+    await expectAccessible(page);
   });
 
   test("closes on Escape and gives the focus back to its opener", async ({ page }) => {
@@ -200,7 +194,7 @@ test.describe("UI kit at 390 px and on a desktop", () => {
       await page.setViewportSize({ width, height });
       await openKit(page);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-      await expectNoSeriousAxeViolations(page);
+      await expectAccessible(page);
       await page.screenshot({ path: `test-results/screens/ui-kit-${name}.png`, fullPage: true });
       await page.getByRole("button", { name: "Update Location" }).click();
       await expect(page.getByRole("dialog", { name: "Update Location" })).toBeVisible();

@@ -1,0 +1,150 @@
+import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
+import { describe, failing, pathOf, scan, type Finding } from "./axe.ts";
+
+export { expect };
+
+// Every page a browser test opens is scanned with axe once it is idle, each distinct address
+// once per test, plus the page as the test leaves it. Serious and critical violations fail
+// the test; moderate and minor ones are printed once per worker.
+
+/** How long a scan waits for a page to settle before it scans the page as it is. */
+const SETTLE_MS = 5_000;
+/** The same wait when the test has ended and the last page is scanned. */
+const FINAL_SETTLE_MS = 2_000;
+/** Only the portal's own pages (ports 4410-4414), not the test identity provider's. */
+const PORTAL_PAGE = /^https?:\/\/[^/]+:441[0-4]\//;
+/** Errors that mean the page moved on while it was read (the new page is scanned instead). */
+const LEFT = /Execution context was destroyed|has been closed|frame was detached/;
+const printed = new Set<string>();
+const watches = new WeakMap<Page, AxeWatch>();
+
+/** Hydrated, nothing busy, no "Loading..." button: what a person would read and use. */
+const isIdle = () =>
+  document.readyState === "complete" &&
+  !document.querySelector("astro-island[ssr], [aria-busy='true']") &&
+  ![...document.querySelectorAll("button")].some((b) => b.textContent?.trim() === "Loading...");
+
+/**
+ * Cheap change detector (a page scanned before is scanned again only when it changed); null
+ * for what is not an HTML page (JSON an error answered with, shown by the browser).
+ */
+const fingerprint = () =>
+  document.contentType === "text/html"
+    ? `${document.body?.innerHTML.length ?? 0}:${document.querySelectorAll("*").length}`
+    : null;
+
+type When = "navigated" | "final" | "checkpoint";
+
+class AxeWatch {
+  readonly findings: Finding[] = [];
+  readonly problems: string[] = [];
+  private readonly scanned = new Map<string, string>();
+  private moves = 0;
+  private work: Promise<void> = Promise.resolve();
+  private hurryFrom: number | undefined;
+
+  private readonly page: Page;
+
+  constructor(page: Page) {
+    this.page = page;
+    watches.set(page, this);
+    page.on("framenavigated", (frame) => {
+      if (frame !== page.mainFrame()) return;
+      this.moves++;
+      this.work = this.work.then(() => this.scanWhenIdle("navigated", SETTLE_MS));
+    });
+  }
+
+  /** Waits for the pending scans (cut short), then scans the page as the test left it. */
+  async finish(scanLast: boolean) {
+    this.hurryFrom = Date.now();
+    await this.work;
+    if (scanLast) await this.scanWhenIdle("final", FINAL_SETTLE_MS);
+  }
+
+  /** Scans now (after a short settle), whatever was scanned before. */
+  async checkpoint(): Promise<Finding[]> {
+    await this.work;
+    const before = this.findings.length;
+    await this.scanWhenIdle("checkpoint", FINAL_SETTLE_MS);
+    return this.findings.slice(before);
+  }
+
+  private async scanWhenIdle(when: When, settleMs: number) {
+    const moves = this.moves;
+    if (!(await this.settle(moves, settleMs))) return;
+    const url = this.page.url();
+    if (!PORTAL_PAGE.test(url)) return;
+    const path = pathOf(url);
+    const print = await this.page.evaluate(fingerprint).catch(() => null);
+    if (print === null) return;
+    const seen = this.scanned.get(path);
+    if (when === "navigated" && seen !== undefined) return;
+    if (when === "final" && seen === print) return;
+    try {
+      const found = await scan(this.page);
+      // A page that navigated mid-scan may have been read half old, half new: its next scan counts.
+      if (moves !== this.moves) return;
+      this.findings.push(...found);
+      this.scanned.set(path, print);
+    } catch (error) {
+      // A page that navigated or closed mid-scan is scanned again at its next address.
+      if (this.page.isClosed() || moves !== this.moves || LEFT.test(String(error))) return;
+      this.problems.push(`axe could not scan ${path}: ${(error as Error).message.split("\n")[0]}`);
+    }
+  }
+
+  /** True once the page has been idle twice in a row, or the wait ran out; false if it left. */
+  private async settle(moves: number, settleMs: number): Promise<boolean> {
+    const deadline = Date.now() + settleMs;
+    let calm = 0;
+    while (calm < 2) {
+      if (this.page.isClosed() || moves !== this.moves) return false;
+      const now = Date.now();
+      if (now > deadline || (this.hurryFrom && now > this.hurryFrom + FINAL_SETTLE_MS)) return true;
+      const idle = await this.page.evaluate(isIdle).catch(() => false);
+      calm = idle ? calm + 1 : 0;
+      if (calm < 2) await new Promise((r) => setTimeout(r, 100));
+    }
+    return true;
+  }
+}
+
+/** Fails on serious and critical findings; prints the others once per worker. */
+function report(all: AxeWatch[], info: TestInfo, passedSoFar: boolean) {
+  const findings = all.flatMap((w) => w.findings);
+  for (const f of findings.filter((finding) => !failing(finding))) {
+    const key = `${f.id} ${f.path}`;
+    if (printed.has(key)) continue;
+    printed.add(key);
+    console.log(`axe ${describe(f)}`);
+  }
+  const problems = [...all.flatMap((w) => w.problems), ...findings.filter(failing).map(describe)];
+  if (problems.length === 0) return;
+  if (!passedSoFar) return void console.log(problems.map((p) => `axe ${p}`).join("\n"));
+  info.annotations.push({ type: "axe", description: problems.join("\n") });
+  expect(problems, "serious or critical accessibility violations (axe)").toEqual([]);
+}
+
+export const test = base.extend({
+  page: async ({ page }, use, testInfo) => {
+    const all = [new AxeWatch(page)];
+    // Tabs the page opens (a link with target="_blank") are pages the test opened too.
+    page.context().on("page", (popup) => void all.push(new AxeWatch(popup)));
+    await use(page);
+    const passedSoFar = testInfo.status === testInfo.expectedStatus;
+    await Promise.all(all.map((w) => w.finish(passedSoFar)));
+    report(all, testInfo, passedSoFar);
+  },
+});
+
+/**
+ * Scans the page now and fails on serious or critical findings: for a state the test opens
+ * and closes again (a dialog), which the scans after navigation and at the end would miss.
+ */
+export async function expectAccessible(page: Page) {
+  const watch = watches.get(page);
+  if (!watch) throw new Error("expectAccessible needs the page of the test fixture");
+  const found = await watch.checkpoint();
+  expect(found.filter(failing).map(describe), "accessibility violations (axe)").toEqual([]);
+}

@@ -1,0 +1,108 @@
+import type { Page } from "@playwright/test";
+import { DEMO } from "../../server/seed/demo.ts";
+import { expect, test } from "./fixtures.ts";
+import { hydrated, linkFromMailbox, signInWithKeyboard } from "./helpers.ts";
+
+// Issue 7 part 8: on a phone (390 × 844) every page fits its width, no sideways scrolling.
+const PHONE = { width: 390, height: 844 };
+const ORDER = `/p/order/ORD-${DEMO.orderId}-${DEMO.orderValidationId}`;
+
+const PUBLIC_PAGES = [
+  "/",
+  "/products",
+  "/support",
+  "/terms",
+  "/gateway",
+  "/gateway/request-password-reset",
+  "/gateway/reset-password?token=x",
+  "/user/register",
+  "/user/validate?token=x",
+  "/p/order-quote/search",
+  ORDER,
+  `/p/quote/QUO-${DEMO.openQuoteId}`,
+  `/p/device/${DEMO.raDeviceHash}`,
+  `/public/device/${DEMO.otherDeviceHash}`,
+  `/public/report/${DEMO.reportHash}`,
+  "/p/quote/pay-as-guest/abc",
+  "/p/order/pay-as-guest/abc",
+  "/ui-kit",
+  "/no/such/page",
+  "/dev/mailbox",
+];
+
+const SIGNED_IN_PAGES = [
+  "/user/welcome",
+  "/s/settings",
+  "/s/security",
+  "/s/devices",
+  "/s/orders/list",
+  "/s/orders/quotes/list",
+];
+
+test.use({ viewport: PHONE });
+
+/** A screenshot's file: the path without its query and without the demo's long tokens. */
+const shot = (path: string) => {
+  const name = path
+    .replace(/\?.*|\/[\w-]{20,}/g, "")
+    .replace(/\W+/g, "-")
+    .replace(/^-|-$/g, "");
+  return `test-results/screens/phone-${name || "home"}.png`;
+};
+
+/**
+ * Opens the page, waits until it is hydrated and nothing is busy, and returns how wide the
+ * document is together with the elements that reach past the right edge (to say which).
+ */
+async function widthOf(page: Page, path: string) {
+  await page.goto(path);
+  await hydrated(page);
+  await expect(page.locator("[aria-busy='true']")).toHaveCount(0);
+  await page.screenshot({ path: shot(path), fullPage: true });
+  return page.evaluate((width) => {
+    const wide = [...document.querySelectorAll("body *")]
+      .filter((el) => el.getBoundingClientRect().right > width + 0.5)
+      .map(
+        (el) =>
+          `${el.tagName.toLowerCase()}${el.className ? "." + String(el.className).split(" ").join(".") : ""}`,
+      );
+    return { scrollWidth: document.documentElement.scrollWidth, wide: wide.slice(0, 8) };
+  }, PHONE.width);
+}
+
+async function expectFits(page: Page, path: string) {
+  const { scrollWidth, wide } = await widthOf(page, path);
+  expect
+    .soft(scrollWidth, `${path} is ${scrollWidth} px wide: ${wide.join(", ")}`)
+    .toBeLessThanOrEqual(PHONE.width);
+}
+
+for (const path of PUBLIC_PAGES) {
+  test(`fits ${path.split("?")[0]} into a 390 px phone screen`, async ({ page }) => {
+    await expectFits(page, path);
+  });
+}
+
+test("fits every signed-in page into a 390 px phone screen, with Sign out in reach", async ({ page }) => {
+  await signInWithKeyboard(page, "viewer@example.com");
+  for (const path of SIGNED_IN_PAGES) {
+    await expectFits(page, path);
+    const signOut = await page.getByRole("button", { name: "Sign out", exact: true }).boundingBox();
+    expect
+      .soft(signOut && signOut.x + signOut.width, `Sign out's right edge on ${path}`)
+      .toBeLessThanOrEqual(PHONE.width);
+  }
+});
+
+test("fits the terms acknowledgement into a 390 px phone screen", async ({ page }) => {
+  // A person of their own who has not accepted the terms: the demo's newhire may have by now.
+  const email = "phone.terms@example.com";
+  expect((await page.request.post("/user/new/sign-up", { form: { emailAddress: email } })).ok()).toBe(true);
+  await page.goto(await linkFromMailbox(page, email));
+  await page.getByLabel("First name").fill("Phone");
+  await page.getByLabel("Last name").fill("Terms");
+  await page.getByLabel("Password").fill("phone-terms-1");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/terms\/acknowledge/);
+  await expectFits(page, "/terms/acknowledge");
+});
