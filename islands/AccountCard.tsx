@@ -1,55 +1,56 @@
 import { useStore } from "@nanostores/react";
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, type FormEvent } from "react";
+import { fieldError, generalErrors } from "../src/api/errors.ts";
 import {
   ALREADY_REGISTERED_TEXT,
   ALREADY_REGISTERED_TITLE,
   REGISTRATION_SENT_TEXT,
   REGISTRATION_SENT_TITLE,
 } from "../src/domain/auth.ts";
-import { publicRecordLinks, type RecordKind } from "../src/domain/publicRecord.ts";
-import { loadConfig } from "../src/stores/config.ts";
-import { loadSession } from "../src/stores/session.ts";
-import { fieldError, generalErrors } from "../src/stores/http.ts";
-import { $register, register, clearRegisterErrors, showMode } from "../src/stores/register.ts";
+import type { RecordKind } from "../src/domain/publicRecord.ts";
+import {
+  $register,
+  clearRegisterErrors,
+  openRegisterCard,
+  register,
+  showMode,
+} from "../src/stores/register.ts";
 import { SignInCard } from "./SignInCard.tsx";
+import { BusyButton } from "./ui/BusyButton.tsx";
 import { Field, FormErrors } from "./ui/Field.tsx";
-import { Form, SubmitButton } from "./ui/Form.tsx";
+import { Form } from "./ui/Form.tsx";
+
+const TITLES: Record<RecordKind | "none", string> = {
+  order: "Submit Payment",
+  quote: "Place your Order",
+  none: "Create your account",
+};
 
 /**
- * The register / sign-in card of the public order and quote pages. A visitor who is
- * already signed in is sent to the signed-in detail page instead.
+ * The register / sign-in card of the public order and quote pages, and the whole of
+ * /user/register (no kind: the card is the page, so its headings are h1).
  */
 export default function AccountCard({ kind }: { kind?: RecordKind }) {
   const s = useStore($register);
   const email = useRef<HTMLInputElement>(null);
-  const title =
-    kind === "order" ? "Submit Payment" : kind === "quote" ? "Place your Order" : "Create your account";
-  const [links] = useState(() =>
-    kind && typeof location !== "undefined" ? publicRecordLinks(kind, location.pathname) : null,
-  );
-  const referrer = links?.referrer ?? "";
-  useEffect(() => {
-    void loadConfig();
-    if (new URLSearchParams(location.search).get("ref") === "login") showMode("signin");
-    void loadSession().then((state) => {
-      if (state.status === "signedIn" && links) location.assign(links.signedInPath);
-    });
-  }, [links]);
+  const title = TITLES[kind ?? "none"];
+  const Heading = kind ? "h2" : "h1";
+  useEffect(() => void openRegisterCard(kind), [kind]);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const input = email.current;
-    if (!s.busy && input) void register(referrer, input.value, input.checkValidity());
+    if (input) void register(input.value, input.checkValidity());
   };
   if (s.mode === "signin")
     return (
       <article>
-        <SignInCard onRegister={() => showMode("register")} />
+        <SignInCard Heading={Heading} onRegister={() => showMode("register")} />
       </article>
     );
   if (s.mode === "sent") {
     return (
       <article aria-live="polite">
-        <h2>{REGISTRATION_SENT_TITLE}</h2>
+        <Heading>{REGISTRATION_SENT_TITLE}</Heading>
         <p>{REGISTRATION_SENT_TEXT}</p>
       </article>
     );
@@ -57,7 +58,7 @@ export default function AccountCard({ kind }: { kind?: RecordKind }) {
   if (s.mode === "already") {
     return (
       <article aria-live="polite">
-        <h2>{ALREADY_REGISTERED_TITLE}</h2>
+        <Heading>{ALREADY_REGISTERED_TITLE}</Heading>
         <p>{ALREADY_REGISTERED_TEXT}</p>
         <SignInCard title="Account Login" />
       </article>
@@ -67,7 +68,7 @@ export default function AccountCard({ kind }: { kind?: RecordKind }) {
   return (
     <article>
       <Form onSubmit={submit} aria-label={title}>
-        <h2>{title}</h2>
+        <Heading>{title}</Heading>
         <Field
           label="Email"
           type="email"
@@ -77,9 +78,9 @@ export default function AccountCard({ kind }: { kind?: RecordKind }) {
           onChange={clearRegisterErrors}
           error={fieldError(s.errors, "emailAddress")}
         />
-        <SubmitButton busy={s.busy} busyLabel="Requesting Account...">
+        <BusyButton busy={s.busy} busyLabel="Requesting Account...">
           Register
-        </SubmitButton>
+        </BusyButton>
         <FormErrors messages={generalErrors(s.errors, ["emailAddress"])} />
       </Form>
       <p>

@@ -1,7 +1,7 @@
 import { useEffect, useSyncExternalStore } from "react";
 import { samlRefusalMessage } from "../src/domain/auth.ts";
-import { loadConfig } from "../src/stores/config.ts";
-import { loadSession, nextPath } from "../src/stores/session.ts";
+import { here } from "../src/stores/navigate.ts";
+import { leaveIfSignedIn } from "../src/stores/session.ts";
 import { SignInCard } from "./SignInCard.tsx";
 
 /** The address bar does not change while this page is open. */
@@ -15,16 +15,11 @@ export default function GatewayPage() {
   // The server-rendered card has no address bar: "" there, the real query after hydration.
   const search = useSyncExternalStore(
     noChanges,
-    () => location.search,
+    () => here().search,
     () => "",
   );
   const refusal = samlRefusalMessage(new URLSearchParams(search).get("saml"));
-  useEffect(() => {
-    void loadConfig();
-    void loadSession().then((s) => {
-      if (s.status === "signedIn") location.replace(nextPath(location.search));
-    });
-  }, []);
+  useEffect(() => void leaveIfSignedIn(), []);
   return (
     <article className="card-narrow">
       {refusal && (

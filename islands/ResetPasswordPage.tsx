@@ -1,40 +1,43 @@
 import { useStore } from "@nanostores/react";
-import { useEffect, useState, type FormEvent } from "react";
-import { fieldError, generalErrors } from "../src/stores/http.ts";
-import { $reset, checkResetLink, saveNewPassword } from "../src/stores/passwordReset.ts";
+import { useEffect, type FormEvent } from "react";
+import { fieldError, generalErrors } from "../src/api/errors.ts";
+import { PATHS } from "../src/domain/paths.ts";
+import { $reset, $resetForm, checkResetLink, saveNewPassword } from "../src/stores/passwordReset.ts";
+import { BusyButton } from "./ui/BusyButton.tsx";
 import { Field, FormErrors } from "./ui/Field.tsx";
+import { Form } from "./ui/Form.tsx";
+import { LinkProblem } from "./ui/LinkProblem.tsx";
 
 const TITLE = "Choose a new password";
 
 /** /gateway/reset-password?token=: choose a new password from the emailed link. */
 export default function ResetPasswordPage() {
   const state = useStore($reset);
-  const [password, setPassword] = useState("");
-  const [token] = useState(() =>
-    typeof location === "undefined" ? "" : (new URLSearchParams(location.search).get("token") ?? ""),
-  );
-  useEffect(() => void checkResetLink(token), [token]);
-  const submit = (e: FormEvent) => {
+  const form = useStore($resetForm);
+  useEffect(() => void checkResetLink(), []);
+  const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    void saveNewPassword(token, password);
+    void saveNewPassword(String(new FormData(e.currentTarget).get("password") ?? ""));
   };
   switch (state.step) {
     case "checking":
+      return (
+        <article className="card-narrow">
+          <h1>{TITLE}</h1>
+          <p aria-busy="true">Checking your link...</p>
+        </article>
+      );
     case "broken":
       return (
         <article className="card-narrow">
-          <h2>{TITLE}</h2>
-          {state.step === "broken" ? (
-            <FormErrors messages={state.errors.map((e) => e.message)} />
-          ) : (
-            <p aria-busy="true">Checking your link...</p>
-          )}
+          <h1>{TITLE}</h1>
+          <LinkProblem errors={state.errors} requestHref={PATHS.resetRequest} />
         </article>
       );
     case "signedIn":
       return (
         <article className="card-narrow" aria-live="polite">
-          <h2>Password changed</h2>
+          <h1>Password changed</h1>
           <p aria-busy="true">Opening your account...</p>
         </article>
       );
@@ -43,23 +46,22 @@ export default function ResetPasswordPage() {
     case "form":
       return (
         <article className="card-narrow">
-          <form onSubmit={submit} noValidate aria-label={TITLE}>
-            <h2>{TITLE}</h2>
+          <Form onSubmit={submit} aria-label={TITLE}>
+            <h1>{TITLE}</h1>
             <Field
               label="New password"
               type="password"
+              name="password"
               autoComplete="new-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              error={fieldError(state.errors, "password")}
+              error={fieldError(form.errors, "password")}
               hint="At least 10 characters."
               autoFocus
             />
-            <button type="submit" aria-busy={state.busy} disabled={state.busy}>
-              {state.busy ? "Saving..." : "Save password"}
-            </button>
-            <FormErrors messages={generalErrors(state.errors, ["password"])} />
-          </form>
+            <BusyButton busy={form.busy} busyLabel="Saving...">
+              Save password
+            </BusyButton>
+            <FormErrors messages={generalErrors(form.errors, ["password"])} />
+          </Form>
         </article>
       );
   }
@@ -69,13 +71,13 @@ export default function ResetPasswordPage() {
 function SignInAgain() {
   return (
     <article className="card-narrow" aria-live="polite">
-      <h2>Password changed</h2>
+      <h1>Password changed</h1>
       <p>
         Your new password is saved. Your account asks for a one-time passcode, so sign in again with your new
         password and a code from your authenticator app.
       </p>
       <p className="muted">Every browser was signed out, and no browser skips the code any more.</p>
-      <a href="/gateway" role="button">
+      <a href={PATHS.gateway} role="button">
         Sign in
       </a>
     </article>

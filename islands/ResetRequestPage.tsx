@@ -1,53 +1,52 @@
-import { useState, type FormEvent } from "react";
-import { RequestFailure, fieldError, generalErrors, send, type FieldError } from "../src/stores/http.ts";
+import { useStore } from "@nanostores/react";
+import { useEffect, useRef, type FormEvent } from "react";
+import { fieldError, generalErrors } from "../src/api/errors.ts";
+import { takeHandedOverAddress } from "../src/stores/handover.ts";
+import { $resetRequest, requestReset } from "../src/stores/passwordReset.ts";
+import { BusyButton } from "./ui/BusyButton.tsx";
 import { Field, FormErrors } from "./ui/Field.tsx";
-import { Form, SubmitButton } from "./ui/Form.tsx";
+import { Form } from "./ui/Form.tsx";
+
+const TITLE = "Reset your password";
 
 /** /gateway/request-password-reset: asks for the address and confirms a link was sent. */
 export default function ResetRequestPage() {
-  const [busy, setBusy] = useState(false);
-  const [errors, setErrors] = useState<FieldError[]>([]);
-  const [sent, setSent] = useState<string | null>(null);
+  const s = useStore($resetRequest);
+  const email = useRef<HTMLInputElement>(null);
+  // The address typed on the sign-in card before "Forgot Password", unless one is typed here already.
+  useEffect(() => {
+    const handed = takeHandedOverAddress();
+    if (handed && email.current && !email.current.value) email.current.value = handed;
+  }, []);
   // The input is uncontrolled: what a visitor types before the island hydrates is kept, and read here.
-  const submit = async (e: FormEvent<HTMLFormElement>) => {
+  const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const emailAddress = String(new FormData(e.currentTarget).get("emailAddress") ?? "");
-    setBusy(true);
-    setErrors([]);
-    try {
-      const data = await send<{ message: string }>("account", "/gateway/request-password-reset", {
-        form: { emailAddress },
-      });
-      setSent(data.message);
-    } catch (err) {
-      setErrors(err instanceof RequestFailure ? err.errors : [{ field: null, message: String(err) }]);
-    } finally {
-      setBusy(false);
-    }
+    void requestReset(String(new FormData(e.currentTarget).get("emailAddress") ?? ""));
   };
-  if (sent)
+  if (s.sent)
     return (
-      <article aria-live="polite">
-        <h2>Check your email</h2>
-        <p>{sent}</p>
+      <article className="card-narrow" aria-live="polite">
+        <h1>Check your email</h1>
+        <p>{s.sent}</p>
       </article>
     );
   return (
     <article className="card-narrow">
-      <Form onSubmit={submit} aria-label="Reset your password">
-        <h2>Reset your password</h2>
+      <Form onSubmit={submit} aria-label={TITLE}>
+        <h1>{TITLE}</h1>
         <Field
           label="Email"
           type="email"
           name="emailAddress"
           autoComplete="email"
-          error={fieldError(errors, "emailAddress")}
+          inputRef={email}
+          error={fieldError(s.errors, "emailAddress")}
           autoFocus
         />
-        <SubmitButton busy={busy} busyLabel="Sending...">
+        <BusyButton busy={s.busy} busyLabel="Sending...">
           Send reset link
-        </SubmitButton>
-        <FormErrors messages={generalErrors(errors, ["emailAddress"])} />
+        </BusyButton>
+        <FormErrors messages={generalErrors(s.errors, ["emailAddress"])} />
       </Form>
     </article>
   );

@@ -1,13 +1,24 @@
 import { useStore } from "@nanostores/react";
 import type { FormEvent } from "react";
+import { fieldError, generalErrors } from "../src/api/errors.ts";
 import { OTP_HINT, REMEMBER_DEVICE_LABEL } from "../src/domain/auth.ts";
+import { PATHS } from "../src/domain/paths.ts";
 import { $config } from "../src/stores/config.ts";
-import { fieldError, generalErrors } from "../src/stores/http.ts";
-import { $signIn, clearSignInErrors, submitEmail, submitOtp, submitPassword } from "../src/stores/signIn.ts";
+import {
+  $signIn,
+  changeEmail,
+  clearSignInErrors,
+  forgotPassword,
+  submitEmail,
+  submitOtp,
+  submitPassword,
+} from "../src/stores/signIn.ts";
+import { BusyButton } from "./ui/BusyButton.tsx";
 import { Field, FormErrors } from "./ui/Field.tsx";
-import { Form, SubmitButton } from "./ui/Form.tsx";
+import { Form } from "./ui/Form.tsx";
 
 const FIELDS = ["emailAddress", "password", "otp"];
+const BUSY = "Authenticating...";
 
 /** The three-step 'Account Login' card; Enter submits the current step. */
 export function SignInCard({
@@ -17,7 +28,7 @@ export function SignInCard({
 }: {
   onRegister?: () => void;
   title?: string;
-  /** h1 where the card is the page (/gateway), h2 inside a record page. */
+  /** h1 where the card is the page (/gateway, /user/register), h2 inside a record page. */
   Heading?: "h1" | "h2";
 }) {
   const s = useStore($signIn);
@@ -25,14 +36,12 @@ export function SignInCard({
   // Inputs are uncontrolled: what a visitor types before hydration is kept, and read here.
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    if (s.busy) return;
     const f = new FormData(e.currentTarget);
     const text = (name: string) => String(f.get(name) ?? "");
     if (s.step === 0) void submitEmail(text("emailAddress"));
     else if (s.step === 1) void submitPassword(text("password"));
     else void submitOtp(text("otp"), f.get("remember") === "on");
   };
-  const busyLabel = "Authenticating...";
   return (
     <Form onSubmit={submit} aria-label={title}>
       <Heading>{title}</Heading>
@@ -48,23 +57,28 @@ export function SignInCard({
             onChange={clearSignInErrors}
             error={fieldError(s.errors, "emailAddress")}
           />
-          <SubmitButton busy={s.busy} busyLabel={busyLabel}>
+          <BusyButton busy={s.busy} busyLabel={BUSY}>
             Next
-          </SubmitButton>
+          </BusyButton>
           <p>
             {onRegister ? (
               <a href="#register" onClick={(e) => (e.preventDefault(), onRegister())}>
                 New to the account service? Register.
               </a>
             ) : (
-              <a href="/user/register">New to the account service? Register.</a>
+              <a href={PATHS.register}>New to the account service? Register.</a>
             )}
           </p>
         </>
       )}
       {s.step === 1 && (
         <>
-          <p className="muted">{s.email}</p>
+          <p className="muted">
+            {s.email}{" "}
+            <a href={PATHS.gateway} onClick={(e) => (e.preventDefault(), changeEmail())}>
+              Use another email address
+            </a>
+          </p>
           <Field
             label="Password"
             type="password"
@@ -74,11 +88,17 @@ export function SignInCard({
             onChange={clearSignInErrors}
             error={fieldError(s.errors, "password")}
           />
-          <SubmitButton busy={s.busy} busyLabel={busyLabel}>
+          <BusyButton busy={s.busy} busyLabel={BUSY}>
             {s.mfaRequired ? "Next" : "Log In"}
-          </SubmitButton>
+          </BusyButton>
           <p>
-            <a href={`${accountBase}/gateway/request-password-reset`} target="_blank" rel="noopener">
+            <a
+              href={accountBase + PATHS.resetRequest}
+              target="_blank"
+              rel="noopener"
+              onClick={forgotPassword}
+              onAuxClick={forgotPassword}
+            >
               Forgot Password
             </a>
           </p>
@@ -101,9 +121,9 @@ export function SignInCard({
             <input type="checkbox" name="remember" />
             {REMEMBER_DEVICE_LABEL}
           </label>
-          <SubmitButton busy={s.busy} busyLabel={busyLabel}>
+          <BusyButton busy={s.busy} busyLabel={BUSY}>
             Verify
-          </SubmitButton>
+          </BusyButton>
         </>
       )}
       <FormErrors messages={generalErrors(s.errors, FIELDS)} />

@@ -1,46 +1,34 @@
-import { useEffect, useState } from "react";
-import { send } from "../src/stores/http.ts";
-import { nextPath, requireSignedIn } from "../src/stores/session.ts";
+import { useStore } from "@nanostores/react";
+import { useEffect } from "react";
+import { PATHS } from "../src/domain/paths.ts";
+import { $termsForm, $termsReady, acceptTerms, openTermsPage } from "../src/stores/terms.ts";
+import { BusyButton } from "./ui/BusyButton.tsx";
+import { FormErrors } from "./ui/Field.tsx";
 
 /** /terms/acknowledge: a fresh session that has not accepted the terms accepts them here. */
 export default function TermsPage() {
-  const [ready, setReady] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    void requireSignedIn().then((s) => {
-      if (s?.termsAccepted) location.replace(nextPath(location.search));
-      else if (s) setReady(true);
-    });
-  }, []);
-  const accept = async () => {
-    setBusy(true);
-    try {
-      await send("api", "/api/v1/session/terms-accepted", { json: {} });
-      location.assign(nextPath(location.search));
-    } catch (e) {
-      setError((e as Error).message);
-      setBusy(false);
-    }
-  };
+  const ready = useStore($termsReady);
+  const form = useStore($termsForm);
+  useEffect(() => void openTermsPage(), []);
   if (!ready) return <p aria-busy="true">Loading...</p>;
   return (
     <article>
       <p>
         Please read the{" "}
-        <a href="/terms" target="_blank" rel="noopener">
+        <a href={PATHS.terms} target="_blank" rel="noopener">
           Terms of Service
         </a>{" "}
         and accept them to continue to your account.
       </p>
-      <button type="button" onClick={accept} aria-busy={busy} disabled={busy}>
+      <BusyButton
+        type="button"
+        busy={form.busy}
+        busyLabel="I accept the Terms of Service"
+        onClick={acceptTerms}
+      >
         I accept the Terms of Service
-      </button>
-      {error && (
-        <p role="alert" className="form-error">
-          {error}
-        </p>
-      )}
+      </BusyButton>
+      <FormErrors messages={form.errors.map((e) => e.message)} />
     </article>
   );
 }

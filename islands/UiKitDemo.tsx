@@ -95,7 +95,9 @@ function BusyDemo() {
     <>
       <h3>Busy button</h3>
       <form onSubmit={submit} aria-label="Busy button demo" className="button-row">
-        <BusyButton busy={busy} label="Sign In" busyLabel="Authenticating..." />
+        <BusyButton busy={busy} busyLabel="Authenticating...">
+          Sign In
+        </BusyButton>
         <button type="button" className="secondary" onClick={() => setBusy(false)}>
           Finish
         </button>

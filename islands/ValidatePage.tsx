@@ -1,51 +1,78 @@
-import { useState } from "react";
-import { fieldError } from "../src/stores/http.ts";
-import { Field } from "./ui/Field.tsx";
-import { TokenForm } from "./ui/TokenForm.tsx";
+import { useStore } from "@nanostores/react";
+import { useEffect, type FormEvent } from "react";
+import { fieldError, generalErrors } from "../src/api/errors.ts";
+import { PATHS } from "../src/domain/paths.ts";
+import {
+  $validation,
+  $validationForm,
+  checkValidationLink,
+  createAccount,
+} from "../src/stores/validation.ts";
+import { BusyButton } from "./ui/BusyButton.tsx";
+import { Field, FormErrors } from "./ui/Field.tsx";
+import { Form } from "./ui/Form.tsx";
+import { LinkProblem } from "./ui/LinkProblem.tsx";
+
+const TITLE = "Validate your account";
+const FIELDS = ["firstName", "lastName", "password"];
 
 /** /user/validate?token=: the registration link; name and password, then signed in. */
 export default function ValidatePage() {
-  const [f, setF] = useState({ firstName: "", lastName: "", password: "" });
-  const set = (k: keyof typeof f) => (e: { target: { value: string } }) =>
-    setF({ ...f, [k]: e.target.value });
+  const state = useStore($validation);
+  const form = useStore($validationForm);
+  useEffect(() => void checkValidationLink(), []);
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const text = (name: string) => String(f.get(name) ?? "");
+    void createAccount({
+      firstName: text("firstName"),
+      lastName: text("lastName"),
+      password: text("password"),
+    });
+  };
+  if (state.step !== "form")
+    return (
+      <article className="card-narrow">
+        <h1>{TITLE}</h1>
+        {state.step === "broken" ? (
+          <LinkProblem errors={state.errors} requestHref={PATHS.register} />
+        ) : (
+          <p aria-busy="true">Checking your link...</p>
+        )}
+      </article>
+    );
   return (
-    <TokenForm
-      title="Validate your account"
-      checkPath="/user/validate/check"
-      submitPath="/user/validate"
-      submitLabel="Create account"
-      fields={f}
-      fieldNames={["firstName", "lastName", "password"]}
-    >
-      {(errors, info) => (
-        <>
-          <p className="muted">{info["email"]}</p>
-          <Field
-            label="First name"
-            autoComplete="given-name"
-            value={f.firstName}
-            onChange={set("firstName")}
-            error={fieldError(errors, "firstName")}
-            autoFocus
-          />
-          <Field
-            label="Last name"
-            autoComplete="family-name"
-            value={f.lastName}
-            onChange={set("lastName")}
-            error={fieldError(errors, "lastName")}
-          />
-          <Field
-            label="Password"
-            type="password"
-            autoComplete="new-password"
-            value={f.password}
-            onChange={set("password")}
-            error={fieldError(errors, "password")}
-            hint="At least 10 characters."
-          />
-        </>
-      )}
-    </TokenForm>
+    <article className="card-narrow">
+      <Form onSubmit={submit} aria-label={TITLE}>
+        <h1>{TITLE}</h1>
+        <p className="muted">{state.email}</p>
+        <Field
+          label="First name"
+          name="firstName"
+          autoComplete="given-name"
+          error={fieldError(form.errors, "firstName")}
+          autoFocus
+        />
+        <Field
+          label="Last name"
+          name="lastName"
+          autoComplete="family-name"
+          error={fieldError(form.errors, "lastName")}
+        />
+        <Field
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          error={fieldError(form.errors, "password")}
+          hint="At least 10 characters."
+        />
+        <BusyButton busy={form.busy} busyLabel="Saving...">
+          Create account
+        </BusyButton>
+        <FormErrors messages={generalErrors(form.errors, FIELDS)} />
+      </Form>
+    </article>
   );
 }

@@ -1,37 +1,26 @@
 import { useStore } from "@nanostores/react";
-import { useEffect } from "react";
+import { Suspense, useEffect } from "react";
 import { $router } from "../../src/stores/router.ts";
-import { $session, requireSignedIn, signOut } from "../../src/stores/session.ts";
-import { ComingSoon } from "./pages/ComingSoon.tsx";
-import { SecurityPage } from "./pages/SecurityPage.tsx";
-import { SettingsPage } from "./pages/SettingsPage.tsx";
-import { ACCOUNT_LINKS, LinkList } from "../ui/LinkList.tsx";
+import { $session, requireSignedIn } from "../../src/stores/session.ts";
+import { AppNav } from "./AppNav.tsx";
+import { notFound, pages } from "./pages.ts";
 
-/** The signed-in /s app: a route switch, nothing more. */
+const loading = (text: string) => <p aria-busy="true">{text}</p>;
+
+/** The signed-in app (/user/welcome and /s/*): sign-in guard, nav, and the route's page. */
 export default function App() {
   const page = useStore($router);
   const session = useStore($session);
   useEffect(() => void requireSignedIn(), []);
-  if (session.status !== "signedIn") return <p aria-busy="true">Loading your account...</p>;
+  // A session that owes the terms is on its way to accepting them: no page calls the API before.
+  if (session.status !== "signedIn" || !session.termsAccepted) return loading("Loading your account...");
+  const Page = page ? pages[page.route] : notFound;
   return (
     <>
-      <nav aria-label="Account">
-        <LinkList links={[["/user/welcome", "Home"], ...ACCOUNT_LINKS]} />
-        <ul>
-          <li>
-            <button type="button" className="secondary outline" onClick={() => void signOut()}>
-              Sign out
-            </button>
-          </li>
-        </ul>
-      </nav>
-      {page?.route === "settings" ? (
-        <SettingsPage />
-      ) : page?.route === "security" ? (
-        <SecurityPage />
-      ) : (
-        <ComingSoon />
-      )}
+      <AppNav current={page?.route} />
+      <Suspense fallback={loading("Loading...")}>
+        <Page />
+      </Suspense>
     </>
   );
 }

@@ -1,6 +1,7 @@
-import type { Stats } from "../../src/stores/account.ts";
+import type { Stats } from "../../src/api/session.ts";
 
-const ROWS: [string, string, string][] = [
+type Key = keyof Stats;
+const ROWS: [label: string, count: Key, limit: Key][] = [
   ["Users", "userCount", "userLimit"],
   ["Devices", "deviceCount", "deviceLimit"],
   ["Reports", "reportCount", "reportLimit"],
@@ -32,7 +33,7 @@ export function Usage({ stats }: { stats: Stats }) {
         <tr>
           <th scope="row">Data kept</th>
           <td colSpan={2}>
-            {stats["dataAgeLimitValue"]} {String(stats["dataAgeLimitUnit"] ?? "").toLowerCase()}(s)
+            {stats.dataAgeLimitValue} {String(stats.dataAgeLimitUnit ?? "").toLowerCase()}(s)
           </td>
         </tr>
       </tbody>

@@ -7,3 +7,7 @@ export type Fahrenheit = Brand<number, "Fahrenheit">;
 
 export const cents = (n: number): Cents => Math.round(n) as Cents;
 export const epochSeconds = (n: number): EpochSeconds => Math.floor(n) as EpochSeconds;
+/** A temperature or a temperature difference in Celsius (how readings are stored). */
+export const celsius = (n: number): Celsius => n as Celsius;
+/** A temperature or a temperature difference in Fahrenheit (as a person chose to see it). */
+export const fahrenheit = (n: number): Fahrenheit => n as Fahrenheit;

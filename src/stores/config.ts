@@ -1,12 +1,6 @@
-import { atom } from "nanostores";
+import { atom, onMount } from "nanostores";
+import type { RuntimeConfig } from "../api/config.ts";
 
-/** Where the API, web app, account and websocket hosts live; empty means this origin. */
-export interface RuntimeConfig {
-  apiBase: string;
-  webBase: string;
-  accountBase: string;
-  wsBase: string;
-}
 const SAME_ORIGIN: RuntimeConfig = { apiBase: "", webBase: "", accountBase: "", wsBase: "" };
 
 /** Reads the configuration the server wrote into the page; null on a static host that did not. */
@@ -20,8 +14,13 @@ export function readInlineConfig(doc: Document): RuntimeConfig | null {
   }
 }
 
+/** Where the API, web app, account and websocket hosts live; loads itself when first used. */
 export const $config = atom<RuntimeConfig>(SAME_ORIGIN);
 let loading: Promise<RuntimeConfig> | null = null;
+
+onMount($config, () => {
+  void loadConfig();
+});
 
 /**
  * The runtime configuration: inline in the page when the portal server served it (no

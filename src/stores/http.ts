@@ -1,10 +1,9 @@
-import { HTTPError } from "ky";
-import { client } from "./api.ts";
-
-export interface FieldError {
-  field: string | null;
-  message: string;
-}
+import ky, { HTTPError, type KyInstance, type Options } from "ky";
+import type { RuntimeConfig } from "../api/config.ts";
+import { pathOf, type Endpoint, type RequestOf, type ResponseOf } from "../api/endpoint.ts";
+import type { FieldError } from "../api/errors.ts";
+import { loadConfig } from "./config.ts";
+import { here } from "./navigate.ts";
 
 /** A failed call with the server's field/message list (or the error's own message). */
 export class RequestFailure extends Error {
@@ -15,41 +14,81 @@ export class RequestFailure extends Error {
   }
 }
 
-type Host = "api" | "web" | "account";
-interface Call {
-  method?: "get" | "post" | "patch" | "delete";
-  form?: Record<string, string>;
-  json?: unknown;
+/** Any failure as the spec's error list: the server's list, else the error's own message. */
+export function errorsOf(e: unknown): FieldError[] {
+  if (e instanceof RequestFailure) return e.errors;
+  return [{ field: null, message: e instanceof Error ? e.message : String(e) }];
 }
 
-/** Calls the portal and returns `data`; any failure becomes a RequestFailure. */
-export async function send<T>(host: Host, path: string, call: Call = {}): Promise<T> {
-  const api = await client(host);
+const BASE: Record<Endpoint["host"], keyof RuntimeConfig> = {
+  api: "apiBase",
+  web: "webBase",
+  account: "accountBase",
+};
+const clients = new Map<Endpoint["host"], KyInstance>();
+
+/** The one ky instance per host; the session cookie goes with every call. */
+async function client(host: Endpoint["host"]): Promise<KyInstance> {
+  const existing = clients.get(host);
+  if (existing) return existing;
+  const config = await loadConfig();
+  const instance = ky.create({
+    prefix: config[BASE[host]] || here().origin,
+    credentials: "include",
+    retry: 0,
+    timeout: 30_000,
+  });
+  clients.set(host, instance);
+  return instance;
+}
+
+type Params = Record<string, string | number>;
+/** The input is required exactly when the endpoint has a request schema. */
+type Args<E extends Endpoint> =
+  RequestOf<E> extends undefined
+    ? [input?: undefined, params?: Params]
+    : [input: RequestOf<E>, params?: Params];
+
+/** Form and query fields as text; absent fields are left out. */
+function fields(input: unknown): URLSearchParams {
+  const entries = Object.entries((input ?? {}) as Record<string, unknown>);
+  return new URLSearchParams(entries.filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+}
+
+/** How the input travels, as the endpoint says. */
+function encode(body: Endpoint["body"], input: unknown): Options {
+  switch (body) {
+    case "json":
+      return { json: input ?? {} };
+    case "form":
+      return { body: fields(input) };
+    case "query":
+      return { searchParams: fields(input) };
+    case "none":
+      return {};
+  }
+}
+
+/**
+ * The only way stores reach the API: sends `input` to the endpoint's host and path (its
+ * `:params` filled) encoded as its contract says, and returns the `data` of the answer.
+ * Every failure (an error envelope, a network error, a timeout) is a RequestFailure.
+ */
+export async function call<E extends Endpoint>(
+  endpoint: E,
+  ...[input, params]: Args<E>
+): Promise<ResponseOf<E>> {
+  const api = await client(endpoint.host);
   try {
-    const options = {
-      method: call.method ?? "post",
-      ...(call.form ? { body: new URLSearchParams(call.form) } : {}),
-      ...(call.json === undefined ? {} : { json: call.json }),
-    };
-    const res = await api(path, options).json<{ success: boolean; data: T }>();
+    const options = { method: endpoint.method, ...encode(endpoint.body, input) };
+    const res = await api(pathOf(endpoint, params), options).json<{ success: boolean; data: unknown }>();
     if (!res.success) throw new RequestFailure(res.data as FieldError[]);
-    return res.data;
+    return res.data as ResponseOf<E>;
   } catch (e) {
-    if (e instanceof RequestFailure) throw e;
     if (e instanceof HTTPError) {
       const list = (e.data as { data?: unknown } | undefined)?.data;
       if (Array.isArray(list)) throw new RequestFailure(list as FieldError[]);
     }
-    throw new RequestFailure([{ field: null, message: (e as Error).message }]);
+    throw new RequestFailure(errorsOf(e));
   }
-}
-
-/** The first message for a field, as the spec shows server errors beside fields. */
-export function fieldError(errors: readonly FieldError[], field: string): string | undefined {
-  return errors.find((e) => e.field === field)?.message;
-}
-
-/** Messages that belong to no field of the form. */
-export function generalErrors(errors: readonly FieldError[], fields: readonly string[]): string[] {
-  return errors.filter((e) => e.field === null || !fields.includes(e.field)).map((e) => e.message);
 }

@@ -1,5 +1,24 @@
-import { atom } from "nanostores";
-import { RequestFailure, send, type FieldError } from "./http.ts";
+import { atom, map } from "nanostores";
+import type { FieldError } from "../api/errors.ts";
+import { checkResetToken, requestPasswordReset, resetPassword } from "../api/gateway.ts";
+import { PATHS } from "../domain/paths.ts";
+import { type FormState, formStore, formTask } from "./formTask.ts";
+import { call, errorsOf } from "./http.ts";
+import { go, queryParam } from "./navigate.ts";
+
+/** The reset request: the form, then the server's "check your email" message. */
+export const $resetRequest = map<FormState & { sent: string | null }>({
+  busy: false,
+  errors: [],
+  sent: null,
+});
+
+/** Mails a reset link when the address has an account (the answer is the same either way). */
+export const requestReset = (emailAddress: string) =>
+  formTask($resetRequest, async () => {
+    const { message } = await call(requestPasswordReset, { emailAddress });
+    $resetRequest.setKey("sent", message);
+  });
 
 /**
  * The page behind an emailed reset link: the link is checked, a new password is chosen, then
@@ -8,42 +27,33 @@ import { RequestFailure, send, type FieldError } from "./http.ts";
 export type ResetState =
   | { step: "checking" }
   | { step: "broken"; errors: FieldError[] }
-  | { step: "form"; busy: boolean; errors: FieldError[] }
+  | { step: "form"; token: string }
   | { step: "signedIn" }
   | { step: "signInAgain" };
 
 export const $reset = atom<ResetState>({ step: "checking" });
+/** Busy and errors of the new-password form. */
+export const $resetForm = formStore();
 
-const failure = (e: unknown): FieldError[] =>
-  e instanceof RequestFailure ? e.errors : [{ field: null, message: String(e) }];
-
-/** Shows the form only for a link that is still good. */
-export async function checkResetLink(token: string) {
+/** Shows the form only for a link (this page's ?token=) that is still good. */
+export async function checkResetLink() {
+  const token = queryParam("token") ?? "";
   $reset.set({ step: "checking" });
   try {
-    await send("account", `/gateway/reset-password/check?token=${encodeURIComponent(token)}`, {
-      method: "get",
-    });
-    $reset.set({ step: "form", busy: false, errors: [] });
+    await call(checkResetToken, { token });
+    $reset.set({ step: "form", token });
   } catch (e) {
-    $reset.set({ step: "broken", errors: failure(e) });
+    $reset.set({ step: "broken", errors: errorsOf(e) });
   }
 }
 
 /** Saves the new password; a signed-in person goes on to the welcome page. */
-export async function saveNewPassword(token: string, password: string) {
-  $reset.set({ step: "form", busy: true, errors: [] });
-  try {
-    const data = await send<{ signedIn: boolean; mfaRequired: boolean }>(
-      "account",
-      "/gateway/reset-password",
-      {
-        form: { token, password },
-      },
-    );
+export async function saveNewPassword(password: string) {
+  const state = $reset.get();
+  if (state.step !== "form") return;
+  await formTask($resetForm, async () => {
+    const data = await call(resetPassword, { token: state.token, password });
     $reset.set({ step: data.signedIn ? "signedIn" : "signInAgain" });
-    if (data.signedIn) location.assign("/user/welcome");
-  } catch (e) {
-    $reset.set({ step: "form", busy: false, errors: failure(e) });
-  }
+    if (data.signedIn) go(PATHS.welcome);
+  });
 }

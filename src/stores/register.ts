@@ -1,17 +1,50 @@
+import { getPagePath } from "@nanostores/router";
 import { map } from "nanostores";
+import { signUp } from "../api/accounts.ts";
+import type { FieldError } from "../api/errors.ts";
+import { checkEmail } from "../api/gateway.ts";
 import { INVALID_EMAIL } from "../domain/auth.ts";
-import { RequestFailure, send, type FieldError } from "./http.ts";
+import { parseReferrer, publicRecordLinks, type RecordKind } from "../domain/publicRecord.ts";
+import { formTask } from "./formTask.ts";
+import { call } from "./http.ts";
+import { go, here, queryParam } from "./navigate.ts";
+import { $router } from "./router.ts";
+import { loadSession } from "./session.ts";
 import { resetSignIn, toIdentityProvider } from "./signIn.ts";
 
-/** The public order/quote card: register, sign in, mail sent, or already registered. */
+/** The register card: register, sign in, mail sent, or already registered. */
 export interface RegisterState {
   mode: "register" | "signin" | "sent" | "already";
+  /** The record the card sits on, 'ord-{id}' / 'quo-{id}', sent with the sign-up; or "". */
+  referrer: string;
   busy: boolean;
   errors: FieldError[];
 }
-export const $register = map<RegisterState>({ mode: "register", busy: false, errors: [] });
+export const $register = map<RegisterState>({ mode: "register", referrer: "", busy: false, errors: [] });
 
-/** Switches the card between its register and sign-in faces (ref=login forces sign-in). */
+/** The signed-in page of the record a referrer names (spec section 4). */
+function signedInPath(referrer: string): string | null {
+  const record = parseReferrer(referrer);
+  if (!record) return null;
+  return record.kind === "order"
+    ? getPagePath($router, "orderDetails", { id: record.id })
+    : getPagePath($router, "quoteDetails", { number: `QUO-${record.id}` });
+}
+
+/**
+ * Opens the card on a public order or quote page (or /user/register without a kind):
+ * ref=login shows the sign-in face; a visitor who is signed in already goes to the
+ * record's signed-in page.
+ */
+export async function openRegisterCard(kind?: RecordKind) {
+  const referrer = kind ? (publicRecordLinks(kind, here().pathname)?.referrer ?? "") : "";
+  $register.setKey("referrer", referrer);
+  if (queryParam("ref") === "login") showMode("signin");
+  const target = signedInPath(referrer);
+  if (target && (await loadSession()).status === "signedIn") go(target);
+}
+
+/** Switches the card between its register and sign-in faces. */
 export function showMode(mode: "register" | "signin") {
   $register.set({ ...$register.get(), mode, errors: [] });
   if (mode === "signin") resetSignIn();
@@ -26,26 +59,19 @@ export function clearRegisterErrors() {
  * Register: the browser's own email check first, then sign-up. A new address gets the mail;
  * a known one goes to its identity provider or to the password step of the sign-in card.
  */
-export async function register(referrer: string, typed: string, browserSaysValid: boolean) {
+export async function register(typed: string, browserSaysValid: boolean) {
   const email = typed.trim();
   if (!browserSaysValid || email === "") {
     $register.setKey("errors", [{ field: "emailAddress", message: INVALID_EMAIL }]);
     return;
   }
-  $register.set({ ...$register.get(), busy: true, errors: [] });
-  try {
-    const data = await send<{ userExists: 0 | 1; samlConfigName?: string }>("account", "/user/new/sign-up", {
-      form: { emailAddress: email, referrer },
-    });
-    if (data.userExists === 0) return $register.set({ ...$register.get(), mode: "sent", busy: false });
-    if (data.samlConfigName) return await toIdentityProvider(data.samlConfigName);
-    const check = await send<{ mfaRequired: boolean }>("account", "/gateway/check-email", {
-      form: { emailAddress: email },
-    });
+  await formTask($register, async () => {
+    const { referrer } = $register.get();
+    const data = await call(signUp, { emailAddress: email, referrer });
+    if (data.userExists === 0) return $register.setKey("mode", "sent");
+    if (data.samlConfigName) return toIdentityProvider(data.samlConfigName);
+    const check = await call(checkEmail, { emailAddress: email });
     resetSignIn({ email, mfaRequired: check.mfaRequired });
-    $register.set({ ...$register.get(), mode: "already", busy: false });
-  } catch (e) {
-    const errors = e instanceof RequestFailure ? e.errors : [{ field: null, message: String(e) }];
-    $register.set({ ...$register.get(), busy: false, errors });
-  }
+    $register.setKey("mode", "already");
+  });
 }

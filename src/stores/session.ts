@@ -1,73 +1,71 @@
-import { atom } from "nanostores";
-import { send } from "./http.ts";
+import { atom, onMount } from "nanostores";
+import { logout } from "../api/gateway.ts";
+import { getSession } from "../api/session.ts";
+import type { SessionInformation } from "../api/session.ts";
 import { safeNextPath } from "../domain/auth.ts";
+import { PATHS, withNext } from "../domain/paths.ts";
+import { call } from "./http.ts";
+import { currentPath, go, here, queryParam, replaceWith } from "./navigate.ts";
 
-export interface Role {
-  id: number;
-  name: string;
-  displayName: string;
-}
-export interface SessionInformation {
-  userId: number;
-  email: string;
-  firstName: string;
-  lastName: string;
-  timezone: string;
-  temperatureScale: "C" | "F";
-  activeSubscriptionId: number;
-  userAssignmentList: { id: number; subscriptionId: number; subscriptionName: string; role: Role }[];
-  activeSubscription: { id: number; name: string; role: Role; tier: { name: string }; samlEnabled: boolean };
-}
 export type SessionState =
   | { status: "loading" }
   | { status: "anonymous" }
   | { status: "signedIn"; info: SessionInformation; termsAccepted: boolean };
+export type SignedIn = Extract<SessionState, { status: "signedIn" }>;
 
+/** Who is signed in; asks the server when first used. */
 export const $session = atom<SessionState>({ status: "loading" });
 
-/** Asks the server who is signed in; any failure means not signed in. */
-export async function loadSession(): Promise<SessionState> {
-  try {
-    const data = await send<{ sessionInformation: SessionInformation; termsAccepted: boolean }>(
-      "api",
-      "/api/v1/session",
-      {
-        method: "get",
-      },
-    );
-    $session.set({ status: "signedIn", info: data.sessionInformation, termsAccepted: data.termsAccepted });
-  } catch {
-    $session.set({ status: "anonymous" });
-  }
-  return $session.get();
+onMount($session, () => {
+  if ($session.get().status === "loading") void loadSession();
+});
+
+let asking: Promise<SessionState> | null = null;
+
+/** Asks the server who is signed in (one question at a time); any failure means not signed in. */
+export function loadSession(): Promise<SessionState> {
+  asking ??= (async () => {
+    try {
+      const data = await call(getSession);
+      $session.set({ status: "signedIn", info: data.sessionInformation, termsAccepted: data.termsAccepted });
+    } catch {
+      $session.set({ status: "anonymous" });
+    }
+    return $session.get();
+  })().finally(() => (asking = null));
+  return asking;
 }
 
-/** Where to go after signing in: a same-site `next` path, else the welcome page. */
-export function nextPath(search: string): string {
-  return safeNextPath(new URLSearchParams(search).get("next"));
+/** Where to go after signing in: a same-site `next` path of this page, else the welcome page. */
+export function nextPath(): string {
+  return safeNextPath(queryParam("next"), PATHS.welcome);
 }
 
 /**
  * For signed-in pages: sends visitors to sign in, and a fresh session whose terms are not
  * accepted to the acknowledgement page. Resolves with the session when the page may show.
  */
-export async function requireSignedIn(): Promise<Extract<SessionState, { status: "signedIn" }> | null> {
+export async function requireSignedIn(): Promise<SignedIn | null> {
   const state = await loadSession();
-  const here = location.pathname + location.search;
   if (state.status !== "signedIn") {
-    location.assign(`/gateway?next=${encodeURIComponent(here)}`);
+    go(withNext(PATHS.gateway, currentPath()));
     return null;
   }
-  if (!state.termsAccepted && location.pathname !== "/terms/acknowledge") {
-    location.assign(`/terms/acknowledge?next=${encodeURIComponent(here)}`);
+  if (!state.termsAccepted && here().pathname !== PATHS.termsAcknowledge) {
+    go(withNext(PATHS.termsAcknowledge, currentPath()));
     return null;
   }
   return state;
 }
 
+/** The sign-in page: a visitor who is signed in already goes straight on. */
+export async function leaveIfSignedIn() {
+  if ((await loadSession()).status === "signedIn") replaceWith(nextPath());
+}
+
 /** Signs out and goes to the sign-in page. */
 export async function signOut() {
-  await send("account", "/gateway/logout", { form: {} }).catch(() => {});
+  await call(logout).catch(() => {});
   $session.set({ status: "anonymous" });
-  location.assign("/gateway");
+  go(PATHS.gateway);
 }

@@ -1,23 +1,22 @@
-import { atom, onMount } from "nanostores";
+import { atom, map, onMount } from "nanostores";
+import { endOtherSessions as endOthersCall, listSessions, type SessionRow } from "../api/accounts.ts";
 import type { EpochSeconds } from "../domain/brand.ts";
-import { send } from "./http.ts";
+import { type FormState, formTask } from "./formTask.ts";
+import { call, errorsOf } from "./http.ts";
 
-/** One signed-in browser of the person, as /api/v1/account/sessions describes it. */
-export interface AccountSession {
-  /** e.g. "Firefox on Windows" */
-  browser: string;
+/** One signed-in browser of the person; times in epoch seconds. */
+export type AccountSession = Omit<SessionRow, "createdAt" | "lastSeenAt"> & {
   createdAt: EpochSeconds;
-  /** Updated at most hourly. */
   lastSeenAt: EpochSeconds;
-  /** The session of this very browser. */
-  current: boolean;
-}
+};
 
 export type SessionsState =
   { status: "loading" } | { status: "failed"; message: string } | { status: "ready"; list: AccountSession[] };
 
-/** The person's live sessions, newest first. */
+/** The person's live sessions, newest first; loads when shown. */
 export const $sessions = atom<SessionsState>({ status: "loading" });
+/** "Sign out everywhere else": busy, errors, and how many sessions the last press ended. */
+export const $endOthers = map<FormState & { ended: number | null }>({ busy: false, errors: [], ended: null });
 
 onMount($sessions, () => {
   void loadSessions();
@@ -25,18 +24,19 @@ onMount($sessions, () => {
 
 export async function loadSessions() {
   try {
-    const list = await send<AccountSession[]>("api", "/api/v1/account/sessions", { method: "get" });
+    const list = (await call(listSessions)) as AccountSession[];
     $sessions.set({ status: "ready", list });
   } catch (e) {
-    $sessions.set({ status: "failed", message: (e as Error).message });
+    $sessions.set({ status: "failed", message: errorsOf(e)[0]?.message ?? "" });
   }
 }
 
-/** "Sign out everywhere else": ends every session but this browser's; returns how many ended. */
-export async function endOtherSessions(): Promise<number> {
-  const { ended } = await send<{ ended: number }>("api", "/api/v1/account/sessions/others", {
-    method: "delete",
+/** Ends every session but this browser's and lists what is left. */
+export async function endOtherSessions() {
+  $endOthers.setKey("ended", null);
+  await formTask($endOthers, async () => {
+    const { ended } = await call(endOthersCall);
+    $endOthers.setKey("ended", ended);
+    await loadSessions();
   });
-  await loadSessions();
-  return ended;
 }

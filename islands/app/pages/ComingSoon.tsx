@@ -1,5 +1,5 @@
 /** Signed-in pages whose issues have not landed yet say so plainly. */
-export function ComingSoon() {
+export default function ComingSoon() {
   return (
     <section>
       <h1>My Account</h1>

@@ -1,37 +1,29 @@
 import { useStore } from "@nanostores/react";
-import { useEffect, useState, type FormEvent } from "react";
-import { RequestFailure } from "../../../src/stores/http.ts";
+import { useState, type FormEvent } from "react";
 import {
   $mfa,
+  $mfaForm,
   $mfaSetup,
   confirmMfa,
   disableMfa,
   forgetRememberedDevices,
-  loadMfa,
   startMfaSetup,
 } from "../../../src/stores/mfa.ts";
-import { $session } from "../../../src/stores/session.ts";
-import { $sessions, endOtherSessions } from "../../../src/stores/sessions.ts";
+import { SignedInBrowsers } from "./SignedInBrowsers.tsx";
 import { BusyButton } from "../../ui/BusyButton.tsx";
-import { DateText } from "../../ui/DateText.tsx";
-import { Field } from "../../ui/Field.tsx";
+import { Field, FormErrors } from "../../ui/Field.tsx";
 
 /** One-time passcode on and off, forgetting remembered browsers, and the signed-in browsers. */
-export function SecurityPage() {
+export default function SecurityPage() {
   const mfa = useStore($mfa);
   const setup = useStore($mfaSetup);
+  const form = useStore($mfaForm);
   const [value, setValue] = useState("");
-  const [error, setError] = useState<string | undefined>();
-  useEffect(() => void loadMfa(), []);
-  const attempt = (task: () => Promise<void>) => async (e?: FormEvent) => {
-    e?.preventDefault();
-    setError(undefined);
-    try {
-      await task();
-      setValue("");
-    } catch (err) {
-      setError(err instanceof RequestFailure ? err.errors[0]?.message : String(err));
-    }
+  const error = form.errors[0]?.message;
+  // The typed code or password is cleared once it has done its job.
+  const send = (task: (text: string) => Promise<boolean>) => async (e: FormEvent) => {
+    e.preventDefault();
+    if (await task(value)) setValue("");
   };
   if (!mfa) return <p aria-busy="true">Loading...</p>;
   return (
@@ -44,12 +36,15 @@ export function SecurityPage() {
           : "Off: signing in needs only your password."}
       </p>
       {!mfa.enabled && !setup && (
-        <button type="button" onClick={() => void attempt(startMfaSetup)()}>
-          Set up one-time passcode
-        </button>
+        <>
+          <BusyButton type="button" busy={form.busy} busyLabel="Setting up..." onClick={startMfaSetup}>
+            Set up one-time passcode
+          </BusyButton>
+          <FormErrors messages={error ? [error] : []} />
+        </>
       )}
       {setup && (
-        <form onSubmit={attempt(() => confirmMfa(value))} aria-label="Confirm one-time passcode">
+        <form onSubmit={send(confirmMfa)} aria-label="Confirm one-time passcode">
           <p>Scan this code with your authenticator app, or type the secret, then enter the code it shows.</p>
           <img
             src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(setup.qrSvg)}`}
@@ -69,11 +64,13 @@ export function SecurityPage() {
             error={error}
             autoFocus
           />
-          <button type="submit">Turn on</button>
+          <BusyButton busy={form.busy} busyLabel="Turning on...">
+            Turn on
+          </BusyButton>
         </form>
       )}
       {mfa.enabled && (
-        <form onSubmit={attempt(() => disableMfa(value))} aria-label="Turn off one-time passcode">
+        <form onSubmit={send(disableMfa)} aria-label="Turn off one-time passcode">
           <Field
             label="Your password"
             type="password"
@@ -82,9 +79,9 @@ export function SecurityPage() {
             onChange={(e) => setValue(e.target.value)}
             error={error}
           />
-          <button type="submit" className="secondary">
+          <BusyButton busy={form.busy} busyLabel="Turning off..." className="secondary">
             Turn off
-          </button>
+          </BusyButton>
         </form>
       )}
       <h2>Remembered browsers</h2>
@@ -94,75 +91,12 @@ export function SecurityPage() {
       <button
         type="button"
         className="secondary outline"
-        disabled={mfa.rememberedDevices === 0}
-        onClick={() => void attempt(forgetRememberedDevices)()}
+        disabled={mfa.rememberedDevices === 0 || form.busy}
+        onClick={() => void forgetRememberedDevices()}
       >
         Forget remembered browsers
       </button>
       <SignedInBrowsers />
     </section>
-  );
-}
-
-/** Where the person is signed in, newest first, with "Sign out everywhere else". */
-function SignedInBrowsers() {
-  const state = useStore($sessions);
-  const session = useStore($session);
-  const zone = session.status === "signedIn" ? session.info.timezone : undefined;
-  const [busy, setBusy] = useState(false);
-  const [note, setNote] = useState<string | null>(null);
-  const signOutOthers = async () => {
-    setBusy(true);
-    setNote(null);
-    try {
-      const ended = await endOtherSessions();
-      setNote(`Signed out ${ended} other session${ended === 1 ? "" : "s"}.`);
-    } catch (err) {
-      setNote((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <>
-      <h2 id="sessions-heading">Signed-in browsers</h2>
-      {state.status === "loading" && <p aria-busy="true">Loading...</p>}
-      {state.status === "failed" && (
-        <p role="alert" className="form-error">
-          {state.message}
-        </p>
-      )}
-      {state.status === "ready" && (
-        <>
-          <p className="muted">
-            A session ends after 7 days without use and 30 days after signing in; at most 10 at a time.
-          </p>
-          <ul aria-labelledby="sessions-heading" style={{ padding: 0 }}>
-            {state.list.map((s, i) => (
-              <li key={i} style={{ listStyle: "none", marginBottom: "0.75rem" }}>
-                <strong>{s.browser}</strong>{" "}
-                {s.current && <span className="badge badge-info">This browser</span>}
-                <br />
-                <small className="muted">
-                  Signed in <DateText at={s.createdAt} zone={zone} withTime />
-                  <br />
-                  Last active <DateText at={s.lastSeenAt} zone={zone} withTime />
-                </small>
-              </li>
-            ))}
-          </ul>
-          <BusyButton
-            type="button"
-            className="secondary outline"
-            busy={busy}
-            label="Sign out everywhere else"
-            busyLabel="Signing out..."
-            disabled={!state.list.some((s) => !s.current)}
-            onClick={() => void signOutOthers()}
-          />
-        </>
-      )}
-      {note && <p role="status">{note}</p>}
-    </>
   );
 }

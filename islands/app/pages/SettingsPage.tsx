@@ -1,27 +1,24 @@
 import { useStore } from "@nanostores/react";
 import { useState, type FormEvent } from "react";
-import { saveSettings } from "../../../src/stores/account.ts";
+import { $settingsForm, $settingsSaved, saveSettings } from "../../../src/stores/account.ts";
 import { $session } from "../../../src/stores/session.ts";
+import { BusyButton } from "../../ui/BusyButton.tsx";
+import { FormErrors } from "../../ui/Field.tsx";
 
 const ZONES: string[] =
   typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : ["UTC"];
 
 /** Temperature scale and time zone, used by every signed-in page. */
-export function SettingsPage() {
+export default function SettingsPage() {
   const session = useStore($session);
+  const form = useStore($settingsForm);
+  const saved = useStore($settingsSaved);
   const info = session.status === "signedIn" ? session.info : null;
   const [scale, setScale] = useState<"C" | "F">(info?.temperatureScale ?? "C");
   const [zone, setZone] = useState(info?.timezone ?? "UTC");
-  const [note, setNote] = useState<string | null>(null);
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setNote(null);
-    try {
-      await saveSettings({ temperatureScale: scale, timezone: zone });
-      setNote("Settings saved.");
-    } catch (err) {
-      setNote((err as Error).message);
-    }
+    void saveSettings({ temperatureScale: scale, timezone: zone });
   };
   return (
     <form onSubmit={submit} aria-label="Settings">
@@ -47,8 +44,11 @@ export function SettingsPage() {
           ))}
         </select>
       </label>
-      <button type="submit">Save settings</button>
-      {note && <p role="status">{note}</p>}
+      <BusyButton busy={form.busy} busyLabel="Saving...">
+        Save settings
+      </BusyButton>
+      {saved && <p role="status">Settings saved.</p>}
+      <FormErrors messages={form.errors.map((e) => e.message)} />
     </form>
   );
 }

@@ -1,0 +1,26 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from "react";
+import type { RouteName } from "../../src/stores/router.ts";
+
+type Page = LazyExoticComponent<ComponentType>;
+
+const home = lazy(() => import("./pages/HomePage.tsx"));
+const comingSoon = lazy(() => import("./pages/ComingSoon.tsx"));
+
+/**
+ * Each route's page, its code loaded the first time the route shows (a chart page's
+ * ECharts never loads on the settings page). A route without a page breaks the build.
+ */
+export const pages = {
+  home,
+  account: home,
+  settings: lazy(() => import("./pages/SettingsPage.tsx")),
+  security: lazy(() => import("./pages/SecurityPage.tsx")),
+  devices: comingSoon,
+  orders: comingSoon,
+  quotes: comingSoon,
+  orderDetails: comingSoon,
+  quoteDetails: comingSoon,
+} satisfies Record<RouteName, Page>;
+
+/** An /s address that names no route. */
+export const notFound: Page = lazy(() => import("./pages/NotFound.tsx"));
