@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import { parseConfig } from "../server/config.ts";
 import { openDatabase } from "../server/db/client.ts";
 import { samlConfigs, subscriptions } from "../server/db/schema/index.ts";
-import { saveSamlConfig } from "../server/services/saml.ts";
+import { saveSamlConfig } from "../server/data/saml.ts";
 
 const { values } = parseArgs({
   options: {

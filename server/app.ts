@@ -1,7 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
-import { runtimeConfig } from "./config.ts";
 import { resolveDeps, type AppDeps } from "./deps.ts";
 import { refuseDeviceKeys } from "./http/demoKeys.ts";
 import { isDemoDeviceKey } from "./seed/keys.ts";
@@ -13,18 +12,22 @@ import { localOnly } from "./http/local.ts";
 import { refuseNulInUrl } from "./http/nul.ts";
 import { originCheck } from "./http/origin.ts";
 import { requestId } from "./http/requestId.ts";
-import { healthRoutes } from "./routes/health.ts";
-import { devicePushRoutes } from "./routes/devicePush.ts";
 import { accountMessageRoutes } from "./routes/accountMessages.ts";
+import { accountSessionRoutes } from "./routes/accountSessions.ts";
+import { devicePushRoutes } from "./routes/devicePush.ts";
 import { devMailboxRoutes } from "./routes/devMailbox.ts";
 import { gatewayRoutes } from "./routes/gateway.ts";
+import { healthRoutes } from "./routes/health.ts";
 import { mfaRoutes } from "./routes/mfa.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
-import { accountSessionRoutes } from "./routes/accountSessions.ts";
 import { passwordResetRoutes } from "./routes/passwordReset.ts";
-import { sessionRoutes } from "./routes/session.ts";
+import { resetRequestRoutes } from "./routes/resetRequest.ts";
+import { runtimeConfigRoutes } from "./routes/runtimeConfig.ts";
 import { samlRoutes } from "./routes/saml.ts";
+import { samlCompleteRoutes } from "./routes/samlComplete.ts";
+import { sessionRoutes } from "./routes/session.ts";
 import { signupRoutes } from "./routes/signup.ts";
+import { validateRoutes } from "./routes/validate.ts";
 
 const API_BODY_LIMIT = 1024 * 1024;
 
@@ -63,20 +66,31 @@ export function buildApp(input: AppDeps) {
   app.use("/gateway/*", limitBody);
   app.use("/user/*", limitBody);
 
+  // api host: the JSON API of the signed-in app, devices and integrators. Unknown /api/ paths
+  // answer the error list, never a page.
   app.route("/", healthRoutes(deps));
   app.route("/", openApiRoutes(deps));
-  app.route("/api/v1/device-data", devicePushRoutes(deps));
-  app.route("/api/v1/session", sessionRoutes(deps));
-  app.route("/api/v1/account-messages", accountMessageRoutes(deps));
-  app.route("/api/v1/account/mfa", mfaRoutes(deps));
-  app.route("/api/v1/account/sessions", accountSessionRoutes(deps));
-  app.route("/gateway", gatewayRoutes(deps));
-  app.route("/gateway", passwordResetRoutes(deps));
-  app.route("/user", signupRoutes(deps));
-  app.route("/auth/saml", samlRoutes(deps));
-  if (deps.config.demo) app.route("/dev", devMailboxRoutes(deps));
-  app.get("/runtime-config.json", (c) => c.json(runtimeConfig(deps.config)));
+  app.route("/", devicePushRoutes(deps));
+  app.route("/", sessionRoutes(deps));
+  app.route("/", accountMessageRoutes(deps));
+  app.route("/", mfaRoutes(deps));
+  app.route("/", accountSessionRoutes(deps));
   app.all("/api/*", (c) => errorResponse(c, 404, [{ field: null, message: NOT_FOUND }]));
+
+  // account host: sign-in, password reset, registration and SAML (form posts and redirects).
+  app.route("/", gatewayRoutes(deps));
+  app.route("/", resetRequestRoutes(deps));
+  app.route("/", passwordResetRoutes(deps));
+  app.route("/", signupRoutes(deps));
+  app.route("/", validateRoutes(deps));
+  app.route("/", samlRoutes(deps));
+  app.route("/", samlCompleteRoutes(deps));
+
+  // demo: the outbox as a page, in demo mode only (and for this computer only).
+  if (deps.config.demo) app.route("/", devMailboxRoutes(deps));
+
+  // web host: the runtime config and the built pages, last, since they answer any GET.
+  app.route("/", runtimeConfigRoutes(deps));
   if (deps.site) app.on(["GET", "HEAD"], "*", deps.site.handler);
   // An island's form posted natively (a script's form.submit() before hydration) goes back
   // to its page, unread: the fields never reach a URL or a log.

@@ -1,5 +1,6 @@
 import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
+import { outboxStore } from "./data/outbox.ts";
 import { createMailer, type Mailer } from "./services/mail.ts";
 import type { Site } from "./static/site.ts";
 
@@ -34,6 +35,6 @@ export function resolveDeps(input: AppDeps): Deps {
     config: input.config,
     site: input.site,
     now: input.now ?? (() => new Date()),
-    mailer: input.mailer ?? createMailer(input.db, input.config.smtpUrl),
+    mailer: input.mailer ?? createMailer(outboxStore(input.db), input.config.smtpUrl),
   };
 }

@@ -1,17 +1,9 @@
-import { and, eq } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
+import { ApiError, NOT_FOUND } from "../core/errors.ts";
+import { authOfSession, type Auth } from "../data/auth.ts";
 import type { Db } from "../db/client.ts";
-import { subscriptions, userAssignments, users } from "../db/schema/index.ts";
-import { sessionUserId } from "../services/sessions.ts";
-import { isRoleId, type RoleId } from "../../src/domain/roles.ts";
 import { roleMay, type Action } from "../../src/domain/permissions.ts";
-import { ApiError } from "../core/errors.ts";
-
-export interface Auth {
-  user: typeof users.$inferSelect;
-  subscription: typeof subscriptions.$inferSelect;
-  roleId: RoleId;
-}
+import { sessionToken } from "./cookies.ts";
 
 declare module "hono" {
   interface ContextVariableMap {
@@ -22,23 +14,6 @@ declare module "hono" {
 export const NOT_SIGNED_IN = "You are not signed in.";
 export const FORBIDDEN = "You do not have permission to do that.";
 export const TERMS_REQUIRED = "Accept the Terms of Service to continue.";
-
-/** Loads the caller's user, active subscription and role in it, or null. */
-export async function loadAuth(c: Context, db: Db, now: Date): Promise<Auth | null> {
-  const userId = await sessionUserId(c, db, now);
-  if (userId === null) return null;
-  const [user] = await db.select().from(users).where(eq(users.id, userId));
-  if (!user?.activeSubscriptionId) return null;
-  const [row] = await db
-    .select({ subscription: subscriptions, roleId: userAssignments.roleId })
-    .from(userAssignments)
-    .innerJoin(subscriptions, eq(userAssignments.subscriptionId, subscriptions.id))
-    .where(
-      and(eq(userAssignments.userId, userId), eq(userAssignments.subscriptionId, user.activeSubscriptionId)),
-    );
-  if (!row || !isRoleId(row.roleId)) return null;
-  return { user, subscription: row.subscription, roleId: row.roleId };
-}
 
 /**
  * Middleware: every signed-in route needs a session (401 otherwise) and, unless the route
@@ -52,7 +27,7 @@ export function requireAuth(
   opts: { beforeTerms?: boolean } = {},
 ): MiddlewareHandler {
   return async (c, next) => {
-    const auth = await loadAuth(c, db, now());
+    const auth = await authOfSession(db, sessionToken(c), now());
     if (!auth) throw new ApiError(401, NOT_SIGNED_IN);
     if (!opts.beforeTerms && auth.user.termsAcceptedAt === null) throw new ApiError(403, TERMS_REQUIRED);
     c.set("auth", auth);
@@ -72,6 +47,6 @@ export function authOf(c: Context): Auth {
  * resource must belong to the active subscription. Refuses with 403 or 404.
  */
 export function authorize(auth: Auth, action: Action, resource?: { subscriptionId: number | null }) {
-  if (resource && resource.subscriptionId !== auth.subscription.id) throw new ApiError(404, "Not found.");
+  if (resource && resource.subscriptionId !== auth.subscription.id) throw new ApiError(404, NOT_FOUND);
   if (!roleMay(auth.roleId, action)) throw new ApiError(403, FORBIDDEN);
 }

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../core/errors.ts";
-import { BAD_DEVICE_KEY } from "../services/ingest.ts";
+import { BAD_DEVICE_KEY } from "../data/ingest.ts";
 
 /**
  * Refuses a push signed with a key `refused` names (outside demo mode: a demo device's key)

@@ -1,6 +1,8 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import { ApiError, type FieldError } from "../core/errors.ts";
+import type { Endpoint, InputOf } from "../../src/api/endpoint.ts";
+import { ID_RANGE, idField } from "../../src/api/fields.ts";
 import { hasNul, jsonProblem, NUL_REFUSED } from "./nul.ts";
 
 /** Our forms have a handful of fields; a body with hundreds is not one of them. */
@@ -63,4 +65,35 @@ export async function formBody<T extends z.core.$ZodType>(c: Context, schema: T)
   const withNul = entries.find(([k, v]) => hasNul(k) || (typeof v === "string" && hasNul(v)));
   if (withNul) throw new ApiError(400, [{ field: withNul[0], message: NUL_REFUSED }]);
   return validate(schema, raw);
+}
+
+/**
+ * The endpoint's input, read the way its contract says it travels (JSON body, form body or
+ * query string) and validated with its request schema; undefined when it takes none.
+ */
+export async function inputOf<E extends Endpoint>(c: Context, endpoint: E): Promise<InputOf<E>> {
+  const schema = endpoint.request;
+  if (!schema) return undefined as InputOf<E>;
+  switch (endpoint.body) {
+    case "json":
+      return (await jsonBody(c, schema)) as InputOf<E>;
+    case "form":
+      return (await formBody(c, schema)) as InputOf<E>;
+    case "query":
+      return validate(schema, c.req.query()) as InputOf<E>;
+    case "none":
+      return undefined as InputOf<E>;
+  }
+}
+
+/**
+ * A record id from the path (`:id`): digits only, then the contract's int4 range, so "1e3",
+ * "0x10", "-1" and 2147483648 are a 400 on that field, never a database error.
+ */
+export function idParam(c: Context, name = "id"): number {
+  const text = c.req.param(name) ?? "";
+  if (!/^\d{1,10}$/.test(text)) throw new ApiError(400, [{ field: name, message: ID_RANGE }]);
+  const parsed = z.safeParse(idField, Number(text));
+  if (!parsed.success) throw new ApiError(400, [{ field: name, message: ID_RANGE }]);
+  return parsed.data;
 }

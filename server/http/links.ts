@@ -1,4 +1,3 @@
-import type { Context } from "hono";
 import type { Config } from "../config.ts";
 
 /**
@@ -6,11 +5,6 @@ import type { Config } from "../config.ts";
  * Never the request's Host: the sender chooses it, and a reset link on their name hands
  * them the token. (config.ts refuses a non-loopback HOST without an origin.)
  */
-export function linkBase(_c: Context, config: Config): string {
-  return linkOrigin(config);
-}
-
-/** The origin of emailed links, from configuration alone. */
 export function linkOrigin(config: Config): string {
   return config.origins.account || config.origins.public || `http://localhost:${config.port}`;
 }

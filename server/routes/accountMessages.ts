@@ -1,64 +1,32 @@
-import { and, desc, eq, isNull, notExists, or } from "drizzle-orm";
 import { Hono } from "hono";
-import type { Deps } from "../deps.ts";
-import { accountMessageViews, accountMessages } from "../db/schema/index.ts";
-import { authOf, requireAuth } from "../http/auth.ts";
+import { secondsOf } from "../core/time.ts";
 import { ApiError } from "../core/errors.ts";
-import { jsonBody } from "../http/input.ts";
-import { dismissMessage } from "../../src/api/accounts.ts";
+import { dismissMessage as markRead, unreadMessages } from "../data/messages.ts";
+import type { Deps } from "../deps.ts";
+import { guard } from "../http/access.ts";
+import { authOf } from "../http/auth.ts";
+import { inputOf } from "../http/input.ts";
+import { reply } from "../http/reply.ts";
+import { dismissMessage, listMessages } from "../../src/api/accounts.ts";
 
 /** Unread account messages of the active subscription, newest first, and dismissing one. */
-export function accountMessageRoutes({ db, now }: Deps) {
-  const visible = (subscriptionId: number) =>
-    or(eq(accountMessages.subscriptionId, subscriptionId), isNull(accountMessages.subscriptionId));
+export function accountMessageRoutes(deps: Deps) {
+  const { db, now } = deps;
   return new Hono()
-    .use(requireAuth(db, now))
-    .get("/", async (c) => {
+    .get(listMessages.path, guard(listMessages, deps), async (c) => {
       const { user, subscription } = authOf(c);
-      const unread = await db
-        .select({
-          id: accountMessages.id,
-          title: accountMessages.title,
-          body: accountMessages.body,
-          timeCreated: accountMessages.timeCreated,
-        })
-        .from(accountMessages)
-        .where(
-          and(
-            visible(subscription.id),
-            notExists(
-              db
-                .select()
-                .from(accountMessageViews)
-                .where(
-                  and(
-                    eq(accountMessageViews.messageId, accountMessages.id),
-                    eq(accountMessageViews.userId, user.id),
-                  ),
-                ),
-            ),
-          ),
-        )
-        .orderBy(desc(accountMessages.timeCreated));
-      const list = unread.map((m) => ({
-        ...m,
-        timeCreated: Math.floor(m.timeCreated.getTime() / 1000),
-        timeViewed: null,
-      }));
-      return c.json({ success: true, data: list });
+      const unread = await unreadMessages(db, user.id, subscription.id);
+      return reply(
+        c,
+        listMessages,
+        unread.map((m) => ({ ...m, timeCreated: secondsOf(m.timeCreated), timeViewed: null })),
+      );
     })
-    .post("/dismiss-message", async (c) => {
-      const { messageId } = await jsonBody(c, dismissMessage.request);
+    .post(dismissMessage.path, guard(dismissMessage, deps), async (c) => {
+      const { messageId } = await inputOf(c, dismissMessage);
       const { user, subscription } = authOf(c);
-      const [message] = await db
-        .select()
-        .from(accountMessages)
-        .where(and(eq(accountMessages.id, messageId), visible(subscription.id)));
-      if (!message) throw new ApiError(404, [{ field: "messageId", message: "Message not found." }]);
-      await db
-        .insert(accountMessageViews)
-        .values({ messageId, userId: user.id, timeViewed: now() })
-        .onConflictDoNothing();
-      return c.json({ success: true, data: { id: messageId } });
+      if (!(await markRead(db, { messageId, userId: user.id, subscriptionId: subscription.id }, now())))
+        throw new ApiError(404, [{ field: "messageId", message: "Message not found." }]);
+      return reply(c, dismissMessage, { id: messageId });
     });
 }

@@ -1,23 +1,27 @@
 import { Hono } from "hono";
+import { secondsOf } from "../core/time.ts";
+import { endOtherSessions as endOthers, listSessions as sessionsOf } from "../data/sessions.ts";
 import type { Deps } from "../deps.ts";
-import { authOf, requireAuth } from "../http/auth.ts";
-import { endOtherSessions, listSessions } from "../services/sessions.ts";
-
-const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
+import { guard } from "../http/access.ts";
+import { authOf } from "../http/auth.ts";
+import { sessionToken } from "../http/cookies.ts";
+import { reply } from "../http/reply.ts";
+import { endOtherSessions, listSessions } from "../../src/api/accounts.ts";
 
 /** The signed-in person's live sessions: list them and sign out everywhere else. */
-export function accountSessionRoutes({ db, now }: Deps) {
+export function accountSessionRoutes(deps: Deps) {
+  const { db, now } = deps;
   return new Hono()
-    .use(requireAuth(db, now))
-    .get("/", async (c) => {
-      const list = await listSessions(c, db, authOf(c).user.id, now());
-      return c.json({
-        success: true,
-        data: list.map((s) => ({ ...s, createdAt: seconds(s.createdAt), lastSeenAt: seconds(s.lastSeenAt) })),
-      });
+    .get(listSessions.path, guard(listSessions, deps), async (c) => {
+      const list = await sessionsOf(db, authOf(c).user.id, sessionToken(c), now());
+      return reply(
+        c,
+        listSessions,
+        list.map((s) => ({ ...s, createdAt: secondsOf(s.createdAt), lastSeenAt: secondsOf(s.lastSeenAt) })),
+      );
     })
-    .delete("/others", async (c) => {
-      const ended = await endOtherSessions(c, db, authOf(c).user.id);
-      return c.json({ success: true, data: { ended } });
+    .delete(endOtherSessions.path, guard(endOtherSessions, deps), async (c) => {
+      const ended = await endOthers(db, authOf(c).user.id, sessionToken(c));
+      return reply(c, endOtherSessions, { ended });
     });
 }

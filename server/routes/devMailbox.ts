@@ -1,8 +1,10 @@
-import { desc } from "drizzle-orm";
 import { Hono } from "hono";
+import { latestMail } from "../data/outbox.ts";
 import type { Deps } from "../deps.ts";
-import { outbox } from "../db/schema/index.ts";
+import { guard } from "../http/access.ts";
 import { isLocalRequest, MAILBOX_LOCAL_ONLY } from "../http/local.ts";
+
+const MAILBOX = { method: "get", path: "/dev/mailbox" } as const;
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 const linkify = (s: string) => escape(s).replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>');
@@ -12,10 +14,10 @@ const linkify = (s: string) => escape(s).replace(/(https?:\/\/[^\s<]+)/g, '<a hr
  * It shows every reset and registration link, so it answers this computer only, even when
  * DEMO=1 shares the rest of the demo.
  */
-export function devMailboxRoutes({ db }: Deps) {
-  return new Hono().get("/mailbox", async (c) => {
+export function devMailboxRoutes(deps: Deps) {
+  return new Hono().get(MAILBOX.path, guard(MAILBOX, deps), async (c) => {
     if (!isLocalRequest(c)) return c.text(MAILBOX_LOCAL_ONLY, 403);
-    const mails = await db.select().from(outbox).orderBy(desc(outbox.id)).limit(50);
+    const mails = await latestMail(deps.db, 50);
     const items = mails
       .map(
         (m) =>

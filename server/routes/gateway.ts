@@ -1,69 +1,48 @@
-import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { Hono } from "hono";
-import { z } from "zod";
-import type { Deps } from "../deps.ts";
-import { users } from "../db/schema/index.ts";
-import { clientIp } from "../http/clientIp.ts";
 import { ApiError } from "../core/errors.ts";
-import { formBody } from "../http/input.ts";
-import { findUserByEmail, samlConfigOf } from "../services/accounts.ts";
+import { claimTotpStep } from "../data/mfa.ts";
+import { codeFailures, consume, passwordFailures, release, reserve, runCounted } from "../data/rateLimits.ts";
+import { findUser, findUserByEmail, samlConfigOf } from "../data/users.ts";
+import type { Deps } from "../deps.ts";
+import { guard } from "../http/access.ts";
+import { clientIp } from "../http/clientIp.ts";
+import {
+  browserChallenge,
+  endBrowserChallenge,
+  isRememberedBrowser,
+  rememberBrowser,
+  signInBrowser,
+  signOutBrowser,
+  startBrowserChallenge,
+} from "../http/cookies.ts";
+import { inputOf } from "../http/input.ts";
+import { reply } from "../http/reply.ts";
 import { verifyOrDummy } from "../services/passwords.ts";
-import {
-  codeFailures,
-  consume,
-  passwordFailures,
-  release,
-  reserve,
-  runCounted,
-} from "../services/rateLimit.ts";
-import * as s from "../services/sessions.ts";
 import { matchTotp } from "../services/totp.ts";
-import {
-  CHALLENGE_EXPIRED,
-  INVALID_EMAIL,
-  WRONG_CREDENTIALS,
-  WRONG_OTP,
-  isEmail,
-} from "../../src/domain/auth.ts";
+import { checkEmail, logout, submitPassword, verifyOtp } from "../../src/api/gateway.ts";
+import { CHALLENGE_EXPIRED, WRONG_CREDENTIALS, WRONG_OTP } from "../../src/domain/auth.ts";
 
-export const emailField = z
-  .string({ error: INVALID_EMAIL })
-  .trim()
-  .refine((v) => isEmail(v), INVALID_EMAIL);
-export const FEDERATED_ONLY = "Your organization signs in through its identity provider.";
+const FEDERATED_ONLY = "Your organization signs in through its identity provider.";
 const MINUTES_15 = 900;
 
 /** The sign-in card's three steps and sign-out (form-encoded, account host). */
-export function gatewayRoutes({ db, config, now }: Deps) {
+export function gatewayRoutes(deps: Deps) {
+  const { db, config, now } = deps;
+  const ip = (c: Parameters<typeof clientIp>[0]) => clientIp(c, config.trustProxy);
   return new Hono()
-    .post("/check-email", async (c) => {
-      const { emailAddress } = await formBody(c, z.object({ emailAddress: emailField }));
-      await consume(
-        db,
-        { key: `check-email:${clientIp(c, config.trustProxy)}`, max: 60, windowSeconds: 600 },
-        now(),
-        "emailAddress",
-      );
+    .post(checkEmail.path, guard(checkEmail, deps), async (c) => {
+      const { emailAddress } = await inputOf(c, checkEmail);
+      const t = now();
+      await consume(db, { key: `check-email:${ip(c)}`, max: 60, windowSeconds: 600 }, t, "emailAddress");
       const user = await findUserByEmail(db, emailAddress);
       const samlConfigName = user ? await samlConfigOf(db, user) : null;
-      const mfaRequired = !!user?.totpSecret && !(await s.isRememberedDevice(c, db, user.id, now()));
-      return c.json({ success: true, data: { samlConfigName, mfaRequired } });
+      const mfaRequired = !!user?.totpSecret && !(await isRememberedBrowser(c, db, user.id, t));
+      return reply(c, checkEmail, { samlConfigName, mfaRequired });
     })
-    .post("/submit", async (c) => {
-      const form = await formBody(
-        c,
-        z.object({
-          emailAddress: emailField,
-          password: z.string({ error: "Enter your password." }).min(1, "Enter your password."),
-        }),
-      );
+    .post(submitPassword.path, guard(submitPassword, deps), async (c) => {
+      const form = await inputOf(c, submitPassword);
       const t = now();
-      await consume(
-        db,
-        { key: `signin-ip:${clientIp(c, config.trustProxy)}`, max: 100, windowSeconds: MINUTES_15 },
-        t,
-        "password",
-      );
+      await consume(db, { key: `signin-ip:${ip(c)}`, max: 100, windowSeconds: MINUTES_15 }, t, "password");
       // Counted as a failure before the hash and given back on success, so parallel guesses
       // cannot all pass the check before any of them is counted.
       const slot = await reserve(db, passwordFailures(form.emailAddress), t, "password");
@@ -74,48 +53,32 @@ export function gatewayRoutes({ db, config, now }: Deps) {
       await release(db, slot);
       if (await samlConfigOf(db, user))
         throw new ApiError(403, [{ field: "emailAddress", message: FEDERATED_ONLY }]);
-      if (user.totpSecret && !(await s.isRememberedDevice(c, db, user.id, t))) {
-        await s.startChallenge(c, db, user.id, t);
-        return c.json({ success: true, data: { mfaRequired: true } });
+      if (user.totpSecret && !(await isRememberedBrowser(c, db, user.id, t))) {
+        await startBrowserChallenge(c, db, user.id, t);
+        return reply(c, submitPassword, { mfaRequired: true });
       }
-      await s.startSession(c, db, user.id, t);
-      return c.json({ success: true, data: { mfaRequired: false } });
+      await signInBrowser(c, db, user.id, t);
+      return reply(c, submitPassword, { mfaRequired: false });
     })
-    .post("/verify-otp", async (c) => {
-      const form = await formBody(
-        c,
-        z.object({ otp: z.string().trim().default(""), remember: z.enum(["1", "0"]).default("0") }),
-      );
+    .post(verifyOtp.path, guard(verifyOtp, deps), async (c) => {
+      const form = await inputOf(c, verifyOtp);
       const t = now();
-      const challenge = await s.currentChallenge(c, db, t);
+      const challenge = await browserChallenge(c, db, t);
       if (!challenge) throw new ApiError(401, [{ field: "otp", message: CHALLENGE_EXPIRED }]);
       const slot = await reserve(db, codeFailures(challenge.userId), t, "otp");
-      const [user] = await db.select().from(users).where(eq(users.id, challenge.userId));
+      const user = await findUser(db, challenge.userId);
       const step = user?.totpSecret ? await matchTotp(user.totpSecret, form.otp, t, user.totpLastStep) : null;
       // Claim the step atomically: a code works once even when two requests race.
-      const claimed =
-        step !== null &&
-        (
-          await db
-            .update(users)
-            .set({ totpLastStep: step })
-            .where(
-              and(
-                eq(users.id, challenge.userId),
-                or(isNull(users.totpLastStep), lt(users.totpLastStep, step)),
-              ),
-            )
-            .returning({ id: users.id })
-        ).length === 1;
+      const claimed = step !== null && (await claimTotpStep(db, challenge.userId, step));
       if (!claimed) throw new ApiError(401, [{ field: "otp", message: WRONG_OTP }]);
       await release(db, slot);
-      await s.endChallenge(c, db, challenge.idHash);
-      if (form.remember === "1") await s.rememberDevice(c, db, challenge.userId, t);
-      await s.startSession(c, db, challenge.userId, t);
-      return c.json({ success: true, data: {} });
+      await endBrowserChallenge(c, db, challenge.idHash);
+      if (form.remember === "1") await rememberBrowser(c, db, challenge.userId, t);
+      await signInBrowser(c, db, challenge.userId, t);
+      return reply(c, verifyOtp, {});
     })
-    .post("/logout", async (c) => {
-      await s.endSession(c, db);
-      return c.json({ success: true, data: {} });
+    .post(logout.path, guard(logout, deps), async (c) => {
+      await signOutBrowser(c, db);
+      return reply(c, logout, {});
     });
 }

@@ -1,66 +1,53 @@
-import { and, eq } from "drizzle-orm";
 import { Hono } from "hono";
-import type { Deps } from "../deps.ts";
-import { userAssignments, users } from "../db/schema/index.ts";
-import { authOf, requireAuth } from "../http/auth.ts";
 import { ApiError } from "../core/errors.ts";
-import { jsonBody } from "../http/input.ts";
-import { sessionInformation, subscriptionStats } from "../services/sessionInfo.ts";
-import { patchSettings, setActiveSubscription } from "../../src/api/session.ts";
+import { sessionInformation, subscriptionStats } from "../data/sessionInfo.ts";
+import { acceptTerms as recordTerms, saveSettings, switchSubscription } from "../data/users.ts";
+import type { Deps } from "../deps.ts";
+import { guard } from "../http/access.ts";
+import { authOf } from "../http/auth.ts";
+import { inputOf } from "../http/input.ts";
+import { reply } from "../http/reply.ts";
+import {
+  acceptTerms,
+  getSession,
+  getStats,
+  getTermsAccepted,
+  patchSettings,
+  setActiveSubscription,
+} from "../../src/api/session.ts";
+
+const NOT_A_MEMBER = "You do not belong to that subscription.";
 
 /** The signed-in session: who, which subscription, terms, settings. */
-export function sessionRoutes({ db, now }: Deps) {
-  // Who is signed in and the terms themselves: what a person needs to reach and accept them.
-  const beforeTerms = requireAuth(db, now, { beforeTerms: true });
-  const member = requireAuth(db, now);
+export function sessionRoutes(deps: Deps) {
+  const { db, now } = deps;
   return new Hono()
-    .get("/", beforeTerms, async (c) => {
+    .get(getSession.path, guard(getSession, deps), async (c) => {
       const auth = authOf(c);
-      return c.json({
-        success: true,
-        data: {
-          sessionInformation: await sessionInformation(db, auth),
-          termsAccepted: auth.user.termsAcceptedAt !== null,
-        },
+      return reply(c, getSession, {
+        sessionInformation: await sessionInformation(db, auth),
+        termsAccepted: auth.user.termsAcceptedAt !== null,
       });
     })
-    .get("/subscription/stats", member, async (c) =>
-      c.json({ success: true, data: await subscriptionStats(db, authOf(c)) }),
+    .get(getStats.path, guard(getStats, deps), async (c) =>
+      reply(c, getStats, await subscriptionStats(db, authOf(c))),
     )
-    .get("/terms-accepted", beforeTerms, (c) =>
-      c.json({ success: true, data: { termsAccepted: authOf(c).user.termsAcceptedAt !== null } }),
+    .get(getTermsAccepted.path, guard(getTermsAccepted, deps), (c) =>
+      reply(c, getTermsAccepted, { termsAccepted: authOf(c).user.termsAcceptedAt !== null }),
     )
-    .post("/terms-accepted", beforeTerms, async (c) => {
-      const { user } = authOf(c);
-      if (!user.termsAcceptedAt)
-        await db.update(users).set({ termsAcceptedAt: now() }).where(eq(users.id, user.id));
-      return c.json({ success: true, data: { termsAccepted: true } });
+    .post(acceptTerms.path, guard(acceptTerms, deps), async (c) => {
+      await recordTerms(db, authOf(c).user, now());
+      return reply(c, acceptTerms, { termsAccepted: true });
     })
-    .patch("/settings", member, async (c) => {
+    .patch(patchSettings.path, guard(patchSettings, deps), async (c) => {
       // The contract refuses an empty patch: a save that names no setting is a client bug.
-      const body = await jsonBody(c, patchSettings.request);
-      const [user] = await db
-        .update(users)
-        .set(body)
-        .where(eq(users.id, authOf(c).user.id))
-        .returning();
-      return c.json({
-        success: true,
-        data: { temperatureScale: user!.temperatureScale, timezone: user!.timezone },
-      });
+      const patch = await inputOf(c, patchSettings);
+      return reply(c, patchSettings, await saveSettings(db, authOf(c).user.id, patch));
     })
-    .post("/active-subscription", member, async (c) => {
-      const { subscriptionId } = await jsonBody(c, setActiveSubscription.request);
-      const { user } = authOf(c);
-      const [assignment] = await db
-        .select()
-        .from(userAssignments)
-        .where(and(eq(userAssignments.userId, user.id), eq(userAssignments.subscriptionId, subscriptionId)));
-      if (!assignment)
-        throw new ApiError(403, [
-          { field: "subscriptionId", message: "You do not belong to that subscription." },
-        ]);
-      await db.update(users).set({ activeSubscriptionId: subscriptionId }).where(eq(users.id, user.id));
-      return c.json({ success: true, data: { activeSubscriptionId: subscriptionId } });
+    .post(setActiveSubscription.path, guard(setActiveSubscription, deps), async (c) => {
+      const { subscriptionId } = await inputOf(c, setActiveSubscription);
+      if (!(await switchSubscription(db, authOf(c).user.id, subscriptionId)))
+        throw new ApiError(403, [{ field: "subscriptionId", message: NOT_A_MEMBER }]);
+      return reply(c, setActiveSubscription, { activeSubscriptionId: subscriptionId });
     });
 }

@@ -1,7 +1,4 @@
-import { eq } from "drizzle-orm";
 import { createTransport } from "nodemailer";
-import type { Db } from "../db/client.ts";
-import { outbox } from "../db/schema/index.ts";
 
 export interface Mail {
   to: string;
@@ -11,6 +8,11 @@ export interface Mail {
 export interface Mailer {
   send(mail: Mail): Promise<void>;
 }
+/** Where messages are kept (data/outbox.ts in the app). */
+export interface Outbox {
+  add(mail: Mail): Promise<number>;
+  markSent(id: number, at: Date): Promise<void>;
+}
 
 const FROM = "Device Portal <no-reply@device-portal.example>";
 
@@ -18,15 +20,15 @@ const FROM = "Device Portal <no-reply@device-portal.example>";
  * Every message is written to the outbox first; with an SMTP URL it is then sent and
  * marked sent. Without one it stays in the outbox, which demo mode shows at /dev/mailbox.
  */
-export function createMailer(db: Db, smtpUrl: string | undefined): Mailer {
+export function createMailer(outbox: Outbox, smtpUrl: string | undefined): Mailer {
   const transport = smtpUrl ? createTransport(smtpUrl) : null;
   return {
     async send(mail) {
-      const [row] = await db.insert(outbox).values(mail).returning();
+      const id = await outbox.add(mail);
       if (!transport) return;
       try {
         await transport.sendMail({ from: FROM, to: mail.to, subject: mail.subject, text: mail.text });
-        await db.update(outbox).set({ sentAt: new Date() }).where(eq(outbox.id, row!.id));
+        await outbox.markSent(id, new Date());
       } catch (e) {
         // The message stays unsent in the outbox; the person can ask for a new link.
         console.error(JSON.stringify({ level: "error", what: "smtp send failed", error: String(e) }));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { authorize, type Auth } from "../../server/http/auth.ts";
+import type { Auth } from "../../server/data/auth.ts";
+import { authorize } from "../../server/http/auth.ts";
 import { ApiError } from "../../server/core/errors.ts";
 import { Role } from "../../src/domain/roles.ts";
 

@@ -6,7 +6,7 @@ import { devices } from "../../server/db/schema/index.ts";
 import { DEMO_LOCAL_ONLY, MAILBOX_LOCAL_ONLY } from "../../server/http/local.ts";
 import { randomToken, sha256 } from "../../server/core/crypto.ts";
 import { demoDeviceKey } from "../../server/seed/keys.ts";
-import { BAD_DEVICE_KEY } from "../../server/services/ingest.ts";
+import { BAD_DEVICE_KEY } from "../../server/data/ingest.ts";
 import { TEST_NOW, testConfig, useTestApp } from "./helpers.ts";
 
 const MAC = "00:1A:2B:3C:4D:01";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { users } from "../../server/db/schema/index.ts";
-import { SESSION_COOKIE } from "../../server/services/sessions.ts";
+import { SESSION_COOKIE } from "../../server/http/cookies.ts";
 import { totpAt } from "../../server/services/totp.ts";
 import { CHALLENGE_EXPIRED, WRONG_CREDENTIALS, WRONG_OTP } from "../../src/domain/auth.ts";
 import { buildApp } from "../../server/app.ts";

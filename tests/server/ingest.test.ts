@@ -4,12 +4,7 @@ import { rows } from "../../server/db/client.ts";
 import { channels, devices, sensors } from "../../server/db/schema/index.ts";
 import { randomToken, sha256 } from "../../server/core/crypto.ts";
 import { demoDeviceKey } from "../../server/seed/keys.ts";
-import {
-  BAD_DEVICE_KEY,
-  SUSPENDED,
-  TIME_OUT_OF_RANGE,
-  UNKNOWN_CHANNEL,
-} from "../../server/services/ingest.ts";
+import { BAD_DEVICE_KEY, SUSPENDED, TIME_OUT_OF_RANGE, UNKNOWN_CHANNEL } from "../../server/data/ingest.ts";
 import { TEST_NOW, useTestApp } from "./helpers.ts";
 
 const MAC = "00:1A:2B:3C:4D:01";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { users } from "../../server/db/schema/index.ts";
 import { hashesStarted } from "../../server/services/passwords.ts";
-import { SESSION_COOKIE } from "../../server/services/sessions.ts";
+import { SESSION_COOKIE } from "../../server/http/cookies.ts";
 import { totpAt } from "../../server/services/totp.ts";
 import { browser } from "./client.ts";
 import { TEST_NOW, testConfig, useTestApp } from "./helpers.ts";

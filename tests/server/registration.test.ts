@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { rows } from "../../server/db/client.ts";
 import { outbox } from "../../server/db/schema/index.ts";
-import { issueToken } from "../../server/services/accounts.ts";
+import { issueToken } from "../../server/data/tokens.ts";
+import { outboxStore } from "../../server/data/outbox.ts";
 import { createMailer } from "../../server/services/mail.ts";
 import { LINK_INVALID } from "../../src/domain/auth.ts";
 import { browser, signIn } from "./client.ts";
@@ -149,7 +150,7 @@ describe("registration and password reset", () => {
     });
     await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
     const port = (smtp.server.address() as AddressInfo).port;
-    const mailer = createMailer(ctx.database.db, `smtp://127.0.0.1:${port}?ignoreTLS=true`);
+    const mailer = createMailer(outboxStore(ctx.database.db), `smtp://127.0.0.1:${port}?ignoreTLS=true`);
     const app = buildApp({ db: ctx.database.db, config: testConfig(), now: () => TEST_NOW, mailer });
     await browser(app).form("/user/new/sign-up", { emailAddress: "smtp.person@example.com" });
     smtp.close();

@@ -1,7 +1,7 @@
 import { desc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { outbox, users } from "../../server/db/schema/index.ts";
-import { REMEMBER_COOKIE, SESSION_COOKIE } from "../../server/services/sessions.ts";
+import { REMEMBER_COOKIE, SESSION_COOKIE } from "../../server/http/cookies.ts";
 import { totpAt } from "../../server/services/totp.ts";
 import { CHALLENGE_EXPIRED, LINK_INVALID } from "../../src/domain/auth.ts";
 import { browser, signIn, type Browser } from "./client.ts";

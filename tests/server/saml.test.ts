@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { subscriptions, userAssignments, users } from "../../server/db/schema/index.ts";
-import { saveSamlConfig } from "../../server/services/saml.ts";
+import { saveSamlConfig } from "../../server/data/saml.ts";
 import { Role } from "../../src/domain/roles.ts";
 import { makeIdpKeys, readAuthnRequest, samlResponse, IDP_ISSUER, type IdpKeys } from "../support/samlIdp.ts";
 import { browser, type Browser } from "./client.ts";

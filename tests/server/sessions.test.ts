@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
-import { SESSION_COOKIE } from "../../server/services/sessions.ts";
+import { SESSION_COOKIE } from "../../server/http/cookies.ts";
 import { browser, signIn, type Browser } from "./client.ts";
 import { TEST_NOW, testConfig, useTestApp } from "./helpers.ts";
 

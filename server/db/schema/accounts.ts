@@ -37,7 +37,7 @@ export const users = pgTable(
     lastName: text("last_name").notNull().default(""),
     passwordHash: text("password_hash"),
     timezone: text("timezone").notNull().default("UTC"),
-    temperatureScale: text("temperature_scale").notNull().default("C"),
+    temperatureScale: text("temperature_scale").$type<"C" | "F">().notNull().default("C"),
     activeSubscriptionId: integer("active_subscription_id").references(() => subscriptions.id),
     totpSecret: text("totp_secret"),
     /** A secret shown during setup, enabled only after a first code confirms it. */

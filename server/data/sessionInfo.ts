@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { rows, type Db } from "../db/client.ts";
 import { subscriptions, userAssignments } from "../db/schema/index.ts";
-import type { Auth } from "../http/auth.ts";
+import type { Auth } from "./auth.ts";
 import { ROLE_INFO, isRoleId, type RoleId } from "../../src/domain/roles.ts";
 
 const role = (id: RoleId) => ({ id, name: ROLE_INFO[id].name, displayName: ROLE_INFO[id].displayName });

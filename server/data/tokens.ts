@@ -1,44 +1,17 @@
-import { randomBytes } from "node:crypto";
-import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull } from "drizzle-orm";
+import { randomToken, sha256 } from "../core/crypto.ts";
 import type { Db } from "../db/client.ts";
-import { authTokens, samlConfigs, subscriptions, users } from "../db/schema/index.ts";
-import { sha256 } from "../core/crypto.ts";
+import { authTokens } from "../db/schema/index.ts";
 
-export type User = typeof users.$inferSelect;
-
-/** The user with this email (case-insensitive), if any. */
-export async function findUserByEmail(db: Db, email: string): Promise<User | null> {
-  const [user] = await db
-    .select()
-    .from(users)
-    .where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`);
-  return user ?? null;
-}
-
-/** The federated configuration name of the user's active subscription, when it has one. */
-export async function samlConfigOf(db: Db, user: User): Promise<string | null> {
-  if (!user.activeSubscriptionId) return null;
-  const [row] = await db
-    .select({ name: samlConfigs.name })
-    .from(subscriptions)
-    .innerJoin(samlConfigs, eq(samlConfigs.name, subscriptions.samlConfigName))
-    .where(eq(subscriptions.id, user.activeSubscriptionId));
-  return row?.name ?? null;
-}
+type Purpose = "register" | "reset";
 
 /** Issues a single-use emailed token (registration or reset); only its hash is stored. */
 export async function issueToken(
   db: Db,
-  t: {
-    purpose: "register" | "reset";
-    email: string;
-    userId?: number;
-    referrer?: string | null;
-    hours: number;
-  },
+  t: { purpose: Purpose; email: string; userId?: number; referrer?: string | null; hours: number },
   now: Date,
 ): Promise<string> {
-  const token = randomBytes(32).toString("base64url");
+  const token = randomToken();
   await db.insert(authTokens).values({
     purpose: t.purpose,
     email: t.email.trim().toLowerCase(),
@@ -51,7 +24,7 @@ export async function issueToken(
 }
 
 /** A token of this purpose that is neither used nor expired. */
-const usable = (token: string, purpose: "register" | "reset", now: Date) =>
+const usable = (token: string, purpose: Purpose, now: Date) =>
   and(
     eq(authTokens.tokenHash, sha256(token)),
     eq(authTokens.purpose, purpose),
@@ -60,7 +33,7 @@ const usable = (token: string, purpose: "register" | "reset", now: Date) =>
   );
 
 /** Takes a token once: marks it used and returns it, or null when unknown, used or expired. */
-export async function takeToken(db: Db, token: string, purpose: "register" | "reset", now: Date) {
+export async function takeToken(db: Db, token: string, purpose: Purpose, now: Date) {
   const [row] = await db
     .update(authTokens)
     .set({ usedAt: now })
@@ -70,7 +43,7 @@ export async function takeToken(db: Db, token: string, purpose: "register" | "re
 }
 
 /** Looks at a token without using it (to show the right form). */
-export async function peekToken(db: Db, token: string, purpose: "register" | "reset", now: Date) {
+export async function peekToken(db: Db, token: string, purpose: Purpose, now: Date) {
   const [row] = await db
     .select()
     .from(authTokens)

@@ -6,7 +6,6 @@ import { MAX_ID } from "../../src/api/fields.ts";
 import { LINK_INVALID } from "../../src/domain/auth.ts";
 import { parseReferrer } from "../../src/domain/publicRecord.ts";
 import { Role } from "../../src/domain/roles.ts";
-import { hashPassword } from "./passwords.ts";
 
 const FREE_LIMITS = {
   users: 3,
@@ -64,16 +63,15 @@ async function subscriptionFor(db: Db, email: string, referrer: string | null) {
  * Creates the validated account, its subscription (when new), its assignment and active
  * subscription in one transaction; returns the new user id. When another link for the same
  * address wins a race, the unique address index turns this insert into nothing: everything
- * rolls back (no empty subscription stays behind) and the link is refused as invalid.
+ * rolls back (no empty subscription stays behind) and the link is refused as invalid. The
+ * password arrives hashed: hashing takes ~100 ms and must not hold the transaction's locks.
  */
 export async function createAccount(
   db: Db,
-  a: { email: string; firstName: string; lastName: string; password: string; referrer: string | null },
+  a: { email: string; firstName: string; lastName: string; passwordHash: string; referrer: string | null },
   now: Date,
 ): Promise<number> {
   const email = a.email.toLowerCase();
-  // Hashing takes ~100 ms; done before the transaction so it holds no locks meanwhile.
-  const passwordHash = await hashPassword(a.password);
   return db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
     const target = await subscriptionFor(tx, email, a.referrer);
@@ -83,7 +81,7 @@ export async function createAccount(
         email,
         firstName: a.firstName,
         lastName: a.lastName,
-        passwordHash,
+        passwordHash: a.passwordHash,
         activeSubscriptionId: target.id,
         emailVerifiedAt: now,
       })

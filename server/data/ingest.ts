@@ -3,7 +3,7 @@ import type { Db } from "../db/client.ts";
 import { channelGroups, channels, devices, samples, sensors } from "../db/schema/index.ts";
 import { keyMatches } from "../core/crypto.ts";
 import { ApiError, type FieldError } from "../core/errors.ts";
-import type { Push } from "./pushSchema.ts";
+import type { Push } from "../../src/api/devices.ts";
 
 export const BAD_DEVICE_KEY = "Unknown device or wrong device key.";
 export const SUSPENDED = "This device is suspended and cannot push data.";

@@ -1,0 +1,37 @@
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { users } from "../db/schema/index.ts";
+
+/** Keeps a new secret aside until a first code confirms it. */
+export async function setPendingSecret(db: Db, userId: number, secret: string) {
+  await db.update(users).set({ totpPendingSecret: secret }).where(eq(users.id, userId));
+}
+
+/** Turns the code on with the confirmed secret; `step` (the confirming code's) cannot be used again. */
+export async function enableTotp(db: Db, userId: number, secret: string, step: number) {
+  await db
+    .update(users)
+    .set({ totpSecret: secret, totpPendingSecret: null, totpLastStep: step })
+    .where(eq(users.id, userId));
+}
+
+/** Turns the code off. */
+export async function disableTotp(db: Db, userId: number) {
+  await db
+    .update(users)
+    .set({ totpSecret: null, totpPendingSecret: null, totpLastStep: null })
+    .where(eq(users.id, userId));
+}
+
+/**
+ * Claims a code's time step atomically: true for the first request that uses it, false for
+ * a step at or before the last one used, so a code works once even when two requests race.
+ */
+export async function claimTotpStep(db: Db, userId: number, step: number): Promise<boolean> {
+  const claimed = await db
+    .update(users)
+    .set({ totpLastStep: step })
+    .where(and(eq(users.id, userId), or(isNull(users.totpLastStep), lt(users.totpLastStep, step))))
+    .returning({ id: users.id });
+  return claimed.length === 1;
+}

@@ -1,0 +1,117 @@
+import { and, desc, eq, gt, inArray, isNull, ne } from "drizzle-orm";
+import { randomToken, sha256 } from "../core/crypto.ts";
+import type { Db } from "../db/client.ts";
+import { loginChallenges, rememberedDevices, sessions } from "../db/schema/index.ts";
+
+/** Sliding: a session unused for 7 days ends... */
+const SESSION_DAYS = 7;
+/** ...and every session ends 30 days after its sign-in, however much it is used. */
+const SESSION_MAX_DAYS = 30;
+/** Live sessions per person; a new sign-in beyond this ends the oldest. */
+export const MAX_SESSIONS = 10;
+const DAY = 86_400_000;
+/** How long the browser keeps the session cookie (the server's expiry decides earlier). */
+export const SESSION_SECONDS = SESSION_DAYS * 86_400;
+
+/** The sliding expiry from `now`, capped by the absolute lifetime from `createdAt`. */
+const expiryAt = (createdAt: Date, now: Date) =>
+  new Date(Math.min(now.getTime() + SESSION_DAYS * DAY, createdAt.getTime() + SESSION_MAX_DAYS * DAY));
+
+/**
+ * Starts a session, replacing the one the browser held (`previous`: the id changes at every
+ * sign-in), and ends the person's oldest sessions beyond MAX_SESSIONS. Returns the new id.
+ */
+export async function startSession(
+  db: Db,
+  s: { userId: number; previous: string | null; browser: string },
+  now: Date,
+): Promise<string> {
+  if (s.previous) await db.delete(sessions).where(eq(sessions.idHash, sha256(s.previous)));
+  const token = randomToken();
+  await db.insert(sessions).values({
+    idHash: sha256(token),
+    userId: s.userId,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: expiryAt(now, now),
+    browser: s.browser,
+  });
+  const beyond = db
+    .select({ idHash: sessions.idHash })
+    .from(sessions)
+    .where(eq(sessions.userId, s.userId))
+    .orderBy(desc(sessions.seq))
+    .offset(MAX_SESSIONS);
+  await db.delete(sessions).where(inArray(sessions.idHash, beyond));
+  return token;
+}
+
+/**
+ * The user id a session token signs in, or null; the sliding expiry is refreshed at most
+ * once an hour and never beyond the absolute lifetime.
+ */
+export async function sessionUserId(db: Db, token: string, now: Date): Promise<number | null> {
+  const [row] = await db
+    .select()
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.idHash, sha256(token)),
+        gt(sessions.expiresAt, now),
+        // Sessions made before the absolute lifetime existed carry no cap in expiresAt.
+        gt(sessions.createdAt, new Date(now.getTime() - SESSION_MAX_DAYS * DAY)),
+      ),
+    );
+  if (!row) return null;
+  if (now.getTime() - row.lastSeenAt.getTime() > 3_600_000) {
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: now, expiresAt: expiryAt(row.createdAt, now) })
+      .where(eq(sessions.idHash, row.idHash));
+  }
+  return row.userId;
+}
+
+/** The person's live sessions, newest first, marking the one `current` (a token) names. */
+export async function listSessions(db: Db, userId: number, current: string | null, now: Date) {
+  const mine = current ? sha256(current) : null;
+  const list = await db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
+    .orderBy(desc(sessions.seq));
+  return list.map((s) => ({
+    browser: s.browser,
+    createdAt: s.createdAt,
+    lastSeenAt: s.lastSeenAt,
+    current: s.idHash === mine,
+  }));
+}
+
+/** Ends every session of the person but the one `keep` (a token) names; returns how many ended. */
+export async function endOtherSessions(db: Db, userId: number, keep: string | null): Promise<number> {
+  const ended = await db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), ne(sessions.idHash, keep ? sha256(keep) : "")))
+    .returning({ idHash: sessions.idHash });
+  return ended.length;
+}
+
+/** Ends one session (sign-out). */
+export async function endSession(db: Db, token: string) {
+  await db.delete(sessions).where(eq(sessions.idHash, sha256(token)));
+}
+
+/**
+ * After a new password: every session, every half-done sign-in (password given, code owed)
+ * and every remembered browser of the person ends, so nothing granted by the old password
+ * or by an old "remember this device" outlives it.
+ */
+export async function endEverySignIn(db: Db, userId: number, now: Date) {
+  await db.delete(sessions).where(eq(sessions.userId, userId));
+  await db.delete(loginChallenges).where(eq(loginChallenges.userId, userId));
+  await db
+    .update(rememberedDevices)
+    .set({ revokedAt: now })
+    .where(and(eq(rememberedDevices.userId, userId), isNull(rememberedDevices.revokedAt)));
+}

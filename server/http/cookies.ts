@@ -1,0 +1,65 @@
+import type { Context } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { CHALLENGE_SECONDS, endChallenge, findChallenge, startChallenge } from "../data/challenges.ts";
+import { isRememberedDevice, rememberDevice, REMEMBER_SECONDS } from "../data/rememberedDevices.ts";
+import { endSession, SESSION_SECONDS, startSession } from "../data/sessions.ts";
+import type { Db } from "../db/client.ts";
+import { describeBrowser } from "./userAgent.ts";
+
+export const SESSION_COOKIE = "portal_sid";
+export const CHALLENGE_COOKIE = "portal_mfa";
+export const REMEMBER_COOKIE = "portal_trusted";
+
+/** Cookies are Secure everywhere but plain-http localhost development. */
+export function cookieOptions(c: Context, maxAgeSeconds: number) {
+  const url = new URL(c.req.url);
+  const local = url.protocol === "http:" && ["localhost", "127.0.0.1"].includes(url.hostname);
+  return { httpOnly: true, sameSite: "Lax" as const, secure: !local, path: "/", maxAge: maxAgeSeconds };
+}
+
+/** This browser's session token, if it sends one (valid or not). */
+export const sessionToken = (c: Context) => getCookie(c, SESSION_COOKIE) ?? null;
+
+/** Signs this browser in: a new session (the previous one of this browser ends) and its cookie. */
+export async function signInBrowser(c: Context, db: Db, userId: number, now: Date) {
+  const browser = describeBrowser(c.req.header("user-agent"));
+  const token = await startSession(db, { userId, previous: sessionToken(c), browser }, now);
+  setCookie(c, SESSION_COOKIE, token, cookieOptions(c, SESSION_SECONDS));
+}
+
+/** Signs this browser out, server side and cookie. */
+export async function signOutBrowser(c: Context, db: Db) {
+  const token = sessionToken(c);
+  if (token) await endSession(db, token);
+  deleteCookie(c, SESSION_COOKIE, { path: "/" });
+}
+
+/** Remembers in this browser that the person gave the password and owes a one-time code. */
+export async function startBrowserChallenge(c: Context, db: Db, userId: number, now: Date) {
+  const token = await startChallenge(db, userId, now);
+  setCookie(c, CHALLENGE_COOKIE, token, cookieOptions(c, CHALLENGE_SECONDS));
+}
+
+/** This browser's pending challenge, if still valid. */
+export async function browserChallenge(c: Context, db: Db, now: Date) {
+  const token = getCookie(c, CHALLENGE_COOKIE);
+  return token ? findChallenge(db, token, now) : null;
+}
+
+/** Drops the challenge once used, and its cookie. */
+export async function endBrowserChallenge(c: Context, db: Db, idHash: string) {
+  await endChallenge(db, idHash);
+  deleteCookie(c, CHALLENGE_COOKIE, { path: "/" });
+}
+
+/** Trusts this browser for the person's one-time code for 30 days. */
+export async function rememberBrowser(c: Context, db: Db, userId: number, now: Date) {
+  const token = await rememberDevice(db, userId, now);
+  setCookie(c, REMEMBER_COOKIE, token, cookieOptions(c, REMEMBER_SECONDS));
+}
+
+/** True when this browser is trusted for the person's one-time code. */
+export async function isRememberedBrowser(c: Context, db: Db, userId: number, now: Date) {
+  const token = getCookie(c, REMEMBER_COOKIE);
+  return token ? isRememberedDevice(db, token, userId, now) : false;
+}
