@@ -1,0 +1,73 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, test } from "vitest";
+
+// The direction of dependencies (CONVENTIONS.md): domain imports nothing of ours, api only
+// domain and zod, the server never the browser's stores or islands, islands never the
+// server, and no two server folders import each other.
+const ROOT = resolve(import.meta.dirname, "../..");
+const CODE = /\.(ts|tsx|astro)$/;
+
+function files(dir: string): string[] {
+  return readdirSync(join(ROOT, dir)).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(join(ROOT, path)).isDirectory()) return files(path);
+    return CODE.test(name) ? [path] : [];
+  });
+}
+
+/** Every module a file imports: `{from: "server/http/auth.ts", to: "src/domain/roles.ts" | "zod"}`. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), "utf8");
+  const specifiers = [
+    ...text.matchAll(/(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g),
+  ];
+  return specifiers
+    .map((m) => (m[1] ?? m[2])!)
+    .map((s) => (s.startsWith(".") ? relative(ROOT, resolve(ROOT, dirname(file), s)) : s));
+}
+
+const ours = (target: string) => /^(src|server|islands|scripts|tests)\//.test(target);
+const edges = (dir: string) => files(dir).flatMap((from) => importsOf(from).map((to) => ({ from, to })));
+
+describe("import direction", () => {
+  test("src/domain imports nothing of ours outside src/domain", () => {
+    const bad = edges("src/domain").filter((e) => ours(e.to) && !e.to.startsWith("src/domain/"));
+    expect(bad).toEqual([]);
+  });
+
+  test("src/api imports only src/domain, itself and zod", () => {
+    const bad = edges("src/api").filter(
+      (e) => !(e.to.startsWith("src/domain/") || e.to.startsWith("src/api/") || /^zod(\/|$)/.test(e.to)),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  test("the server never imports the browser's stores or islands", () => {
+    const bad = edges("server").filter((e) => e.to.startsWith("src/stores/") || e.to.startsWith("islands/"));
+    expect(bad).toEqual([]);
+  });
+
+  test("islands and stores never import the server", () => {
+    const bad = [...edges("islands"), ...edges("src/stores")].filter((e) => e.to.startsWith("server/"));
+    expect(bad).toEqual([]);
+  });
+
+  test("no two server folders import each other", () => {
+    const folder = (path: string) => {
+      const parts = path.split("/");
+      return parts.length > 2 ? parts[1]! : null;
+    };
+    const pairs = new Set<string>();
+    for (const e of edges("server")) {
+      const a = folder(e.from);
+      const b = e.to.startsWith("server/") ? folder(e.to) : null;
+      if (a && b && a !== b) pairs.add(`${a} -> ${b}`);
+    }
+    const mutual = [...pairs].filter((p) => {
+      const [a, b] = p.split(" -> ");
+      return pairs.has(`${b} -> ${a}`);
+    });
+    expect(mutual).toEqual([]);
+  });
+});
