@@ -51,7 +51,7 @@ class AxeWatch {
     page.on("framenavigated", (frame) => {
       if (frame !== page.mainFrame()) return;
       this.moves++;
-      this.work = this.work.then(() => this.scanWhenIdle("navigated", SETTLE_MS));
+      this.work = this.work.then(async () => void (await this.scanWhenIdle("navigated", SETTLE_MS)));
     });
   }
 
@@ -62,35 +62,34 @@ class AxeWatch {
     if (scanLast) await this.scanWhenIdle("final", FINAL_SETTLE_MS);
   }
 
-  /** Scans now (after a short settle), whatever was scanned before. */
+  /** Scans now (after a short settle), whatever was scanned before; the caller judges. */
   async checkpoint(): Promise<Finding[]> {
     await this.work;
-    const before = this.findings.length;
-    await this.scanWhenIdle("checkpoint", FINAL_SETTLE_MS);
-    return this.findings.slice(before);
+    return this.scanWhenIdle("checkpoint", FINAL_SETTLE_MS);
   }
 
-  private async scanWhenIdle(when: When, settleMs: number) {
+  private async scanWhenIdle(when: When, settleMs: number): Promise<Finding[]> {
     const moves = this.moves;
-    if (!(await this.settle(moves, settleMs))) return;
+    if (!(await this.settle(moves, settleMs))) return [];
     const url = this.page.url();
-    if (!PORTAL_PAGE.test(url)) return;
+    if (!PORTAL_PAGE.test(url)) return [];
     const path = pathOf(url);
     const print = await this.page.evaluate(fingerprint).catch(() => null);
-    if (print === null) return;
+    if (print === null) return [];
     const seen = this.scanned.get(path);
-    if (when === "navigated" && seen !== undefined) return;
-    if (when === "final" && seen === print) return;
+    if ((when === "navigated" && seen !== undefined) || (when === "final" && seen === print)) return [];
     try {
       const found = await scan(this.page);
       // A page that navigated mid-scan may have been read half old, half new: its next scan counts.
-      if (moves !== this.moves) return;
-      this.findings.push(...found);
+      if (moves !== this.moves) return [];
       this.scanned.set(path, print);
+      if (when !== "checkpoint") this.findings.push(...found);
+      return found;
     } catch (error) {
       // A page that navigated or closed mid-scan is scanned again at its next address.
-      if (this.page.isClosed() || moves !== this.moves || LEFT.test(String(error))) return;
+      if (this.page.isClosed() || moves !== this.moves || LEFT.test(String(error))) return [];
       this.problems.push(`axe could not scan ${path}: ${(error as Error).message.split("\n")[0]}`);
+      return [];
     }
   }
 
@@ -110,15 +109,20 @@ class AxeWatch {
   }
 }
 
-/** Fails on serious and critical findings; prints the others once per worker. */
-function report(all: AxeWatch[], info: TestInfo, passedSoFar: boolean) {
-  const findings = all.flatMap((w) => w.findings);
+/** Prints moderate and minor findings, each rule on each page once per worker. */
+function printMild(findings: Finding[]) {
   for (const f of findings.filter((finding) => !failing(finding))) {
     const key = `${f.id} ${f.path}`;
     if (printed.has(key)) continue;
     printed.add(key);
     console.log(`axe ${describe(f)}`);
   }
+}
+
+/** Fails on serious and critical findings (unless the test failed already); prints the rest. */
+function report(all: AxeWatch[], info: TestInfo, passedSoFar: boolean) {
+  const findings = all.flatMap((w) => w.findings);
+  printMild(findings);
   const problems = [...all.flatMap((w) => w.problems), ...findings.filter(failing).map(describe)];
   if (problems.length === 0) return;
   if (!passedSoFar) return void console.log(problems.map((p) => `axe ${p}`).join("\n"));
@@ -132,7 +136,7 @@ export const test = base.extend({
     // Tabs the page opens (a link with target="_blank") are pages the test opened too.
     page.context().on("page", (popup) => void all.push(new AxeWatch(popup)));
     await use(page);
-    const passedSoFar = testInfo.status === testInfo.expectedStatus;
+    const passedSoFar = testInfo.status === "passed";
     await Promise.all(all.map((w) => w.finish(passedSoFar)));
     report(all, testInfo, passedSoFar);
   },
@@ -146,5 +150,6 @@ export async function expectAccessible(page: Page) {
   const watch = watches.get(page);
   if (!watch) throw new Error("expectAccessible needs the page of the test fixture");
   const found = await watch.checkpoint();
+  printMild(found);
   expect(found.filter(failing).map(describe), "accessibility violations (axe)").toEqual([]);
 }
