@@ -6,6 +6,7 @@ import {
   isWildcardAddress,
   parseHost,
 } from "./http/hostNames.ts";
+import type { RuntimeConfig } from "../src/api/config.ts";
 
 const origin = z
   .string()
@@ -138,8 +139,7 @@ function foreignNames(e: Env): [string, string][] {
 }
 
 /** What the browser needs to find the API, web, account and websocket hosts (empty = same origin). */
-export function runtimeConfig(config: Config) {
+export function runtimeConfig(config: Config): RuntimeConfig {
   const { api, web, account, ws } = config.origins;
   return { apiBase: api, webBase: web, accountBase: account, wsBase: ws };
 }
-export type RuntimeConfig = ReturnType<typeof runtimeConfig>;

@@ -30,11 +30,12 @@ export interface Deps {
 
 /** Fills in the defaults: the real clock, and the outbox mailer (SMTP when configured). */
 export function resolveDeps(input: AppDeps): Deps {
+  const now = input.now ?? (() => new Date());
   return {
     db: input.db,
     config: input.config,
     site: input.site,
-    now: input.now ?? (() => new Date()),
-    mailer: input.mailer ?? createMailer(outboxStore(input.db), input.config.smtpUrl),
+    now,
+    mailer: input.mailer ?? createMailer(outboxStore(input.db), input.config.smtpUrl, now),
   };
 }

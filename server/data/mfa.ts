@@ -1,6 +1,6 @@
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { users } from "../db/schema/index.ts";
+import { rememberedDevices, users } from "../db/schema/index.ts";
 
 /** Keeps a new secret aside until a first code confirms it. */
 export async function setPendingSecret(db: Db, userId: number, secret: string) {
@@ -15,12 +15,18 @@ export async function enableTotp(db: Db, userId: number, secret: string, step: n
     .where(eq(users.id, userId));
 }
 
-/** Turns the code off. */
-export async function disableTotp(db: Db, userId: number) {
-  await db
-    .update(users)
-    .set({ totpSecret: null, totpPendingSecret: null, totpLastStep: null })
-    .where(eq(users.id, userId));
+/** Turns the code off and, in the same transaction, revokes every browser trusted to skip it. */
+export async function disableTotp(db: Db, userId: number, now: Date) {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ totpSecret: null, totpPendingSecret: null, totpLastStep: null })
+      .where(eq(users.id, userId));
+    await tx
+      .update(rememberedDevices)
+      .set({ revokedAt: now })
+      .where(and(eq(rememberedDevices.userId, userId), isNull(rememberedDevices.revokedAt)));
+  });
 }
 
 /**

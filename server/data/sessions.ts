@@ -19,30 +19,34 @@ const expiryAt = (createdAt: Date, now: Date) =>
 
 /**
  * Starts a session, replacing the one the browser held (`previous`: the id changes at every
- * sign-in), and ends the person's oldest sessions beyond MAX_SESSIONS. Returns the new id.
+ * sign-in), and ends the person's oldest sessions beyond MAX_SESSIONS, in one transaction.
+ * Returns the new id.
  */
 export async function startSession(
   db: Db,
   s: { userId: number; previous: string | null; browser: string },
   now: Date,
 ): Promise<string> {
-  if (s.previous) await db.delete(sessions).where(eq(sessions.idHash, sha256(s.previous)));
   const token = randomToken();
-  await db.insert(sessions).values({
-    idHash: sha256(token),
-    userId: s.userId,
-    createdAt: now,
-    lastSeenAt: now,
-    expiresAt: expiryAt(now, now),
-    browser: s.browser,
+  await db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db;
+    if (s.previous) await tx.delete(sessions).where(eq(sessions.idHash, sha256(s.previous)));
+    await tx.insert(sessions).values({
+      idHash: sha256(token),
+      userId: s.userId,
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt: expiryAt(now, now),
+      browser: s.browser,
+    });
+    const beyond = tx
+      .select({ idHash: sessions.idHash })
+      .from(sessions)
+      .where(eq(sessions.userId, s.userId))
+      .orderBy(desc(sessions.seq))
+      .offset(MAX_SESSIONS);
+    await tx.delete(sessions).where(inArray(sessions.idHash, beyond));
   });
-  const beyond = db
-    .select({ idHash: sessions.idHash })
-    .from(sessions)
-    .where(eq(sessions.userId, s.userId))
-    .orderBy(desc(sessions.seq))
-    .offset(MAX_SESSIONS);
-  await db.delete(sessions).where(inArray(sessions.idHash, beyond));
   return token;
 }
 

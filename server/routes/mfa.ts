@@ -84,8 +84,7 @@ export function mfaRoutes(deps: Deps) {
       const { password } = await inputOf(c, disableMfa);
       const { user } = authOf(c);
       await checkPassword(user, password);
-      await disableTotp(db, user.id);
-      await revokeRemembered(db, user.id, now());
+      await disableTotp(db, user.id, now());
       return reply(c, disableMfa, { enabled: false });
     })
     .delete(forgetRememberedDevices.path, guard(forgetRememberedDevices, deps), async (c) => {

@@ -20,7 +20,7 @@ const FROM = "Device Portal <no-reply@device-portal.example>";
  * Every message is written to the outbox first; with an SMTP URL it is then sent and
  * marked sent. Without one it stays in the outbox, which demo mode shows at /dev/mailbox.
  */
-export function createMailer(outbox: Outbox, smtpUrl: string | undefined): Mailer {
+export function createMailer(outbox: Outbox, smtpUrl: string | undefined, now: () => Date): Mailer {
   const transport = smtpUrl ? createTransport(smtpUrl) : null;
   return {
     async send(mail) {
@@ -28,7 +28,7 @@ export function createMailer(outbox: Outbox, smtpUrl: string | undefined): Maile
       if (!transport) return;
       try {
         await transport.sendMail({ from: FROM, to: mail.to, subject: mail.subject, text: mail.text });
-        await outbox.markSent(id, new Date());
+        await outbox.markSent(id, now());
       } catch (e) {
         // The message stays unsent in the outbox; the person can ask for a new link.
         console.error(JSON.stringify({ level: "error", what: "smtp send failed", error: String(e) }));

@@ -150,7 +150,11 @@ describe("registration and password reset", () => {
     });
     await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
     const port = (smtp.server.address() as AddressInfo).port;
-    const mailer = createMailer(outboxStore(ctx.database.db), `smtp://127.0.0.1:${port}?ignoreTLS=true`);
+    const mailer = createMailer(
+      outboxStore(ctx.database.db),
+      `smtp://127.0.0.1:${port}?ignoreTLS=true`,
+      () => TEST_NOW,
+    );
     const app = buildApp({ db: ctx.database.db, config: testConfig(), now: () => TEST_NOW, mailer });
     await browser(app).form("/user/new/sign-up", { emailAddress: "smtp.person@example.com" });
     smtp.close();
