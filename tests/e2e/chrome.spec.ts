@@ -54,6 +54,14 @@ for (const { path, heading } of PUBLIC_PAGES) {
   });
 }
 
+test("keeps the home page's two buttons apart", async ({ page }) => {
+  await page.goto("/");
+  const signIn = (await page.getByRole("button", { name: "Sign in" }).boundingBox())!;
+  const find = (await page.getByRole("button", { name: "Find a quote or order" }).boundingBox())!;
+  expect(find.y).toBe(signIn.y);
+  expect(find.x - (signIn.x + signIn.width)).toBeGreaterThanOrEqual(8);
+});
+
 test("states copyright year 2022 on the terms page", async ({ page }) => {
   await page.goto("/terms");
   await expect(page.getByRole("contentinfo")).toContainText("© 2022 Device Portal");
