@@ -44,6 +44,7 @@ const server = serve({ fetch: app.fetch, port: config.port, hostname: config.hos
   console.log(
     banner({ origin, demo, smtp: Boolean(config.smtpUrl), mailbox: listensLocally ? local : null }),
   );
+  if (config.demo) history = fillDemoHistory();
   if (config.simulator) {
     const url = `http://${dialHost(config.host)}:${info.port}`;
     simulator = startSimulator(database.db, url, config.simulatorIntervalSeconds);
@@ -51,7 +52,7 @@ const server = serve({ fetch: app.fetch, port: config.port, hostname: config.hos
 });
 let simulator: ReturnType<typeof startSimulator> | undefined;
 let stopping = false;
-const history = config.demo ? fillDemoHistory() : Promise.resolve();
+let history: Promise<void> = Promise.resolve();
 
 /** The demo's year of report history is written while the portal already answers. */
 async function fillDemoHistory() {
