@@ -30,6 +30,32 @@ function importsOf(file: string): string[] {
 const ours = (target: string) => /^(src|server|islands|scripts|tests)\//.test(target);
 const edges = (dir: string) => files(dir).flatMap((from) => importsOf(from).map((to) => ({ from, to })));
 
+/** The server folder a path lies in (server/<folder>/...), or null for server/*.ts and the rest. */
+function serverFolder(path: string): string | null {
+  const parts = path.split("/");
+  return parts[0] === "server" && parts.length > 2 ? parts[1]! : null;
+}
+
+/** Imports from one server folder into another. */
+const serverEdges = () =>
+  edges("server").flatMap((e) => {
+    const a = serverFolder(e.from);
+    const b = serverFolder(e.to);
+    return a && b && a !== b ? [{ ...e, a, b }] : [];
+  });
+
+/** Where each server folder may reach: routes on top, core and db at the bottom. */
+const ALLOWED: Record<string, readonly string[]> = {
+  routes: ["http", "data", "services", "core"],
+  http: ["data", "core", "db"],
+  data: ["db", "core"],
+  services: ["core"],
+  seed: ["data", "services", "db", "core"],
+  static: ["core"],
+  core: [],
+  db: [],
+};
+
 describe("import direction", () => {
   test("src/domain imports nothing of ours outside src/domain", () => {
     const bad = edges("src/domain").filter((e) => ours(e.to) && !e.to.startsWith("src/domain/"));
@@ -54,20 +80,18 @@ describe("import direction", () => {
   });
 
   test("no two server folders import each other", () => {
-    const folder = (path: string) => {
-      const parts = path.split("/");
-      return parts.length > 2 ? parts[1]! : null;
-    };
-    const pairs = new Set<string>();
-    for (const e of edges("server")) {
-      const a = folder(e.from);
-      const b = e.to.startsWith("server/") ? folder(e.to) : null;
-      if (a && b && a !== b) pairs.add(`${a} -> ${b}`);
-    }
+    const pairs = new Set(serverEdges().map((e) => `${e.a} -> ${e.b}`));
     const mutual = [...pairs].filter((p) => {
       const [a, b] = p.split(" -> ");
       return pairs.has(`${b} -> ${a}`);
     });
     expect(mutual).toEqual([]);
+  });
+
+  test("each server folder imports only the folders server/README.md allows it", () => {
+    const bad = serverEdges()
+      .filter((e) => !(ALLOWED[e.a] ?? []).includes(e.b))
+      .map((e) => `${e.from} -> ${e.to}`);
+    expect(bad).toEqual([]);
   });
 });
