@@ -94,7 +94,8 @@ export function buildApp(input: AppDeps) {
   if (deps.site) app.on(["GET", "HEAD"], "*", deps.site.handler);
   // An island's form posted natively (a script's form.submit() before hydration) goes back
   // to its page, unread: the fields never reach a URL or a log.
-  if (deps.site) app.post("*", (c) => c.redirect(new URL(c.req.url).pathname, 303));
+  // One leading slash: "//evil.example/x" would be another site.
+  if (deps.site) app.post("*", (c) => c.redirect(new URL(c.req.url).pathname.replace(/^\/+/, "/"), 303));
 
   app.notFound((c) => errorResponse(c, 404, [{ field: null, message: NOT_FOUND }]));
   app.onError((err, c) => {

@@ -10,7 +10,20 @@ export const MAILBOX_LOCAL_ONLY =
   "The dev mailbox answers only the computer the portal runs on (http://localhost).";
 
 /** Headers a proxy adds: a request relayed by one is not from this computer, whatever the socket says. */
-const RELAYED = ["forwarded", "x-forwarded-for", "x-forwarded-host", "x-real-ip", "via"];
+const RELAYED = [
+  "forwarded",
+  "x-forwarded-for",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "x-forwarded-port",
+  "x-forwarded-server",
+  "x-original-forwarded-for",
+  "x-real-ip",
+  "x-client-ip",
+  "cf-connecting-ip",
+  "true-client-ip",
+  "via",
+];
 
 /** The socket's peer; undefined where there is no socket (app.request in tests passes none). */
 function socketAddress(c: Context): string | undefined {

@@ -7,6 +7,8 @@ const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
  * Refuses state-changing requests sent by another site's page. Browsers send Origin on
  * every cross-site POST/PUT/PATCH/DELETE and Sec-Fetch-Site where they support it; a
  * request that carries neither is not from a browser and so cannot ride a cookie.
+ * `Origin: null` is what a native form post sends under our no-referrer policy; it passes
+ * only when the browser itself says the request came from this very origin.
  */
 export function originCheck(
   allowed: (origin: string, self: string) => boolean,
@@ -17,7 +19,8 @@ export function originCheck(
       const origin = c.req.header("origin");
       const self = new URL(c.req.url).origin;
       const site = c.req.header("sec-fetch-site");
-      const refused = origin ? !allowed(origin, self) : site === "cross-site";
+      const refused =
+        origin === "null" ? site !== "same-origin" : origin ? !allowed(origin, self) : site === "cross-site";
       if (refused) throw new ApiError(403, "Cross-site request refused.");
     }
     await next();

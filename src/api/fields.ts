@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { INVALID_EMAIL, PASSWORD_RULE, isEmail, passwordError } from "../domain/auth.ts";
-import { isKnownTimezone } from "../domain/dates.ts";
+import { isKnownTimezone } from "../domain/timezones.ts";
 import { parseReferrer } from "../domain/publicRecord.ts";
 
 /** PostgreSQL integer ids: 1 to 2,147,483,647. */

@@ -1,5 +1,8 @@
 import { Temporal } from "temporal-polyfill";
 import type { EpochSeconds } from "./brand.ts";
+import { isKnownTimezone } from "./timezones.ts";
+
+export { isKnownTimezone };
 
 export const DEFAULT_TIMEZONE = "UTC";
 const MONTHS = [
@@ -16,16 +19,6 @@ const MONTHS = [
   "November",
   "December",
 ] as const;
-
-/** True when the runtime knows the IANA zone name. */
-export function isKnownTimezone(zone: string): boolean {
-  try {
-    const resolved = new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone;
-    return zone.trim() !== "" && resolved !== "";
-  } catch {
-    return false;
-  }
-}
 
 /** Unknown time zones fall back to UTC (spec section 5). */
 export function resolveTimezone(zone: string | null | undefined): string {

@@ -51,6 +51,14 @@ describe("demo mode", () => {
       LOCAL,
     );
     expect(proxied.status).toBe(403);
+    for (const header of ["x-forwarded-proto", "cf-connecting-ip", "true-client-ip", "x-client-ip"]) {
+      const relayed = await sharedDemo().request(
+        "http://localhost:4321/dev/mailbox",
+        { headers: { [header]: "198.51.100.4" } },
+        LOCAL,
+      );
+      expect(relayed.status, header).toBe(403);
+    }
   });
 
   it("refuses the mailbox when the client address is unknown", async () => {

@@ -2,6 +2,10 @@ import { describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { outbox } from "../../server/db/schema/index.ts";
 import { NUL_REFUSED } from "../../server/http/nul.ts";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadSite } from "../../server/static/site.ts";
 import { browser } from "./client.ts";
 import { testConfig, useTestApp } from "./helpers.ts";
 
@@ -57,6 +61,39 @@ describe("HTTP behaviour", () => {
       body: "a=1",
     });
     expect(siteOnly.status).toBe(403);
+  });
+
+  it("sends a page's native form post back to the page, never to another site", async () => {
+    const dist = mkdtempSync(join(tmpdir(), "portal-dist-"));
+    writeFileSync(join(dist, "index.html"), "<!doctype html><title>home</title>");
+    const site = loadSite(dist, { apiBase: "", webBase: "", accountBase: "", wsBase: "" }, []);
+    const app = buildApp({ db: ctx.database.db, config: testConfig(), site });
+    for (const [path, back] of [
+      ["/gateway", "/gateway"],
+      ["//evil.example/x", "/evil.example/x"],
+      ["/.//evil.example/x", "/evil.example/x"],
+    ]) {
+      const res = await app.request(`http://localhost${path}`, {
+        method: "POST",
+        headers: { origin: "null", "sec-fetch-site": "same-origin", "content-type": "text/plain" },
+        body: "emailAddress=admin%40example.com",
+      });
+      expect(res.status, path).toBe(303);
+      expect(res.headers.get("location"), path).toBe(back);
+    }
+  });
+
+  it("lets a native form post of this very origin through (Origin null, same-origin) and no other", async () => {
+    const post = (headers: Record<string, string>) =>
+      ctx.app.request("/gateway/check-email", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+        body: "emailAddress=admin%40example.com",
+      });
+    expect((await post({ origin: "null", "sec-fetch-site": "same-origin" })).status).toBe(200);
+    for (const site of ["cross-site", "same-site", "none"])
+      expect((await post({ origin: "null", "sec-fetch-site": site })).status, site).toBe(403);
+    expect((await post({ origin: "null" })).status).toBe(403);
   });
 
   it("accepts the configured account origin as a sender", async () => {
