@@ -4,7 +4,7 @@ import { fieldError, generalErrors } from "../src/api/errors.ts";
 import { PATHS } from "../src/domain/paths.ts";
 import { $reset, $resetForm, checkResetLink, saveNewPassword } from "../src/stores/passwordReset.ts";
 import { BusyButton } from "./ui/BusyButton.tsx";
-import { Field, FormErrors } from "./ui/Field.tsx";
+import { FormErrors, NewPasswordField } from "./ui/Field.tsx";
 import { Form } from "./ui/Form.tsx";
 import { LinkProblem } from "./ui/LinkProblem.tsx";
 
@@ -48,15 +48,7 @@ export default function ResetPasswordPage() {
         <article className="card-narrow">
           <Form onSubmit={submit} aria-label={TITLE}>
             <h1>{TITLE}</h1>
-            <Field
-              label="New password"
-              type="password"
-              name="password"
-              autoComplete="new-password"
-              error={fieldError(form.errors, "password")}
-              hint="At least 10 characters."
-              autoFocus
-            />
+            <NewPasswordField label="New password" error={fieldError(form.errors, "password")} autoFocus />
             <BusyButton busy={form.busy} busyLabel="Saving...">
               Save password
             </BusyButton>

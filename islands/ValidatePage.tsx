@@ -9,7 +9,7 @@ import {
   createAccount,
 } from "../src/stores/validation.ts";
 import { BusyButton } from "./ui/BusyButton.tsx";
-import { Field, FormErrors } from "./ui/Field.tsx";
+import { Field, FormErrors, NewPasswordField } from "./ui/Field.tsx";
 import { Form } from "./ui/Form.tsx";
 import { LinkProblem } from "./ui/LinkProblem.tsx";
 
@@ -60,14 +60,7 @@ export default function ValidatePage() {
           autoComplete="family-name"
           error={fieldError(form.errors, "lastName")}
         />
-        <Field
-          label="Password"
-          type="password"
-          name="password"
-          autoComplete="new-password"
-          error={fieldError(form.errors, "password")}
-          hint="At least 10 characters."
-        />
+        <NewPasswordField label="Password" error={fieldError(form.errors, "password")} />
         <BusyButton busy={form.busy} busyLabel="Saving...">
           Create account
         </BusyButton>

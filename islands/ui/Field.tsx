@@ -27,6 +27,20 @@ export function Field({ label, error, hint, inputRef, ...input }: Props) {
   );
 }
 
+/** A new password (registration, reset): one rule, one hint, the browser's password manager told. */
+export function NewPasswordField({ label, ...rest }: { label: string } & Omit<Props, "label">) {
+  return (
+    <Field
+      label={label}
+      type="password"
+      name="password"
+      autoComplete="new-password"
+      hint="At least 10 characters."
+      {...rest}
+    />
+  );
+}
+
 /** Messages that belong to the whole form. */
 export function FormErrors({ messages }: { messages: string[] }) {
   if (!messages.length) return null;
