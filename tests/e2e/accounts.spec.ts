@@ -41,8 +41,11 @@ test("signs in with the keyboard alone and lands on the welcome page", async ({ 
 });
 
 test("shows 'Authenticating...' while a step is busy", async ({ page }) => {
+  // The answer is held until the busy button has been seen, so a slow machine cannot miss it.
+  let answer = () => {};
+  const held = new Promise<void>((resolve) => (answer = resolve));
   await page.route("**/gateway/check-email", async (route) => {
-    await new Promise((r) => setTimeout(r, 600));
+    await held;
     await route.continue();
   });
   await page.goto("/gateway");
@@ -50,6 +53,7 @@ test("shows 'Authenticating...' while a step is busy", async ({ page }) => {
   await page.getByLabel("Email").fill("viewer@example.com");
   await page.getByRole("button", { name: "Next" }).click();
   await expect(page.getByRole("button", { name: "Authenticating..." })).toBeDisabled();
+  answer();
   await expect(page.getByLabel("Password")).toBeVisible();
 });
 
