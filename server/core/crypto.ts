@@ -16,3 +16,16 @@ export function keyMatches(presented: string, storedHash: string): boolean {
   const b = Buffer.from(storedHash, "hex");
   return a.length === b.length && timingSafeEqual(a, b);
 }
+
+/** Compares two secrets in constant time (their hashes, so unequal lengths leak nothing). */
+export function safeEqual(a: string, b: string): boolean {
+  return timingSafeEqual(createHash("sha256").update(a).digest(), createHash("sha256").update(b).digest());
+}
+
+/**
+ * A 128-bit token of hex digits only: quote tokens go through the lookup's "contains 'ord'
+ * means order" rule, and hex has no 'o' or 'r'.
+ */
+export function hexToken(bytes = 16): string {
+  return randomBytes(bytes).toString("hex");
+}

@@ -46,6 +46,19 @@ export const ACCESS = {
   "GET /api/v1/account/sessions": session("account.settings"),
   "DELETE /api/v1/account/sessions/others": session("account.settings"),
 
+  // Public quote and order pages, lookup, tracking and guest payments (issue 8). TOKEN: the
+  // path carries the record's unguessable token (ORD-{id}-{validationId}, the quote token).
+  // GET /api/v1/quotes/public/:id is PUBLIC: QUO-{n} shows the summary card only.
+  "GET /api/v1/orders/public/:ref": TOKEN,
+  "GET /api/v1/shipments/shipment-list/:ref": TOKEN,
+  "GET /api/v1/quotes/public/:id": PUBLIC,
+  "GET /api/v1/orders-and-quotes/public/search": PUBLIC,
+  "GET /order/country-list": PUBLIC,
+  "GET /shipments/tracking-details/:trackingNumber": PUBLIC,
+  "POST /order/public/:ref/pay-amount-due": TOKEN,
+  "GET /order/public/:ref/receipt/:paymentId": TOKEN,
+  "POST /quote/public/:token/order": TOKEN,
+
   "POST /gateway/check-email": PUBLIC,
   "POST /gateway/submit": PUBLIC,
   "POST /gateway/verify-otp": PUBLIC,

@@ -7,6 +7,9 @@ export const demoToken = (name: string) =>
     .subarray(0, 18)
     .toString("base64url");
 
+/** The hex form (128 bits) for quote tokens, which must never contain 'ord' (see hexToken). */
+export const demoHexToken = (name: string) => sha256(`demo-token:${name}`).slice(0, 32);
+
 export const DEMO_PASSWORD = "demo-password-1";
 
 /** The demo sign-ins, one per role; all share DEMO_PASSWORD. */
@@ -46,6 +49,9 @@ export const DEMO = {
   openQuoteId: 1001,
   closedQuoteId: 1002,
   expiredQuoteId: 1003,
+  openQuoteToken: demoHexToken("quote-1001"),
+  closedQuoteToken: demoHexToken("quote-1002"),
+  expiredQuoteToken: demoHexToken("quote-1003"),
   orderId: 5003,
   orderValidationId: demoToken("order-5003"),
 } as const;

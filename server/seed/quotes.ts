@@ -1,7 +1,7 @@
 import type { Db } from "../db/client.ts";
 import { addresses, quoteLineItems, quotes } from "../db/schema/index.ts";
 import { cents } from "../../src/domain/brand.ts";
-import { demoToken } from "./demo.ts";
+import { demoHexToken } from "./demo.ts";
 import { line } from "./products.ts";
 
 const DAY = 86_400_000;
@@ -137,7 +137,7 @@ export async function seedQuotes(db: Db, now: Date, acmeId: number, northwindId:
     },
   ];
   for (const q of rows) {
-    await db.insert(quotes).values({ ...q, publicToken: demoToken(`quote-${q.id}`) });
+    await db.insert(quotes).values({ ...q, publicToken: demoHexToken(`quote-${q.id}`) });
     const items = q.id === 1004 ? [line("DATA-API", 1)] : ITEMS;
     await db
       .insert(quoteLineItems)

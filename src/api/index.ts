@@ -1,9 +1,14 @@
 import * as accounts from "./accounts.ts";
 import * as config from "./config.ts";
+import * as countries from "./countries.ts";
 import * as devices from "./devices.ts";
 import type { Endpoint } from "./endpoint.ts";
 import * as gateway from "./gateway.ts";
+import * as lookup from "./lookup.ts";
+import * as orders from "./orders.ts";
+import * as quotes from "./quotes.ts";
 import * as session from "./session.ts";
+import * as shipments from "./shipments.ts";
 
 /** An endpoint with the contract module it lives in (its OpenAPI tag) and its export name. */
 export interface ListedEndpoint {
@@ -13,7 +18,18 @@ export interface ListedEndpoint {
 }
 
 /** Every module of the contract; a new module is one line here. */
-const MODULES: Record<string, Record<string, unknown>> = { accounts, config, devices, gateway, session };
+const MODULES: Record<string, Record<string, unknown>> = {
+  accounts,
+  config,
+  countries,
+  devices,
+  gateway,
+  lookup,
+  orders,
+  quotes,
+  session,
+  shipments,
+};
 
 const isEndpoint = (value: unknown): value is Endpoint =>
   typeof value === "object" &&

@@ -3,6 +3,7 @@ import type { EpochSeconds } from "./brand.ts";
 import { isKnownTimezone } from "./timezones.ts";
 
 export { isKnownTimezone };
+export { formatDate } from "./dayText.ts";
 
 export const DEFAULT_TIMEZONE = "UTC";
 const MONTHS = [
@@ -27,13 +28,6 @@ export function resolveTimezone(zone: string | null | undefined): string {
 
 function zoned(at: EpochSeconds, zone: string): Temporal.ZonedDateTime {
   return Temporal.Instant.fromEpochMilliseconds(at * 1000).toZonedDateTimeISO(resolveTimezone(zone));
-}
-
-/** 'MMM DD, YYYY', e.g. "Nov 05, 2026": the spec's date format. */
-export function formatDate(at: EpochSeconds, zone: string = DEFAULT_TIMEZONE): string {
-  const d = zoned(at, zone);
-  const month = MONTHS[d.month - 1]!.slice(0, 3);
-  return `${month} ${String(d.day).padStart(2, "0")}, ${d.year}`;
 }
 
 /** 'MMMM D, YYYY, h:mm A', e.g. "November 5, 2026, 3:07 PM": device push times. */

@@ -77,3 +77,13 @@ export function parsePublicOrderRef(text: string): { id: number; validationId: s
   const m = /^(?:ORD-)?(\d{1,12})-([A-Za-z0-9_-]{1,64})$/i.exec(text.trim());
   return m ? { id: Number(m[1]), validationId: m[2]! } : null;
 }
+
+/** Balance due: the grand total less what was paid, never below zero. */
+export function balanceDue(grandTotal: number, paid: number): number {
+  return Math.max(0, grandTotal - paid);
+}
+
+/** 'Pay as Guest' shows on an order that needs payment, still owes money and is not closed. */
+export function orderPayable(order: { paymentStatus: string | null; balanceDue: number }): boolean {
+  return needsPayment(order.paymentStatus) && order.balanceDue > 0;
+}

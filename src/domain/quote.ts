@@ -1,5 +1,5 @@
 import type { EpochSeconds } from "./brand.ts";
-import { formatDate } from "./dates.ts";
+import { formatDate } from "./dayText.ts";
 
 export const QUOTE_PREFIX = "QUO-";
 export const CLOSED = "Closed";
@@ -27,4 +27,22 @@ export function quoteNumber(id: number): string {
 export function parseQuoteNumber(text: string): number | null {
   const m = /^(?:QUO-)?(\d{1,12})$/i.exec(text.trim());
   return m ? Number(m[1]) : null;
+}
+
+/** A quote can be paid while open, unexpired, not yet ordered and worth something. */
+export function quotePayable(
+  quote: {
+    status: string | null;
+    expiresAt: EpochSeconds | null;
+    orderId: number | null;
+    grandTotal: number;
+  },
+  nowSeconds: number,
+): boolean {
+  return (
+    isQuoteOpen(quote.status) &&
+    quote.orderId === null &&
+    quote.grandTotal > 0 &&
+    (quote.expiresAt === null || quote.expiresAt > nowSeconds)
+  );
 }

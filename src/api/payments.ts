@@ -1,0 +1,35 @@
+import * as z from "zod/mini";
+import { CARD_MESSAGES } from "../domain/card.ts";
+import { emailField } from "./fields.ts";
+
+/**
+ * The card form as the server reads it (spec sections 5 and 7). The checks here are about
+ * form only (digits, lengths); the gateway decides declines, wrong codes and expiry. The
+ * browser's amounts are compared with the server's own and never charged as sent.
+ */
+export const CardFields = {
+  cardNumber: z.string({ error: CARD_MESSAGES.number }).check(
+    z.overwrite((v) => v.replace(/[\s-]/g, "")),
+    z.regex(/^\d{12,19}$/, CARD_MESSAGES.number),
+  ),
+  cardExpirationMonth: z
+    .string({ error: CARD_MESSAGES.month })
+    .check(z.regex(/^(0[1-9]|1[0-2])$/, CARD_MESSAGES.month)),
+  cardExpirationYear: z.string({ error: CARD_MESSAGES.year }).check(z.regex(/^\d{2}$/, CARD_MESSAGES.year)),
+  cardCvv: z.string({ error: CARD_MESSAGES.cvv }).check(z.trim(), z.regex(/^\d{3,4}$/, CARD_MESSAGES.cvv)),
+  /** Asked on public views only, where it is required: the receipt goes there. */
+  email: emailField,
+};
+
+/**
+ * One key per payment attempt, made by the browser when the form is shown and again after a
+ * decline: a double click, a retry or parallel submits with one key charge once.
+ */
+export const idempotencyKeyField = z
+  .string({ error: "The payment attempt has no key; reload the page." })
+  .check(z.regex(/^[A-Za-z0-9_-]{16,100}$/, "The payment attempt has no key; reload the page."));
+
+/** An amount the browser showed, in cents, compared with the server's. */
+export const shownAmountField = z.coerce
+  .number({ error: "The amount is not a number." })
+  .check(z.refine(Number.isSafeInteger, "The amount is not a whole number of cents."), z.minimum(0));
