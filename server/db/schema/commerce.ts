@@ -1,4 +1,16 @@
-import { bigint, boolean, index, integer, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgSequence,
+  pgTable,
+  serial,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { subscriptions, users } from "./accounts.ts";
 import { createdAt, tz } from "./helpers.ts";
 import { cents, type Cents } from "../../../src/domain/brand.ts";
@@ -224,5 +236,53 @@ export const uploadedFiles = pgTable("uploaded_files", {
   size: integer("size").notNull(),
   sha256: text("sha256").notNull(),
   storedPath: text("stored_path").notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * Ids of orders the portal creates itself (a guest ordering a quote); orders.id stays a plain
+ * integer so records from the back office keep their own ids. Starts well above the demo's.
+ */
+export const orderIds = pgSequence("orders_id_seq", { startWith: 100001, maxValue: 2_147_483_647 });
+
+/**
+ * One row per payment attempt, keyed by the browser's idempotency key: a retry, a double
+ * click or parallel submits with one key find this row and get its stored answer. `subject`
+ * names the record paid ('order:5003', 'quote:1001'); at most one attempt per subject is
+ * pending at a time, so two keys paying one record at once charge once. `fingerprint` is a
+ * hash of the details that matter (never the card number or the code); `details` keeps the
+ * non-card fields a later request needs to finish an attempt whose process died.
+ */
+export const paymentAttempts = pgTable(
+  "payment_attempts",
+  {
+    idempotencyKey: text("idempotency_key").primaryKey(),
+    subject: text("subject").notNull(),
+    fingerprint: text("fingerprint").notNull(),
+    status: text("status", { enum: ["pending", "succeeded", "failed"] }).notNull(),
+    details: jsonb("details").notNull(),
+    /** The answer sent, {status, body}, replayed to every request with the same key. */
+    response: jsonb("response"),
+    createdAt: createdAt(),
+    updatedAt: tz("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("payment_attempts_pending_subject")
+      .on(t.subject)
+      .where(sql`status = 'pending'`),
+  ],
+);
+
+/**
+ * The sandbox gateway's own ledger (it plays an outside processor): one charge per key, so a
+ * retry after a crash gets the charge that was made, never a second one.
+ */
+export const sandboxCharges = pgTable("sandbox_charges", {
+  idempotencyKey: text("idempotency_key").primaryKey(),
+  amount: money("amount").notNull(),
+  currency: integer("currency").notNull(),
+  brand: text("brand").notNull(),
+  last4: text("last4").notNull(),
+  reference: text("reference").notNull().unique(),
   createdAt: createdAt(),
 });
