@@ -5,7 +5,7 @@ CREATE TABLE "payment_attempts" (
 	"fingerprint" text NOT NULL,
 	"status" text NOT NULL,
 	"details" jsonb NOT NULL,
-	"response" jsonb,
+	"response" json,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );

@@ -4,6 +4,7 @@ import {
   boolean,
   index,
   integer,
+  json,
   jsonb,
   pgSequence,
   pgTable,
@@ -262,7 +263,7 @@ export const paymentAttempts = pgTable(
     status: text("status", { enum: ["pending", "succeeded", "failed"] }).notNull(),
     details: jsonb("details").notNull(),
     /** The answer sent, {status, body}, replayed to every request with the same key. */
-    response: jsonb("response"),
+    response: json("response"),
     createdAt: createdAt(),
     updatedAt: tz("updated_at").notNull().defaultNow(),
   },
