@@ -1,6 +1,8 @@
 import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import { outboxStore } from "./data/outbox.ts";
+import { trackingReader } from "./data/shipments.ts";
+import { createCarriers, type Carriers } from "./services/carriers.ts";
 import { createMailer, type Mailer } from "./services/mail.ts";
 import type { Site } from "./static/site.ts";
 
@@ -14,6 +16,8 @@ export interface AppDeps {
   now?: () => Date;
   /** Outbox + SMTP by default; tests may pass their own. */
   mailer?: Mailer;
+  /** Shipment tracking; the database's activity rows by default. */
+  carriers?: Carriers;
 }
 
 /**
@@ -26,6 +30,7 @@ export interface Deps {
   site: Site | undefined;
   now: () => Date;
   mailer: Mailer;
+  carriers: Carriers;
 }
 
 /** Fills in the defaults: the real clock, and the outbox mailer (SMTP when configured). */
@@ -37,5 +42,6 @@ export function resolveDeps(input: AppDeps): Deps {
     site: input.site,
     now,
     mailer: input.mailer ?? createMailer(outboxStore(input.db), input.config.smtpUrl, now),
+    carriers: input.carriers ?? createCarriers(trackingReader(input.db)),
   };
 }
