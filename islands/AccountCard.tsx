@@ -34,8 +34,11 @@ export default function AccountCard({ kind }: { kind?: RecordKind }) {
   const s = useStore($register);
   const email = useRef<HTMLInputElement>(null);
   const title = TITLES[kind ?? "none"];
-  const Heading = kind ? "h2" : "h1";
-  useEffect(() => void openRegisterCard(kind), [kind]);
+  // On a record page the card's title is the page's (src/components/RecordAccountCard.astro);
+  // on /user/register the card is the page, so its headings are h1.
+  const Heading = kind ? "h3" : "h1";
+  const Wrapper = kind ? "div" : "article";
+  useEffect(() => openRegisterCard(kind), [kind]);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const input = email.current;
@@ -43,32 +46,32 @@ export default function AccountCard({ kind }: { kind?: RecordKind }) {
   };
   if (s.mode === "signin")
     return (
-      <article>
+      <Wrapper>
         <SignInCard Heading={Heading} onRegister={() => showMode("register")} />
-      </article>
+      </Wrapper>
     );
   if (s.mode === "sent") {
     return (
-      <article aria-live="polite">
+      <Wrapper aria-live="polite">
         <Heading>{REGISTRATION_SENT_TITLE}</Heading>
         <p>{REGISTRATION_SENT_TEXT}</p>
-      </article>
+      </Wrapper>
     );
   }
   if (s.mode === "already") {
     return (
-      <article aria-live="polite">
+      <Wrapper aria-live="polite">
         <Heading>{ALREADY_REGISTERED_TITLE}</Heading>
         <p>{ALREADY_REGISTERED_TEXT}</p>
         <SignInCard title="Account Login" />
-      </article>
+      </Wrapper>
     );
   }
   // The email input is uncontrolled: what a visitor types before the island hydrates is kept.
   return (
-    <article>
+    <Wrapper>
       <Form onSubmit={submit} aria-label={title}>
-        <Heading>{title}</Heading>
+        {!kind && <Heading>{title}</Heading>}
         <Field
           label="Email"
           type="email"
@@ -92,6 +95,6 @@ export default function AccountCard({ kind }: { kind?: RecordKind }) {
         Register now to see this record's full details, track shipments and pay online, and to find all your
         quotes and orders in one place later.
       </p>
-    </article>
+    </Wrapper>
   );
 }

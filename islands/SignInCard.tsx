@@ -28,8 +28,8 @@ export function SignInCard({
 }: {
   onRegister?: () => void;
   title?: string;
-  /** h1 where the card is the page (/gateway, /user/register), h2 inside a record page. */
-  Heading?: "h1" | "h2";
+  /** h1 where the card is the page (/gateway, /user/register), h3 inside a record page's card. */
+  Heading?: "h1" | "h2" | "h3";
 }) {
   const s = useStore($signIn);
   const { accountBase } = useStore($config);

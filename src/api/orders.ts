@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
+import { PUBLIC_API } from "./paths.ts";
 import { CardFields, idempotencyKeyField, shownAmountField } from "./payments.ts";
 import { AddressSchema, cents, epoch, LineItemSchema } from "./records.ts";
 
@@ -69,7 +70,7 @@ export type OrderDetails = z.infer<typeof OrderDetailsSchema>;
 /** `ref` is ORD-{id}-{validationId} or {id}-{validationId}; the validation id is the secret. */
 export const getPublicOrder = endpoint({
   method: "get",
-  path: "/api/v1/orders/public/:ref",
+  path: PUBLIC_API.order,
   host: "api",
   body: "none",
   request: undefined,

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
+import { PUBLIC_API } from "./paths.ts";
 import { CardFields, idempotencyKeyField, shownAmountField } from "./payments.ts";
 import { AddressSchema, cents, epoch, LineItemSchema } from "./records.ts";
 
@@ -49,7 +50,7 @@ export type QuoteDetails = z.infer<typeof QuoteDetailsSchema>;
 /** `id` is QUO-{n}, {n} (summary only) or the quote's token (summary and detail). */
 export const getPublicQuote = endpoint({
   method: "get",
-  path: "/api/v1/quotes/public/:id",
+  path: PUBLIC_API.quote,
   host: "api",
   body: "none",
   request: undefined,

@@ -1,18 +1,8 @@
 import { atom, onMount } from "nanostores";
 import type { RuntimeConfig } from "../api/config.ts";
+import { readInlineConfig, SAME_ORIGIN } from "./inlineConfig.ts";
 
-const SAME_ORIGIN: RuntimeConfig = { apiBase: "", webBase: "", accountBase: "", wsBase: "" };
-
-/** Reads the configuration the server wrote into the page; null on a static host that did not. */
-export function readInlineConfig(doc: Document): RuntimeConfig | null {
-  const text = doc.getElementById("runtime-config")?.textContent ?? "";
-  try {
-    const parsed = JSON.parse(text) as Partial<RuntimeConfig>;
-    return typeof parsed.apiBase === "string" ? { ...SAME_ORIGIN, ...parsed } : null;
-  } catch {
-    return null;
-  }
-}
+export { readInlineConfig };
 
 /** Where the API, web app, account and websocket hosts live; loads itself when first used. */
 export const $config = atom<RuntimeConfig>(SAME_ORIGIN);

@@ -1,15 +1,12 @@
-import { getPagePath } from "@nanostores/router";
 import { map } from "nanostores";
 import { signUp } from "../api/accounts.ts";
 import type { FieldError } from "../api/errors.ts";
 import { checkEmail } from "../api/gateway.ts";
 import { INVALID_EMAIL } from "../domain/auth.ts";
-import { parseReferrer, publicRecordLinks, type RecordKind } from "../domain/publicRecord.ts";
+import { publicRecordLinks, type RecordKind } from "../domain/publicRecord.ts";
 import { formTask } from "./formTask.ts";
 import { call } from "./http.ts";
-import { go, here, queryParam } from "./navigate.ts";
-import { $router } from "./router.ts";
-import { loadSession } from "./session.ts";
+import { here, queryParam } from "./navigate.ts";
 import { resetSignIn, toIdentityProvider } from "./signIn.ts";
 
 /** The register card: register, sign in, mail sent, or already registered. */
@@ -22,26 +19,16 @@ export interface RegisterState {
 }
 export const $register = map<RegisterState>({ mode: "register", referrer: "", busy: false, errors: [] });
 
-/** The signed-in page of the record a referrer names (spec section 4). */
-function signedInPath(referrer: string): string | null {
-  const record = parseReferrer(referrer);
-  if (!record) return null;
-  return record.kind === "order"
-    ? getPagePath($router, "orderDetails", { id: record.id })
-    : getPagePath($router, "quoteDetails", { number: `QUO-${record.id}` });
-}
-
 /**
  * Opens the card on a public order or quote page (or /user/register without a kind):
- * ref=login shows the sign-in face; a visitor who is signed in already goes to the
- * record's signed-in page.
+ * ref=login shows the sign-in face. A signed-in member of the record's subscription has been
+ * sent to the signed-in page already, by the page's script (the record's answer says whether
+ * the visitor is one); anyone else stays to register or sign in.
  */
-export async function openRegisterCard(kind?: RecordKind) {
+export function openRegisterCard(kind?: RecordKind) {
   const referrer = kind ? (publicRecordLinks(kind, here().pathname)?.referrer ?? "") : "";
   $register.setKey("referrer", referrer);
   if (queryParam("ref") === "login") showMode("signin");
-  const target = signedInPath(referrer);
-  if (target && (await loadSession()).status === "signedIn") go(target);
 }
 
 /** Switches the card between its register and sign-in faces. */

@@ -45,18 +45,12 @@ describe("register card on a public order page", () => {
     expect($register.get()).toMatchObject({ mode: "sent", busy: false, errors: [] });
   });
 
-  test("sends a visitor who is signed in already to the order's signed-in page", async () => {
+  test("leaves a signed-in visitor on the page: the page script sends members on, not the card", async () => {
     const visits = fakeNavigation(ORDER_PAGE);
     api.on(getSession, session());
     await openRegisterCard("order");
-    expect(visits).toEqual(["/s/order/details/5003"]);
-  });
-
-  test("sends a signed-in visitor of a public quote to the quote's signed-in page", async () => {
-    const visits = fakeNavigation("/p/quote/QUO-1001");
-    api.on(getSession, session());
-    await openRegisterCard("quote");
-    expect(visits).toEqual(["/s/quotes/details/QUO-1001"]);
+    expect(visits).toEqual([]);
+    expect(api.sent).toEqual([]);
   });
 
   test("opens on its sign-in face with ref=login, and leaves an anonymous visitor on the page", async () => {

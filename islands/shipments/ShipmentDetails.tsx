@@ -1,0 +1,90 @@
+import { useStore } from "@nanostores/react";
+import type { Shipment } from "../../src/api/shipments.ts";
+import {
+  $shipmentDialog,
+  closeShipment,
+  dismissListError,
+  SHIPMENT_INFO_UNAVAILABLE,
+  SHIPMENT_LIST_FAILED,
+  type TrackingDetails,
+} from "../../src/stores/shipments.ts";
+import { Dialog } from "../ui/Dialog.tsx";
+import { ErrorBanner } from "../ui/ErrorBanner.tsx";
+
+const place = (...parts: (string | null)[]) => parts.filter(Boolean).join(", ") || "-";
+
+function methodOf(tracking: TrackingDetails | null, shipment: Shipment | null): string {
+  const method = tracking?.method;
+  const text = Array.isArray(method) ? method.join(", ") : method;
+  return text || (shipment ? `${shipment.carrier} ${shipment.shipMethod}` : "-");
+}
+
+/** The Shipment Details dialog (spec section 2) and the page's banner when the shipment list fails. */
+export default function ShipmentDetails() {
+  const s = useStore($shipmentDialog);
+  const signedFor = s.tracking?.activity.find((a) => a.signedForByName)?.signedForByName ?? "-";
+  return (
+    <>
+      {s.listFailed && <ErrorBanner message={SHIPMENT_LIST_FAILED} onDismiss={dismissListError} />}
+      <Dialog open={s.open} onClose={closeShipment} title="Shipment Details">
+        {s.loading ? (
+          <p aria-busy="true">Loading shipment details...</p>
+        ) : (
+          <>
+            <dl className="facts">
+              <dt>Shipping Method</dt>
+              <dd>{methodOf(s.tracking, s.shipment)}</dd>
+              <dt>Tracking Number</dt>
+              <dd>{s.trackingNumber}</dd>
+              <dt>Ship From</dt>
+              <dd>
+                {s.shipment
+                  ? place(
+                      s.shipment.distributionOrigin.city,
+                      s.shipment.distributionOrigin.state,
+                      s.shipment.distributionOrigin.countryCode,
+                    )
+                  : "-"}
+              </dd>
+              <dt>Ship To</dt>
+              <dd>
+                {s.shipment
+                  ? place(s.shipment.address.city, s.shipment.address.state, s.shipment.address.country)
+                  : "-"}
+              </dd>
+              <dt>Signed For By</dt>
+              <dd>{signedFor}</dd>
+            </dl>
+            {s.trackingFailed || !s.tracking ? (
+              <p role="alert">{SHIPMENT_INFO_UNAVAILABLE}</p>
+            ) : (
+              <div className="table-scroll">
+                <table>
+                  <caption className="visually-hidden">Carrier activity, newest first</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Location</th>
+                      <th scope="col">Date</th>
+                      <th scope="col">Local Time</th>
+                      <th scope="col">Activity</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {s.tracking.activity.map((a, i) => (
+                      <tr key={i}>
+                        <td>{a.locationDescription}</td>
+                        <td>{a.date}</td>
+                        <td>{a.time}</td>
+                        <td>{a.description}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </>
+        )}
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,84 @@
+import type { OrderDetails } from "../api/orders.ts";
+import { PUBLIC_API } from "../api/paths.ts";
+import { badgeFor } from "../domain/badges.ts";
+import type { EpochSeconds } from "../domain/brand.ts";
+import { formatDate, visitorZone } from "../domain/dayText.ts";
+import { parsePublicOrderRef, publicOrderRef } from "../domain/order.ts";
+import { payAsGuestPath } from "../domain/paths.ts";
+import { badge, el, failed, fill, painted, show } from "./paint.ts";
+import { getPublic, lastSegment } from "./publicData.ts";
+import { paintTimeline } from "./timeline.ts";
+
+/*
+ * The public order page (/p/order/ORD-{id}-{validationId}): fetches the order and fills the
+ * static card. React is not needed for that; the register card hydrates after this has
+ * painted, and the shipment dialog's code loads when a tracking number is first pressed.
+ */
+
+const card = document.getElementById("order-card")!;
+const notFound = document.getElementById("record-not-found")!;
+
+function paint(o: OrderDetails, ref: string) {
+  const zone = visitorZone();
+  fill(document, "heading", `Thank you for ordering ${o.productFamily} products.`);
+  fill(card, "orderNumber", o.orderNumber);
+  badge(card, "orderStatus", badgeFor("shipping", o.statusType));
+  badge(card, "billingStatus", badgeFor("billing", o.billingStatus));
+  fill(card, "placedOn", formatDate(o.createdAt as EpochSeconds, zone));
+  fill(card, "shippingMethod", [o.shipCarrier, o.shipMethod].filter(Boolean).join(" ") || "-");
+  paintTracking(o.trackingNumbers, ref);
+  if (o.payable) {
+    const pay = document.getElementById("guest-pay");
+    pay?.querySelector("a")?.setAttribute("href", payAsGuestPath("order", ref));
+    show(pay);
+  }
+  const timeline = document.getElementById("order-timeline");
+  const list = timeline?.querySelector("ol");
+  if (timeline && list) {
+    paintTimeline(list, o.timeline, zone);
+    fill(timeline, "zone", zone);
+    show(timeline);
+  }
+}
+
+function paintTracking(numbers: readonly string[], ref: string) {
+  const list = card.querySelector<HTMLElement>('[data-field="trackingNumbers"]')!;
+  if (!numbers.length) {
+    list.textContent = "None yet";
+    return;
+  }
+  list.replaceChildren(
+    ...numbers.map((n) => {
+      const button = el("button", n, "link");
+      button.type = "button";
+      button.setAttribute("aria-haspopup", "dialog");
+      button.addEventListener("click", () => void openShipment(ref, n));
+      const item = el("li");
+      item.append(button);
+      return item;
+    }),
+  );
+}
+
+/** The Shipment Details dialog, its code fetched the first time it opens. */
+async function openShipment(ref: string, trackingNumber: string) {
+  const { openShipmentDetails } = await import("../../islands/shipments/openShipmentDetails.tsx");
+  openShipmentDetails(ref, trackingNumber);
+}
+
+async function main() {
+  const parsed = parsePublicOrderRef(lastSegment(location.pathname));
+  if (!parsed) return failed(card, notFound);
+  const ref = publicOrderRef(parsed.id, parsed.validationId);
+  try {
+    const { orderDetails } = await getPublic<{ orderDetails: OrderDetails }>(PUBLIC_API.order, { ref });
+    // Spec section 4: a signed-in member sees the signed-in page instead.
+    if (orderDetails.memberPath) return location.assign(orderDetails.memberPath);
+    paint(orderDetails, ref);
+    painted(card);
+  } catch {
+    failed(card, notFound);
+  }
+}
+
+void main();

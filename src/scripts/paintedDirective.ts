@@ -1,0 +1,27 @@
+import type { ClientDirective } from "astro";
+
+const PAINTED = "portal:painted";
+/** Hydrate anyway when no page script says it has painted (a page without one, or a failure). */
+const FALLBACK_MS = 8000;
+
+/**
+ * `client:painted`: an island that hydrates once the page's painting script has filled in the
+ * record (its `portal:painted` event), then when the browser is idle. On a slow link the
+ * record's data and the small painting script go first; React follows instead of competing
+ * with them for the same bandwidth.
+ */
+const painted: ClientDirective = (load) => {
+  let started = false;
+  const hydrate = () => {
+    if (started) return;
+    started = true;
+    const idle = window.requestIdleCallback ?? ((cb: () => void) => setTimeout(cb, 1));
+    idle(async () => (await load())());
+  };
+  if (document.documentElement.dataset["painted"] === "1") hydrate();
+  else {
+    window.addEventListener(PAINTED, hydrate, { once: true });
+    setTimeout(hydrate, FALLBACK_MS);
+  }
+};
+export default painted;

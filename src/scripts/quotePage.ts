@@ -1,0 +1,50 @@
+import { PUBLIC_API } from "../api/paths.ts";
+import type { QuoteDetails } from "../api/quotes.ts";
+import type { EpochSeconds } from "../domain/brand.ts";
+import { formatDate, visitorZone } from "../domain/dayText.ts";
+import { payAsGuestPath } from "../domain/paths.ts";
+import { quoteStatusLabel } from "../domain/quote.ts";
+import { failed, fill, painted, show } from "./paint.ts";
+import { getPublic, lastSegment } from "./publicData.ts";
+
+/*
+ * The public quote page (/p/quote/QUO-{n} or /p/quote/{token}): fetches the quote and fills
+ * the static card. Only the token link can pay: QUO-{n} is a sequential number.
+ */
+
+const card = document.getElementById("quote-card")!;
+const notFound = document.getElementById("record-not-found")!;
+
+function paint(q: QuoteDetails) {
+  const zone = visitorZone();
+  fill(document, "heading", `Thank you for requesting a quote for ${q.productFamily} products.`);
+  fill(card, "quoteNumber", q.quoteNumber);
+  fill(
+    card,
+    "status",
+    quoteStatusLabel({ status: q.status, expiresAt: q.expiresAt as EpochSeconds | null }, zone),
+  );
+  fill(card, "created", formatDate(q.createdAt as EpochSeconds, zone));
+  fill(card, "expires", q.expiresAt ? formatDate(q.expiresAt as EpochSeconds, zone) : "-");
+  if (q.payable && q.guestToken) {
+    const pay = document.getElementById("guest-pay");
+    pay?.querySelector("a")?.setAttribute("href", payAsGuestPath("quote", q.guestToken));
+    show(pay);
+  } else if (q.isOpen && !q.guestToken) show(document.getElementById("guest-pay-hint"));
+}
+
+async function main() {
+  const id = lastSegment(location.pathname);
+  if (!id) return failed(card, notFound);
+  try {
+    const { quoteDetails } = await getPublic<{ quoteDetails: QuoteDetails }>(PUBLIC_API.quote, { id });
+    // Spec section 4: a signed-in member sees the signed-in page instead.
+    if (quoteDetails.memberPath) return location.assign(quoteDetails.memberPath);
+    paint(quoteDetails);
+    painted(card);
+  } catch {
+    failed(card, notFound);
+  }
+}
+
+void main();

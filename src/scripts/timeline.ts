@@ -1,0 +1,24 @@
+import type { EpochSeconds } from "../domain/brand.ts";
+import { formatDate, formatTime } from "../domain/dayText.ts";
+import type { TimelineKind } from "../domain/timeline.ts";
+import { el } from "./paint.ts";
+
+/** The order's life as a list, each moment in the visitor's own time zone. */
+export function paintTimeline(
+  list: HTMLOListElement,
+  events: readonly { at: number; kind: TimelineKind; text: string }[],
+  zone: string,
+) {
+  list.replaceChildren(
+    ...events.map((e) => {
+      const item = el("li", undefined, `timeline-${e.kind}`);
+      const time = el(
+        "time",
+        `${formatDate(e.at as EpochSeconds, zone)}, ${formatTime(e.at as EpochSeconds, zone)}`,
+      );
+      time.dateTime = new Date(e.at * 1000).toISOString();
+      item.append(time, el("span", e.text));
+      return item;
+    }),
+  );
+}
