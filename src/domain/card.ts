@@ -46,7 +46,7 @@ export function luhnValid(digits: string): boolean {
 
 /** The card brand from its number's prefix (shown with the last four digits, never more). */
 export function cardBrand(digits: string): string {
-  if (/^4/.test(digits)) return "Visa";
+  if (digits.startsWith("4")) return "Visa";
   if (/^(5[1-5]|2[2-7])/.test(digits)) return "Mastercard";
   if (/^3[47]/.test(digits)) return "American Express";
   if (/^6(011|5)/.test(digits)) return "Discover";
@@ -60,3 +60,27 @@ export function cardExpired(month: number, twoDigit: number, now: Date): boolean
   const m = now.getUTCMonth() + 1;
   return year < y || (year === y && month < m);
 }
+
+/** What a card form hands over: the fields of spec section 5, the year in full (sent as two digits). */
+export interface CardInput {
+  cardNumber: string;
+  cardExpirationMonth: string;
+  cardExpirationYear: number;
+  cardCvv: string;
+  /** Asked on public views only; empty elsewhere. */
+  email: string;
+}
+
+/** The card fields as the payment calls send them: the year as its last two digits. */
+export function cardFields(card: CardInput) {
+  return {
+    cardNumber: card.cardNumber,
+    cardExpirationMonth: card.cardExpirationMonth,
+    cardExpirationYear: twoDigitYear(card.cardExpirationYear),
+    cardCvv: card.cardCvv,
+    email: card.email,
+  };
+}
+
+/** The browser's message when a payment got no answer (network failure, timeout). */
+export const PAYMENT_NETWORK_ERROR = "Unexpected error processing payment.";
