@@ -14,19 +14,24 @@ import { originCheck } from "./http/origin.ts";
 import { requestId } from "./http/requestId.ts";
 import { accountMessageRoutes } from "./routes/accountMessages.ts";
 import { accountSessionRoutes } from "./routes/accountSessions.ts";
+import { countryRoutes } from "./routes/countries.ts";
 import { devicePushRoutes } from "./routes/devicePush.ts";
 import { devMailboxRoutes } from "./routes/devMailbox.ts";
 import { gatewayRoutes } from "./routes/gateway.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { lookupRoutes } from "./routes/lookup.ts";
 import { mfaRoutes } from "./routes/mfa.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
 import { passwordResetRoutes } from "./routes/passwordReset.ts";
+import { publicOrderRoutes } from "./routes/publicOrders.ts";
+import { publicQuoteRoutes } from "./routes/publicQuotes.ts";
 import { resetRequestRoutes } from "./routes/resetRequest.ts";
 import { runtimeConfigRoutes } from "./routes/runtimeConfig.ts";
 import { samlRoutes } from "./routes/saml.ts";
 import { samlCompleteRoutes } from "./routes/samlComplete.ts";
 import { sessionRoutes } from "./routes/session.ts";
 import { signupRoutes } from "./routes/signup.ts";
+import { trackingRoutes } from "./routes/tracking.ts";
 import { validateRoutes } from "./routes/validate.ts";
 
 const API_BODY_LIMIT = 1024 * 1024;
@@ -75,9 +80,13 @@ export function buildApp(input: AppDeps) {
   app.route("/", accountMessageRoutes(deps));
   app.route("/", mfaRoutes(deps));
   app.route("/", accountSessionRoutes(deps));
+  app.route("/", publicOrderRoutes(deps));
+  app.route("/", publicQuoteRoutes(deps));
+  app.route("/", lookupRoutes(deps));
   app.all("/api/*", (c) => errorResponse(c, 404, [{ field: null, message: NOT_FOUND }]));
 
-  // account host: sign-in, password reset, registration and SAML (form posts and redirects).
+  // account host: sign-in, password reset, registration and SAML (form posts and redirects),
+  // and the shipment tracking of the public order page.
   app.route("/", gatewayRoutes(deps));
   app.route("/", resetRequestRoutes(deps));
   app.route("/", passwordResetRoutes(deps));
@@ -85,12 +94,14 @@ export function buildApp(input: AppDeps) {
   app.route("/", validateRoutes(deps));
   app.route("/", samlRoutes(deps));
   app.route("/", samlCompleteRoutes(deps));
+  app.route("/", trackingRoutes(deps));
 
   // demo: the outbox as a page, in demo mode only (and for this computer only).
   if (deps.config.demo) app.route("/", devMailboxRoutes(deps));
 
   // web host: the runtime config and the built pages, last, since they answer any GET.
   app.route("/", runtimeConfigRoutes(deps));
+  app.route("/", countryRoutes(deps));
   if (deps.site) app.on(["GET", "HEAD"], "*", deps.site.handler);
   // An island's form posted natively (a script's form.submit() before hydration) goes back
   // to its page, unread: the fields never reach a URL or a log.

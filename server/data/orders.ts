@@ -1,11 +1,25 @@
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { orderLineItems, orders, payments, quotes } from "../db/schema/index.ts";
-import { cents, type Cents } from "../../src/domain/brand.ts";
+import { cents, epochSeconds, type Cents } from "../../src/domain/brand.ts";
 import { subtotal } from "../../src/domain/lineItem.ts";
-import { balanceDue } from "../../src/domain/order.ts";
+import { MAX_ID } from "../../src/api/fields.ts";
+import type { OrderDetails } from "../../src/api/orders.ts";
+import type { Shipment } from "../../src/api/shipments.ts";
+import {
+  balanceDue,
+  billingStatus,
+  dueDate,
+  needsPayment,
+  ORDER_PREFIX,
+  orderPayable,
+  parsePublicOrderRef,
+  publicShippingStatus,
+} from "../../src/domain/order.ts";
+import { quoteNumber } from "../../src/domain/quote.ts";
+import { orderTimeline } from "../../src/domain/timeline.ts";
 import { safeEqual } from "../core/crypto.ts";
-import { lineItemOf } from "./records.ts";
+import { lineItemOf, recordAddresses, seconds, secondsOrNull } from "./records.ts";
 
 export type OrderRow = typeof orders.$inferSelect;
 
@@ -33,9 +47,16 @@ export async function orderRecord(db: Db, id: number, tx: Db = db): Promise<Orde
     .from(orderLineItems)
     .where(eq(orderLineItems.orderId, id))
     .orderBy(asc(orderLineItems.id));
-  const paymentRows = await tx.select().from(payments).where(eq(payments.orderId, id)).orderBy(asc(payments.id));
+  const paymentRows = await tx
+    .select()
+    .from(payments)
+    .where(eq(payments.orderId, id))
+    .orderBy(asc(payments.id));
   const [quote] = row.quoteId
-    ? await tx.select({ id: quotes.id, createdAt: quotes.createdAt }).from(quotes).where(eq(quotes.id, row.quoteId))
+    ? await tx
+        .select({ id: quotes.id, createdAt: quotes.createdAt })
+        .from(quotes)
+        .where(eq(quotes.id, row.quoteId))
     : [];
   const sub = subtotal(items);
   const grandTotal = cents(sub + row.tax + row.shippingAmount);
@@ -57,10 +78,116 @@ export async function orderRecord(db: Db, id: number, tx: Db = db): Promise<Orde
  * or null for a wrong or unknown one alike.
  */
 export async function orderByRef(db: Db, id: number, validationId: string): Promise<OrderRecord | null> {
-  const [row] = await db
-    .select({ validationId: orders.validationId })
-    .from(orders)
-    .where(eq(orders.id, id));
-  if (!row || !safeEqual(row.validationId, validationId)) return null;
+  const [row] = await db.select({ validationId: orders.validationId }).from(orders).where(eq(orders.id, id));
+  // An unknown id still pays for the comparison: a wrong id and a wrong token take alike.
+  const matches = safeEqual(row?.validationId ?? NO_ORDER, validationId);
+  if (!row || !matches) return null;
   return orderRecord(db, id);
+}
+
+/** Compared with when no order has the id; no validation id can equal it (it has a space). */
+const NO_ORDER = "no such order";
+
+/**
+ * The order a public reference names ("ORD-{id}-{validationId}" or "{id}-{validationId}"),
+ * or null for a malformed, unknown or wrong one alike; ids beyond int4 name nothing.
+ */
+export async function orderByPublicRef(db: Db, text: string): Promise<OrderRecord | null> {
+  const ref = parsePublicOrderRef(text);
+  if (!ref || ref.id < 1 || ref.id > MAX_ID) return null;
+  return orderByRef(db, ref.id, ref.validationId);
+}
+
+/** A shipment's carrier scans, as the Carriers service gives them (route → data, no service import). */
+export type ScansByTrackingNumber = ReadonlyMap<
+  string,
+  readonly { at: Date; location: string; description: string }[]
+>;
+
+/**
+ * The public order page's answer: the record, its shipments and their carrier scans, with
+ * every derived value (statuses, payable, due date, timeline) from src/domain.
+ */
+export async function orderDetails(
+  db: Db,
+  record: OrderRecord,
+  shipmentList: readonly Shipment[],
+  scans: ScansByTrackingNumber,
+  memberPath: string | null,
+): Promise<OrderDetails> {
+  const { row } = record;
+  const shippingTimestamp = secondsOrNull(row.shippingTimestamp);
+  return {
+    id: row.id,
+    orderNumber: `${ORDER_PREFIX}${row.id}`,
+    productFamily: row.productFamily,
+    createdAt: seconds(row.createdAt),
+    shippingTimestamp,
+    shippingStatus: row.shippingStatus,
+    statusType: publicShippingStatus({
+      shippingStatus: row.shippingStatus,
+      shippingTimestamp,
+      shipments: shipmentList,
+    }),
+    poNumber: row.poNumber,
+    paymentStatus: row.paymentStatus,
+    billingStatus: billingStatus(row.paymentStatus),
+    needsPayment: needsPayment(row.paymentStatus),
+    payable: orderPayable({ paymentStatus: row.paymentStatus, balanceDue: record.balanceDue }),
+    paymentType: row.paymentType,
+    currency: row.currency,
+    ...(await recordAddresses(db, row)),
+    lineItems: record.lineItems,
+    numItems: record.lineItems.reduce((sum, item) => sum + item.quantity, 0),
+    subtotal: record.subtotal,
+    tax: row.tax,
+    shippingAmount: row.shippingAmount,
+    grandTotal: record.grandTotal,
+    paid: record.paid,
+    paymentBalanceDue: record.balanceDue,
+    dueDate: dueDate(shippingTimestamp),
+    shipMethod: row.shipMethod,
+    shipCarrier: row.shipCarrier,
+    referrerCode: row.referrerCode,
+    payments: record.payments.map((p) => ({
+      id: p.id,
+      createdAt: seconds(p.createdAt),
+      amount: p.amount,
+      method: p.method,
+      cardBrand: p.cardBrand,
+      cardLast4: p.cardLast4,
+    })),
+    trackingNumbers: shipmentList.map((s) => s.trackingNumber),
+    timeline: timelineOf(record, shipmentList, scans),
+    memberPath,
+  };
+}
+
+/** The order's life for the timeline: its quote, itself, payments, shipments and their scans. */
+function timelineOf(record: OrderRecord, shipmentList: readonly Shipment[], scans: ScansByTrackingNumber) {
+  const { row } = record;
+  return orderTimeline({
+    quote: record.quote
+      ? { number: quoteNumber(record.quote.id), createdAt: seconds(record.quote.createdAt) }
+      : null,
+    order: { number: `${ORDER_PREFIX}${row.id}`, createdAt: seconds(row.createdAt) },
+    currency: row.currency,
+    payments: record.payments.map((p) => ({
+      at: seconds(p.createdAt),
+      amount: p.amount,
+      method: p.method,
+      cardLast4: p.cardLast4,
+    })),
+    shipments: shipmentList.map((s) => ({
+      trackingNumber: s.trackingNumber,
+      carrier: s.carrier,
+      shippedAt: s.shippedAt === null ? null : epochSeconds(s.shippedAt),
+      isDelivered: s.isDelivered,
+      activity: (scans.get(s.trackingNumber) ?? []).map((a) => ({
+        at: seconds(a.at),
+        description: a.description,
+        location: a.location,
+      })),
+    })),
+  });
 }

@@ -3,7 +3,10 @@ import type { Db } from "../db/client.ts";
 import { quoteLineItems, quotes } from "../db/schema/index.ts";
 import { cents, type Cents } from "../../src/domain/brand.ts";
 import { subtotal } from "../../src/domain/lineItem.ts";
-import { lineItemOf } from "./records.ts";
+import { isQuoteOpen, parseQuoteNumber, quoteNumber, quotePayable } from "../../src/domain/quote.ts";
+import { MAX_ID } from "../../src/api/fields.ts";
+import type { QuoteDetail, QuoteDetails } from "../../src/api/quotes.ts";
+import { lineItemOf, recordAddresses, seconds, secondsOrNull } from "./records.ts";
 
 export type QuoteRow = typeof quotes.$inferSelect;
 
@@ -23,7 +26,12 @@ async function recordOf(db: Db, row: QuoteRow | undefined): Promise<QuoteRecord 
     .where(eq(quoteLineItems.quoteId, row.id))
     .orderBy(asc(quoteLineItems.id));
   const sub = subtotal(items);
-  return { row, lineItems: items.map(lineItemOf), subtotal: sub, grandTotal: cents(sub + row.tax + row.shippingCost) };
+  return {
+    row,
+    lineItems: items.map(lineItemOf),
+    subtotal: sub,
+    grandTotal: cents(sub + row.tax + row.shippingCost),
+  };
 }
 
 /** A quote by its sequential id (the summary's source; no access check). */
@@ -32,9 +40,85 @@ export async function quoteRecord(db: Db, id: number): Promise<QuoteRecord | nul
   return recordOf(db, row);
 }
 
+/** A quote token: 128 random bits as lower-case hex (core/crypto.ts hexToken). */
+const TOKEN = /^[0-9a-f]{32}$/;
+
 /** A quote by its token link (the token is unique and indexed; 128 random bits). */
 export async function quoteByToken(db: Db, token: string): Promise<QuoteRecord | null> {
-  if (!/^[0-9a-f]{32}$/.test(token)) return null;
+  if (!TOKEN.test(token)) return null;
   const [row] = await db.select().from(quotes).where(eq(quotes.publicToken, token));
   return recordOf(db, row);
+}
+
+/**
+ * A quote as its public page shows it. `full` (opened with the token link) adds the detail
+ * (addresses, prices, specialist), the guest token and whether it can be paid; a sequential
+ * QUO-{n} gets the summary card alone.
+ */
+export async function quoteDetails(
+  db: Db,
+  record: QuoteRecord,
+  opts: { full: boolean; now: Date; memberPath: string | null },
+): Promise<QuoteDetails> {
+  const { row } = record;
+  const expiresAt = secondsOrNull(row.expiresAt);
+  return {
+    id: row.id,
+    quoteNumber: quoteNumber(row.id),
+    productFamily: row.productFamily,
+    status: row.status,
+    isOpen: isQuoteOpen(row.status),
+    createdAt: seconds(row.createdAt),
+    expiresAt,
+    payable:
+      opts.full &&
+      quotePayable(
+        { status: row.status, expiresAt, orderId: row.orderId, grandTotal: record.grandTotal },
+        seconds(opts.now),
+      ),
+    guestToken: opts.full ? row.publicToken : null,
+    detail: opts.full ? await quoteDetail(db, record) : null,
+    memberPath: opts.memberPath,
+  };
+}
+
+/** What only the token link shows. */
+async function quoteDetail(db: Db, record: QuoteRecord): Promise<QuoteDetail> {
+  const { row } = record;
+  return {
+    currency: row.currency,
+    needsShipping: row.needsShipping,
+    contactName: row.contactName,
+    ...(await recordAddresses(db, row)),
+    productSpecialist: {
+      name: row.specialistName,
+      phone: row.specialistPhone,
+      phoneExtension: row.specialistPhoneExtension,
+    },
+    shippingCost: row.shippingCost,
+    shippingCarrier: row.shippingCarrier,
+    shippingMethod: row.shippingMethod,
+    tax: row.tax,
+    lineItems: record.lineItems,
+    subtotal: record.subtotal,
+    grandTotal: record.grandTotal,
+  };
+}
+
+/**
+ * The quote a public address names: its 32-hex token (the full quote) or QUO-{n} / {n} (the
+ * summary only); null for anything else, ids beyond int4 included.
+ */
+export async function quoteByPublicId(
+  db: Db,
+  text: string,
+): Promise<{ record: QuoteRecord; full: boolean } | null> {
+  if (TOKEN.test(text)) {
+    const record = await quoteByToken(db, text);
+    return record ? { record, full: true } : null;
+  }
+  const id = parseQuoteNumber(text);
+  if (id === null || id < 1 || id > MAX_ID) return null;
+  const record = await quoteRecord(db, id);
+  return record ? { record, full: false } : null;
 }

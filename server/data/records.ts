@@ -2,11 +2,12 @@ import { eq, inArray } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { addresses, countries } from "../db/schema/index.ts";
 import type { Address } from "../../src/api/records.ts";
+import { epochSeconds, type EpochSeconds } from "../../src/domain/brand.ts";
 import { lineTotal, type LineItemAmounts } from "../../src/domain/lineItem.ts";
 
 /** A database time as epoch seconds. */
-export const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
-export const secondsOrNull = (d: Date | null) => (d ? seconds(d) : null);
+export const seconds = (d: Date): EpochSeconds => epochSeconds(d.getTime() / 1000);
+export const secondsOrNull = (d: Date | null): EpochSeconds | null => (d ? seconds(d) : null);
 
 /** Addresses by id, with their country, for the records that name them. */
 export async function addressesById(db: Db, ids: readonly (number | null)[]): Promise<Map<number, Address>> {
@@ -38,9 +39,9 @@ export async function addressesById(db: Db, ids: readonly (number | null)[]): Pr
 }
 
 /** A line item as the contracts show it, its total computed by the domain rule. */
-export function lineItemOf<T extends LineItemAmounts & { productNumber: string; description: string; currency: number }>(
-  item: T,
-) {
+export function lineItemOf<
+  T extends LineItemAmounts & { productNumber: string; description: string; currency: number },
+>(item: T) {
   return {
     productNumber: item.productNumber,
     description: item.description,
@@ -53,7 +54,10 @@ export function lineItemOf<T extends LineItemAmounts & { productNumber: string; 
 }
 
 /** A quote's or an order's shipping and billing addresses, null where it names none. */
-export async function recordAddresses(db: Db, row: { shippingAddressId: number | null; billingAddressId: number | null }) {
+export async function recordAddresses(
+  db: Db,
+  row: { shippingAddressId: number | null; billingAddressId: number | null },
+) {
   const map = await addressesById(db, [row.shippingAddressId, row.billingAddressId]);
   return {
     shippingAddress: row.shippingAddressId ? (map.get(row.shippingAddressId) ?? null) : null,

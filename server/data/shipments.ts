@@ -6,7 +6,11 @@ import { secondsOrNull } from "./records.ts";
 
 /** An order's shipments as the contracts show them, oldest first, with what each carries. */
 export async function orderShipments(db: Db, orderId: number): Promise<Shipment[]> {
-  const rows = await db.select().from(shipments).where(eq(shipments.orderId, orderId)).orderBy(asc(shipments.id));
+  const rows = await db
+    .select()
+    .from(shipments)
+    .where(eq(shipments.orderId, orderId))
+    .orderBy(asc(shipments.id));
   if (!rows.length) return [];
   const items = await db
     .select({

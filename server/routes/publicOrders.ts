@@ -1,0 +1,56 @@
+import { Hono, type Context } from "hono";
+import { ApiError, NOT_FOUND } from "../core/errors.ts";
+import { orderByPublicRef, orderDetails, type ScansByTrackingNumber } from "../data/orders.ts";
+import { orderShipments } from "../data/shipments.ts";
+import type { Deps } from "../deps.ts";
+import { guard } from "../http/access.ts";
+import { reply } from "../http/reply.ts";
+import { memberPath } from "../http/viewer.ts";
+import type { CarrierEvent, Carriers } from "../services/carriers.ts";
+import { getPublicOrder } from "../../src/api/orders.ts";
+import { getShipmentList, type Shipment } from "../../src/api/shipments.ts";
+
+/**
+ * The public order page's reads, by the shared reference ORD-{id}-{validationId}. A malformed,
+ * unknown or wrong reference answers the same 404 (the validation id is the secret).
+ */
+export function publicOrderRoutes(deps: Deps) {
+  const { db } = deps;
+  const orderOf = async (c: Context) => {
+    const record = await orderByPublicRef(db, c.req.param("ref") ?? "");
+    if (!record) throw new ApiError(404, NOT_FOUND);
+    return record;
+  };
+  return new Hono()
+    .get(getPublicOrder.path, guard(getPublicOrder, deps), async (c) => {
+      const record = await orderOf(c);
+      const shipments = await orderShipments(db, record.row.id);
+      const scans = await scansOf(deps.carriers, shipments);
+      const member = await memberPath(c, deps, record.row, `/s/order/details/${record.row.id}`);
+      return reply(c, getPublicOrder, {
+        orderDetails: await orderDetails(db, record, shipments, scans, member),
+      });
+    })
+    .get(getShipmentList.path, guard(getShipmentList, deps), async (c) => {
+      const record = await orderOf(c);
+      return reply(c, getShipmentList, { shipmentList: await orderShipments(db, record.row.id) });
+    });
+}
+
+/**
+ * Each shipment's carrier scans for the timeline. A carrier that knows nothing, or fails (a
+ * real carrier's API may be down), gives none: the order page still shows the order.
+ */
+async function scansOf(carriers: Carriers, shipments: readonly Shipment[]): Promise<ScansByTrackingNumber> {
+  const found = await Promise.all(
+    shipments.map(async (s): Promise<[string, CarrierEvent[]]> => {
+      try {
+        return [s.trackingNumber, (await carriers.tracking(s.trackingNumber))?.activity ?? []];
+      } catch (e) {
+        console.warn(JSON.stringify({ level: "warn", what: "carrier tracking failed", error: String(e) }));
+        return [s.trackingNumber, []];
+      }
+    }),
+  );
+  return new Map(found);
+}
