@@ -44,7 +44,7 @@ function paint(o: OrderDetails, ref: string) {
 function paintTracking(numbers: readonly string[], ref: string) {
   const list = card.querySelector<HTMLElement>('[data-field="trackingNumbers"]')!;
   if (!numbers.length) {
-    list.textContent = "None yet";
+    list.replaceChildren(el("li", "None yet", "muted"));
     return;
   }
   list.replaceChildren(
