@@ -28,9 +28,12 @@ export function banner({ origin, demo, smtp, mailbox }: BannerInput): string {
     `  Public device (RA type)  ${origin}/p/device/${DEMO.raDeviceHash}`,
     `  Public device (RAMAX)    ${origin}/p/device/${DEMO.ramaxDeviceHash}`,
     `  Public device (other)    ${origin}/public/device/${DEMO.otherDeviceHash}`,
-    `  Public quote             ${origin}/p/quote/QUO-${DEMO.openQuoteId}`,
+    `  Public quote (summary)   ${origin}/p/quote/QUO-${DEMO.openQuoteId}`,
+    `  Public quote (its link)  ${origin}/p/quote/${DEMO.openQuoteToken}`,
     `  Public order             ${origin}/p/order/ORD-${DEMO.orderId}-${DEMO.orderValidationId}`,
+    `  Pay an order as a guest  ${origin}/p/order/pay-as-guest/ORD-${DEMO.orderId}-${DEMO.orderValidationId}`,
     `  Quote and Order Lookup   ${origin}/p/order-quote/search   (try QUO-${DEMO.openQuoteId} / Dana Whitfield)`,
+    `  Test card                4242 4242 4242 4242, any future expiry, any CVC (README lists the others)`,
     "",
     `Demo sign-ins (password: ${DEMO_PASSWORD}) at ${origin}/gateway:`,
     ...DEMO_USERS.map(

@@ -13,10 +13,11 @@ import { ErrorBanner } from "../ui/ErrorBanner.tsx";
 
 const place = (...parts: (string | null)[]) => parts.filter(Boolean).join(", ") || "-";
 
+/** The carrier's name for the service, after the carrier ("UPS Ground"). */
 function methodOf(tracking: TrackingDetails | null, shipment: Shipment | null): string {
   const method = tracking?.method;
-  const text = Array.isArray(method) ? method.join(", ") : method;
-  return text || (shipment ? `${shipment.carrier} ${shipment.shipMethod}` : "-");
+  const text = (Array.isArray(method) ? method.join(", ") : method) || shipment?.shipMethod || "";
+  return [shipment?.carrier, text].filter(Boolean).join(" ") || "-";
 }
 
 /** The Shipment Details dialog (spec section 2) and the page's banner when the shipment list fails. */
@@ -59,7 +60,7 @@ export default function ShipmentDetails() {
               <p role="alert">{SHIPMENT_INFO_UNAVAILABLE}</p>
             ) : (
               <div className="table-scroll">
-                <table>
+                <table className="activity-table">
                   <caption className="visually-hidden">Carrier activity, newest first</caption>
                   <thead>
                     <tr>
@@ -71,11 +72,20 @@ export default function ShipmentDetails() {
                   </thead>
                   <tbody>
                     {s.tracking.activity.map((a, i) => (
-                      <tr key={i}>
-                        <td>{a.locationDescription}</td>
-                        <td>{a.date}</td>
-                        <td>{a.time}</td>
-                        <td>{a.description}</td>
+                      // Explicit roles: the phone layout restyles the rows, which would drop their table semantics.
+                      <tr key={i} role="row">
+                        <td role="cell" data-label="Location">
+                          {a.locationDescription}
+                        </td>
+                        <td role="cell" data-label="Date">
+                          {a.date}
+                        </td>
+                        <td role="cell" data-label="Local Time">
+                          {a.time}
+                        </td>
+                        <td role="cell" data-label="Activity">
+                          {a.description}
+                        </td>
                       </tr>
                     ))}
                   </tbody>
