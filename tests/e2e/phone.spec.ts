@@ -20,11 +20,14 @@ const PUBLIC_PAGES = [
   "/p/order-quote/search",
   ORDER,
   `/p/quote/QUO-${DEMO.openQuoteId}`,
+  `/p/quote/${DEMO.openQuoteToken}`,
   `/p/device/${DEMO.raDeviceHash}`,
   `/public/device/${DEMO.otherDeviceHash}`,
   `/public/report/${DEMO.reportHash}`,
   "/p/quote/pay-as-guest/abc",
   "/p/order/pay-as-guest/abc",
+  `/p/quote/pay-as-guest/${DEMO.openQuoteToken}`,
+  `/p/order/pay-as-guest${ORDER.slice("/p/order".length)}`,
   "/ui-kit",
   "/no/such/page",
   "/dev/mailbox",
@@ -105,4 +108,18 @@ test("fits the terms acknowledgement into a 390 px phone screen", async ({ page 
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page).toHaveURL(/\/terms\/acknowledge/);
   await expectFits(page, "/terms/acknowledge");
+});
+
+test("fits the Shipment Details dialog into a 390 px phone screen", async ({ page }) => {
+  await page.goto(ORDER);
+  await page.locator("#order-card .tracking-list button").first().click();
+  const dialog = page.getByRole("dialog", { name: "Shipment Details" });
+  await expect(dialog.getByRole("cell").first()).toBeVisible();
+  await page.screenshot({ path: "test-results/screens/phone-shipment-details.png" });
+  const box = await dialog.boundingBox();
+  expect(box && box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+  const { scrollWidth, clientWidth } = await dialog
+    .locator("article")
+    .evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
+  expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
 });
