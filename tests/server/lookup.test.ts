@@ -14,7 +14,7 @@ const peer = (address: string) => ({
 
 describe("the quote and order lookup", () => {
   const ctx = useTestApp({ seeded: true });
-  const request = (path: string, address: string) =>
+  const request = async (path: string, address: string) =>
     ctx.app.request(`${ORIGIN}${path}`, { headers: { origin: ORIGIN } }, peer(address));
   const search = (fields: Record<string, string>, address = "10.0.0.1") =>
     request(`/api/v1/orders-and-quotes/public/search?${new URLSearchParams(fields)}`, address);

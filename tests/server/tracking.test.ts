@@ -16,7 +16,7 @@ const peer = (address: string) => ({
 
 describe("shipment tracking", () => {
   const ctx = useTestApp({ seeded: true });
-  const get = (n: string, address = "10.0.0.1") =>
+  const get = async (n: string, address = "10.0.0.1") =>
     ctx.app.request(`${ORIGIN}${trackingPath(n)}`, { headers: { origin: ORIGIN } }, peer(address));
 
   it("lists the carrier activity newest first, dated 'MMM DD, YYYY' and 'h:mm A' in UTC", async () => {
