@@ -18,6 +18,7 @@ import { countryRoutes } from "./routes/countries.ts";
 import { devicePushRoutes } from "./routes/devicePush.ts";
 import { devMailboxRoutes } from "./routes/devMailbox.ts";
 import { gatewayRoutes } from "./routes/gateway.ts";
+import { guestPaymentRoutes } from "./routes/guestPayments.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { lookupRoutes } from "./routes/lookup.ts";
 import { mfaRoutes } from "./routes/mfa.ts";
@@ -102,6 +103,7 @@ export function buildApp(input: AppDeps) {
   // web host: the runtime config and the built pages, last, since they answer any GET.
   app.route("/", runtimeConfigRoutes(deps));
   app.route("/", countryRoutes(deps));
+  app.route("/", guestPaymentRoutes(deps));
   if (deps.site) app.on(["GET", "HEAD"], "*", deps.site.handler);
   // An island's form posted natively (a script's form.submit() before hydration) goes back
   // to its page, unread: the fields never reach a URL or a log.

@@ -1,9 +1,11 @@
 import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import { outboxStore } from "./data/outbox.ts";
+import { sandboxChargeStore } from "./data/payments.ts";
 import { trackingReader } from "./data/shipments.ts";
 import { createCarriers, type Carriers } from "./services/carriers.ts";
 import { createMailer, type Mailer } from "./services/mail.ts";
+import { createSandboxGateway, type PaymentGateway } from "./services/payments.ts";
 import type { Site } from "./static/site.ts";
 
 /** What a caller of buildApp passes: the database and configuration, and what a test may swap. */
@@ -18,11 +20,13 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Shipment tracking; the database's activity rows by default. */
   carriers?: Carriers;
+  /** The card processor; the sandbox gateway (test cards, charges kept in the database) by default. */
+  payments?: PaymentGateway;
 }
 
 /**
  * The dependencies every route receives, resolved once in buildApp: every field is present,
- * so no route picks its own default (one clock, one mailer). Later: payments, carriers, tax.
+ * so no route picks its own default (one clock, one mailer, one gateway). Later: tax.
  */
 export interface Deps {
   db: Db;
@@ -31,6 +35,7 @@ export interface Deps {
   now: () => Date;
   mailer: Mailer;
   carriers: Carriers;
+  payments: PaymentGateway;
 }
 
 /** Fills in the defaults: the real clock, and the outbox mailer (SMTP when configured). */
@@ -43,5 +48,6 @@ export function resolveDeps(input: AppDeps): Deps {
     now,
     mailer: input.mailer ?? createMailer(outboxStore(input.db), input.config.smtpUrl, now),
     carriers: input.carriers ?? createCarriers(trackingReader(input.db)),
+    payments: input.payments ?? createSandboxGateway(sandboxChargeStore(input.db), now),
   };
 }

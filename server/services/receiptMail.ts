@@ -1,0 +1,41 @@
+import type { Mail } from "./mail.ts";
+import type { Cents } from "../../src/domain/brand.ts";
+import { formatDate } from "../../src/domain/dayText.ts";
+import { epochSeconds } from "../../src/domain/brand.ts";
+import { formatMoney } from "../../src/domain/money.ts";
+
+/** What a receipt says: the card only as its brand and last four digits. */
+export interface ReceiptFacts {
+  orderNumber: string;
+  amount: Cents;
+  currency: number;
+  brand: string;
+  last4: string;
+  paidAt: Date;
+  reference: string;
+}
+
+/** The card as a receipt names it. */
+export const cardText = (r: Pick<ReceiptFacts, "brand" | "last4">) => `${r.brand} ending in ${r.last4}`;
+
+/** The mailed receipt: amount, card, order number and the order's link (built from configuration). */
+export function receiptMail(to: string, r: ReceiptFacts, orderLink: string): Mail {
+  return {
+    to,
+    subject: `Your payment receipt for order ${r.orderNumber}`,
+    text: [
+      "Thank you for your payment.",
+      "",
+      `Order: ${r.orderNumber}`,
+      `Amount paid: ${formatMoney(r.amount, r.currency)}`,
+      `Card: ${cardText(r)}`,
+      `Paid on: ${formatDate(epochSeconds(r.paidAt.getTime() / 1000))} (UTC)`,
+      `Reference: ${r.reference}`,
+      "",
+      "Your order, its shipments and a PDF of this receipt are here:",
+      orderLink,
+      "",
+      "Keep this link to yourself: anyone who has it can see the order.",
+    ].join("\n"),
+  };
+}
