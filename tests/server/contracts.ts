@@ -3,6 +3,7 @@ import { buildApp } from "../../server/app.ts";
 import type { Endpoint } from "../../src/api/endpoint.ts";
 import { ENDPOINTS } from "../../src/api/index.ts";
 import { testConfig } from "./helpers.ts";
+import { examplePath } from "./fuzzValues.ts";
 
 /*
  * Requests built from the src/api contracts, for the tests that walk every route (access
@@ -64,10 +65,19 @@ const HINTS: [RegExp, unknown][] = [
   [/^readings\.time$/, OMIT],
 ];
 
+/** Values for string fields only (an integer `id` elsewhere keeps its own example). */
+const STRING_HINTS: [RegExp, string][] = [
+  // The lookup's number and contact name of a seeded order, so the example finds it.
+  [/^id$/, "ORD-5003"],
+  [/^contact$/, "Dana Whitfield"],
+];
+
 /** A value that satisfies a (simple) JSON Schema: hints by path, first choices, minimum sizes. */
 export function exampleOf(schema: JsonSchema, path = ""): unknown {
   const hint = HINTS.find(([pattern]) => pattern.test(path));
   if (hint && schema["type"] !== "object" && schema["type"] !== "array") return hint[1];
+  const stringHint = STRING_HINTS.find(([pattern]) => pattern.test(path));
+  if (stringHint && schema["type"] === "string") return stringHint[1];
   if ("const" in schema) return schema["const"];
   if (schema["default"] !== undefined) return schema["default"];
   if (Array.isArray(schema["enum"])) return schema["enum"][0];
@@ -106,9 +116,8 @@ export function idFields(schema: JsonSchema | undefined): string[] {
 /** Path parameter names of a route ("/things/:id" → ["id"]). */
 export const pathParams = (path: string) => [...path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
 
-/** The path with its parameters filled in (encoded). */
-export const fillPath = (path: string, values: Record<string, string>) =>
-  path.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(values[name] ?? "1"));
+/** The path with its parameters filled in (encoded): the values given, a seeded record's, or "1". */
+export const fillPath = (path: string, values: Record<string, string>) => examplePath(path, values);
 
 /** How a route takes its input: its contract's kind, else JSON for writes and nothing for reads. */
 export function bodyKind(route: Pick<Route, "method" | "path">): Endpoint["body"] {

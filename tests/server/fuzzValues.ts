@@ -3,6 +3,8 @@
  * queries; every choice comes from a seeded PRNG.
  */
 
+import { DEMO } from "../../server/seed/demo.ts";
+
 /** mulberry32: a small seeded PRNG, uniform in [0, 1). */
 export function prng(seed: number): () => number {
   let a = seed >>> 0;
@@ -140,3 +142,23 @@ export function setAt(value: unknown, path: (string | number)[], leaf: unknown):
   node[path.at(-1)!] = leaf;
   return copy;
 }
+
+/** The seeded tracking number of order 5003's first shipment (server/seed/orders.ts). */
+const SEEDED_TRACKING_NUMBER = "1Z999AA150030035021";
+
+/**
+ * Path parameters that name a seeded record, per route, so that requests get past the
+ * reference check and reach the handler's work (a "1" would stop at the 404).
+ */
+export const PATH_EXAMPLES: Record<string, Record<string, string>> = {
+  "/api/v1/orders/public/:ref": { ref: `ORD-${DEMO.orderId}-${DEMO.orderValidationId}` },
+  "/api/v1/shipments/shipment-list/:ref": { ref: `ORD-${DEMO.orderId}-${DEMO.orderValidationId}` },
+  "/api/v1/quotes/public/:id": { id: DEMO.openQuoteToken },
+  "/shipments/tracking-details/:trackingNumber": { trackingNumber: SEEDED_TRACKING_NUMBER },
+};
+
+/** The route's path with its parameters filled: a seeded record's where one is known, else "1". */
+export const examplePath = (path: string, values: Record<string, string> = {}) =>
+  path.replace(/:([A-Za-z]+)/g, (_, name: string) =>
+    encodeURIComponent(values[name] ?? PATH_EXAMPLES[path]?.[name] ?? "1"),
+  );
