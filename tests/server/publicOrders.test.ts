@@ -201,3 +201,24 @@ describe("the public shipment list", () => {
     }
   });
 });
+
+describe("the country list", () => {
+  const ctx = useTestApp({ seeded: true });
+
+  it("lists the countries by name, leaving out the crmId 0 placeholder", async () => {
+    const res = await browser(ctx.app, ORIGIN).get("/order/country-list");
+    expect(res.status).toBe(200);
+    const list: { name: string; crmId: number }[] = (await res.json()).data.countryList;
+    expect(list.length).toBeGreaterThan(5);
+    expect(list.filter((c) => c.crmId === 0)).toEqual([]);
+    expect(list.map((c) => c.name)).not.toContain("Unassigned");
+    expect(list.map((c) => c.name)).toEqual(list.map((c) => c.name).toSorted());
+    expect(list).toContainEqual({
+      id: 1,
+      crmId: 1001,
+      code: "US",
+      name: "United States",
+      abbreviation: "USA",
+    });
+  });
+});
