@@ -1,7 +1,8 @@
-import { atom, map } from "nanostores";
+import { atom, computed, map } from "nanostores";
 import type { FieldError } from "../api/errors.ts";
 import { getPublicOrder, payOrderAsGuest, type OrderDetails } from "../api/orders.ts";
 import { getPublicQuote, orderQuoteAsGuest, type QuoteDetail, type QuoteDetails } from "../api/quotes.ts";
+import { getShipmentList, type Shipment } from "../api/shipments.ts";
 import { cardFields, PAYMENT_NETWORK_ERROR, type CardInput } from "../domain/card.ts";
 import type { RecordKind } from "../domain/publicRecord.ts";
 import { loadConfig } from "./config.ts";
@@ -10,14 +11,23 @@ import { type FormState, formTask } from "./formTask.ts";
 import { call, errorsOf, RequestFailure } from "./http.ts";
 import { go, here } from "./navigate.ts";
 
+/** The page's title: the spec's card title of the public page that leads here. */
+export const PAGE_TITLE: Record<RecordKind, string> = { order: "Submit Payment", quote: "Place your Order" };
+
 export const LOAD_FAILED: Record<RecordKind, string> = {
   order: "Unexpected Error retrieving order.",
   quote: "Unexpected Error retrieving quote.",
 };
 
-/** The record a pay-as-guest page shows; a quote always with its token-only detail. */
+/** The banner over an order's shipments when their list does not load (spec section 8). */
+export const SHIPMENTS_FAILED = "Unexpected Error retrieving shipment details.";
+
+/**
+ * The record a pay-as-guest page shows: an order with its shipments (null when their list
+ * failed to load), or a quote with its token-only detail.
+ */
 export type GuestRecord =
-  | { kind: "order"; ref: string; order: OrderDetails }
+  | { kind: "order"; ref: string; order: OrderDetails; shipments: Shipment[] | null }
   | { kind: "quote"; quote: QuoteDetails; detail: QuoteDetail; token: string; orderPath: string | null };
 
 export type GuestPayState =
@@ -29,8 +39,13 @@ export type GuestPayState =
 /** The page's record, loaded from the id in its address. */
 export const $guestPay = atom<GuestPayState>({ step: "loading" });
 
-/** The card form: busy, errors, and the key of the attempt it will send next. */
-export const $payForm = map<FormState & { key: string }>({ busy: false, errors: [], key: "" });
+/** The card form: busy, errors, the key of the attempt it sends next, the first expiry year offered. */
+export const $payForm = map<FormState & { key: string; year: number }>({
+  busy: false,
+  errors: [],
+  key: "",
+  year: 0,
+});
 
 /** What the Payment Complete dialog shows; null while it is closed. */
 export interface PaymentDone {
@@ -39,6 +54,8 @@ export interface PaymentDone {
   cardBrand: string;
   cardLast4: string;
   receiptHref: string;
+  /** Where the receipt was mailed. */
+  email: string;
 }
 export const $paymentDone = atom<PaymentDone | null>(null);
 
@@ -65,6 +82,11 @@ export function notPayableReason(record: GuestRecord, nowSeconds: number): strin
   return NOT_PAYABLE.quote;
 }
 
+/** Why the page's record shows no card form now, or null while it takes a payment. */
+export const $notPayable = computed($guestPay, (s) =>
+  s.step === "ready" ? notPayableReason(s.record, Date.now() / 1000) : null,
+);
+
 /**
  * One key per payment attempt (the server charges a key once): 128 random bits. Made with
  * getRandomValues, which, unlike randomUUID, also exists on a page served over plain http.
@@ -78,8 +100,14 @@ const lastSegment = (path: string) => decodeURIComponent(path.replace(/\/+$/, ""
 
 async function loadRecord(kind: RecordKind, id: string): Promise<GuestRecord> {
   if (kind === "order") {
-    const { orderDetails } = await call(getPublicOrder, undefined, { ref: id });
-    return { kind, ref: id, order: orderDetails };
+    const [{ orderDetails }, shipments] = await Promise.all([
+      call(getPublicOrder, undefined, { ref: id }),
+      call(getShipmentList, undefined, { ref: id }).then(
+        (d) => d.shipmentList,
+        () => null,
+      ),
+    ]);
+    return { kind, ref: id, order: orderDetails, shipments };
   }
   const { quoteDetails: quote } = await call(getPublicQuote, undefined, { id });
   // QUO-{n} is a sequential number: it opens the summary only, never the quote to pay.
@@ -91,7 +119,7 @@ async function loadRecord(kind: RecordKind, id: string): Promise<GuestRecord> {
 export async function openGuestPay(kind: RecordKind) {
   $guestPay.set({ step: "loading" });
   $paymentDone.set(null);
-  $payForm.set({ busy: false, errors: [], key: newAttemptKey() });
+  $payForm.set({ busy: false, errors: [], key: newAttemptKey(), year: new Date().getFullYear() });
   void loadCountries();
   try {
     $guestPay.set({ step: "ready", record: await loadRecord(kind, lastSegment(here().pathname)) });
@@ -161,7 +189,8 @@ async function payOrder(record: Extract<GuestRecord, { kind: "order" }>, card: C
   $payForm.setKey("key", newAttemptKey());
   const { webBase } = await loadConfig();
   const { amount, currency, cardBrand, cardLast4 } = paid;
-  $paymentDone.set({ amount, currency, cardBrand, cardLast4, receiptHref: webBase + paid.receiptPath });
+  const receiptHref = webBase + paid.receiptPath;
+  $paymentDone.set({ amount, currency, cardBrand, cardLast4, receiptHref, email: card.email });
 }
 
 async function orderQuote(record: Extract<GuestRecord, { kind: "quote" }>, card: CardInput, key: string) {

@@ -1,0 +1,49 @@
+import { useState } from "react";
+import type { Shipment } from "../../src/api/shipments.ts";
+import { SHIPMENTS_FAILED } from "../../src/stores/guestPay.ts";
+import { ErrorBanner } from "../ui/ErrorBanner.tsx";
+import { Day } from "./Day.tsx";
+import { Fact, Facts } from "./Facts.tsx";
+
+function ShipmentCard({ shipment, title }: { shipment: Shipment; title: string }) {
+  return (
+    <article className="shipment">
+      <h3>{title}</h3>
+      <Facts>
+        <Fact name="Shipped">{shipment.shippedAt ? <Day at={shipment.shippedAt} /> : "-"}</Fact>
+        <Fact name="Carrier">{shipment.carrier}</Fact>
+        <Fact name="Method">{shipment.shipMethod}</Fact>
+        <Fact name="Tracking Number">
+          <span className="tracking">{shipment.trackingNumber}</span>
+        </Fact>
+        <Fact name="Status">{shipment.isDelivered ? "Delivered" : "In transit"}</Fact>
+      </Facts>
+      <ul aria-label="Items in this shipment">
+        {shipment.shipmentItems.map((item, i) => (
+          <li key={i}>
+            {item.quantity} × {item.productNumber} {item.description}
+          </li>
+        ))}
+      </ul>
+    </article>
+  );
+}
+
+/** An order's shipments, or the spec's banner when their list did not load. */
+export function Shipments({ shipments }: { shipments: Shipment[] | null }) {
+  const [dismissed, setDismissed] = useState(false);
+  return (
+    <section aria-labelledby="shipments-heading">
+      <h2 id="shipments-heading">Shipments</h2>
+      {shipments === null ? (
+        !dismissed && <ErrorBanner message={SHIPMENTS_FAILED} onDismiss={() => setDismissed(true)} />
+      ) : shipments.length === 0 ? (
+        <p className="muted">Nothing has shipped yet.</p>
+      ) : (
+        shipments.map((s, i) => (
+          <ShipmentCard key={s.id} shipment={s} title={`Shipment ${i + 1} of ${shipments.length}`} />
+        ))
+      )}
+    </section>
+  );
+}
