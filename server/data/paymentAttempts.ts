@@ -3,6 +3,8 @@ import type { Db } from "../db/client.ts";
 import { paymentAttempts } from "../db/schema/index.ts";
 
 export type AttemptRow = typeof paymentAttempts.$inferSelect;
+/** The transaction an attempt's rows are written in (callers pass it on to data functions). */
+export type Tx = Db;
 
 /** The answer an attempt sent, replayed byte for byte to every request with its key. */
 export interface StoredAnswer {

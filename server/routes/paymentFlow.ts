@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { ApiError } from "../core/errors.ts";
 import { safeEqual } from "../core/crypto.ts";
-import type { Db } from "../db/client.ts";
 import {
   completeAttempt,
   failAttempt,
@@ -12,6 +11,7 @@ import {
   type AttemptDetails,
   type AttemptRow,
   type StoredAnswer,
+  type Tx,
 } from "../data/paymentAttempts.ts";
 import { consume, type Limit } from "../data/rateLimits.ts";
 import type { Deps } from "../deps.ts";
@@ -78,7 +78,7 @@ export interface PaymentPlan {
   price(): Promise<{ amount: Cents; currency: number } | StoredAnswer>;
   /** Writes a charge's rows inside the attempt's transaction; the answer and the receipt. */
   record(
-    tx: Db,
+    tx: Tx,
     key: string,
     charge: Charge,
     details: AttemptDetails,

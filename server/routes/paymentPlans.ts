@@ -1,8 +1,7 @@
 import { sha256 } from "../core/crypto.ts";
-import type { Db } from "../db/client.ts";
 import type { OrderRecord } from "../data/orders.ts";
 import { orderRecord } from "../data/orders.ts";
-import type { AttemptDetails, StoredAnswer } from "../data/paymentAttempts.ts";
+import type { AttemptDetails, StoredAnswer, Tx } from "../data/paymentAttempts.ts";
 import { orderFromQuote, recordOrderPayment } from "../data/payments.ts";
 import { quoteRecord, type QuoteRecord } from "../data/quotes.ts";
 import type { Deps } from "../deps.ts";
@@ -85,7 +84,7 @@ export function orderPlan(
         return refusalAnswer(409, AMOUNT_CHANGED);
       return { amount: now.balanceDue, currency: now.row.currency };
     },
-    record: async (tx: Db, key: string, charge: Charge, details: AttemptDetails) => {
+    record: async (tx: Tx, key: string, charge: Charge, details: AttemptDetails) => {
       const at = deps.now();
       const paid = await recordOrderPayment(
         tx,
@@ -149,7 +148,7 @@ export function quotePlan(
       if (input.grandTotal !== now.grandTotal) return refusalAnswer(409, AMOUNT_CHANGED);
       return { amount: now.grandTotal, currency: now.row.currency };
     },
-    record: async (tx: Db, key: string, charge: Charge, details: AttemptDetails) => {
+    record: async (tx: Tx, key: string, charge: Charge, details: AttemptDetails) => {
       const at = deps.now();
       const poNumber = details.purchaseOrderNumber;
       const made = await orderFromQuote(tx, { quoteId, key, charge, email: details.email, poNumber }, at);
