@@ -11,7 +11,9 @@ export async function unreadMessages(db: Db, userId: number, subscriptionId: num
   const seen = db
     .select()
     .from(accountMessageViews)
-    .where(and(eq(accountMessageViews.messageId, accountMessages.id), eq(accountMessageViews.userId, userId)));
+    .where(
+      and(eq(accountMessageViews.messageId, accountMessages.id), eq(accountMessageViews.userId, userId)),
+    );
   return db
     .select({
       id: accountMessages.id,

@@ -34,7 +34,10 @@ export function samlRequestIds(db: Db) {
   const key = (id: string) => `request:${id}`;
   return {
     async save(id: string, expiresAt: Date) {
-      await db.insert(samlSeen).values({ id: key(id), kind: "request", expiresAt }).onConflictDoNothing();
+      await db
+        .insert(samlSeen)
+        .values({ id: key(id), kind: "request", expiresAt })
+        .onConflictDoNothing();
     },
     async expiryOf(id: string, now: Date): Promise<Date | null> {
       const [row] = await db

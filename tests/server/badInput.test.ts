@@ -6,7 +6,7 @@ import { getSession } from "../../src/api/session.ts";
 import { browser, signIn, type Browser } from "./client.ts";
 import { bodyKind, endpointOf, exampleOf, mountedRoutes, requestSchema, type Route } from "./contracts.ts";
 import { casesFor, describeCase, heavyCases, type Case, type Target } from "./fuzz.ts";
-import { prng } from "./fuzzValues.ts";
+import { examplePath, prng } from "./fuzzValues.ts";
 import { TEST_NOW, testConfig, useTestApp } from "./helpers.ts";
 import { rowIdsOf, subscriptionId, type Db } from "./ownership.ts";
 
@@ -97,7 +97,7 @@ const knownCases = (route: Route): Case[] =>
     ? []
     : KNOWN_SHAPES.map(([label, body]) => ({
         label,
-        url: route.path.replace(/:([A-Za-z]+)/g, "1"),
+        url: examplePath(route.path),
         init: {
           method: route.method,
           headers: { "content-type": "application/json" },

@@ -1,5 +1,16 @@
 import type { Endpoint } from "../../src/api/endpoint.ts";
-import { INT4_MAX, asText, awkward, leafPaths, pick, setAt, toForm, toJson, type Rng } from "./fuzzValues.ts";
+import {
+  INT4_MAX,
+  asText,
+  examplePath,
+  awkward,
+  leafPaths,
+  pick,
+  setAt,
+  toForm,
+  toJson,
+  type Rng,
+} from "./fuzzValues.ts";
 
 /*
  * A deterministic generator of bad requests for the fuzz test (badInput.test.ts): from a
@@ -234,7 +245,7 @@ const TOTAL_WEIGHT = MUTATIONS.reduce((sum, [w]) => sum + w, 0);
 
 /** `count` spoiled requests for the target, the same ones for the same rng state. */
 export function casesFor(rng: Rng, t: Target, count: number): Case[] {
-  const url = t.path.replace(/:([A-Za-z]+)/g, "1");
+  const url = examplePath(t.path);
   return Array.from({ length: count }, () => {
     let roll = rng() * TOTAL_WEIGHT;
     const [, make] = MUTATIONS.find(([w]) => (roll -= w) < 0) ?? MUTATIONS[0]!;
@@ -250,7 +261,7 @@ const deepObjects = (n: number) => `${'{"a":'.repeat(n)}1${"}".repeat(n)}`;
 
 /** Heavy shapes every route with a body meets once: deep nesting, huge forms, deep keys. */
 export function heavyCases(t: Target): Case[] {
-  const url = t.path.replace(/:([A-Za-z]+)/g, "1");
+  const url = examplePath(t.path);
   const method = t.method;
   const json = (label: string, body: string): Case => ({
     label,
