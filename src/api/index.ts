@@ -4,6 +4,7 @@ import * as countries from "./countries.ts";
 import * as devices from "./devices.ts";
 import type { Endpoint } from "./endpoint.ts";
 import * as gateway from "./gateway.ts";
+import * as links from "./links.ts";
 import * as lookup from "./lookup.ts";
 import * as orders from "./orders.ts";
 import * as quotes from "./quotes.ts";
@@ -24,6 +25,7 @@ const MODULES: Record<string, Record<string, unknown>> = {
   countries,
   devices,
   gateway,
+  links,
   lookup,
   orders,
   quotes,

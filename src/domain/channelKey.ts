@@ -45,3 +45,15 @@ export function groupKeyOf(key: ChannelKey): string {
 
 /** Channel-group type excluded from the internal-temperature view. */
 export const INTERNAL_TEMPERATURE_EXCLUDED_GROUP = 1300;
+
+/** Parses a channel-group key (device_sensor_groupType_groupIndex); null when malformed. */
+export function parseGroupKey(
+  text: string,
+): Pick<ChannelKey, "deviceAddress" | "sensorAddress" | "groupType" | "groupIndex"> | null {
+  const parts = text.split("_");
+  if (parts.length !== 4) return null;
+  const parsed = parseChannelKey(`${text}_0`);
+  if (!parsed) return null;
+  const { deviceAddress, sensorAddress, groupType, groupIndex } = parsed;
+  return { deviceAddress, sensorAddress, groupType, groupIndex };
+}

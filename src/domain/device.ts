@@ -53,3 +53,47 @@ export function nextPushExpected(
 export function usesPublicDeviceRoute(deviceType: string): boolean {
   return !deviceType.toUpperCase().startsWith("RA");
 }
+
+/** The public device page of a device: /p/device/{hash}, or /public/device/{hash} by type. */
+export function publicDevicePath(deviceType: string, hash: string): string {
+  return `${usesPublicDeviceRoute(deviceType) ? "/public/device" : "/p/device"}/${hash}`;
+}
+
+export type DeviceStatus = "pushing" | "late" | "offline";
+/** A push may come this many intervals after the last one and still count as on time. */
+export const ON_TIME_INTERVALS = 1.5;
+/** Beyond this many intervals without a push, a device counts as offline. */
+export const OFFLINE_INTERVALS = 3;
+
+/**
+ * The device list's status dot: pushing while the last push is at most 1.5 intervals old
+ * (some jitter is normal), late up to 3 intervals, offline after that or when it never pushed.
+ */
+export function deviceStatus(
+  lastPush: EpochSeconds | null,
+  intervalSeconds: number,
+  now: EpochSeconds,
+): DeviceStatus {
+  if (lastPush === null) return "offline";
+  const age = now - lastPush;
+  const interval = Math.max(60, intervalSeconds);
+  if (age <= interval * ON_TIME_INTERVALS) return "pushing";
+  return age <= interval * OFFLINE_INTERVALS ? "late" : "offline";
+}
+
+/** Channel kinds whose readings are temperatures (stored in Celsius, shown in the chosen scale). */
+export const TEMPERATURE_KINDS: readonly string[] = ["temperature", "dew_point", "heat_index"];
+
+/** Adjustments are editable only for temperature, humidity, heat index, dew point, voltage and computed analog channels. */
+export const ADJUSTABLE_KINDS: readonly string[] = [
+  "temperature",
+  "humidity",
+  "heat_index",
+  "dew_point",
+  "voltage",
+  "computed_analog",
+];
+export const isAdjustableKind = (kind: string) => ADJUSTABLE_KINDS.includes(kind);
+export const isTemperatureKind = (kind: string) => TEMPERATURE_KINDS.includes(kind);
+/** An adjustment is an offset of at most this much (in the channel's stored unit, Celsius for temperatures). */
+export const MAX_ADJUSTMENT = 100;

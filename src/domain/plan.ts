@@ -1,0 +1,55 @@
+import type { EpochSeconds } from "./brand.ts";
+
+/*
+ * What a subscription's plan (its tier's feature flags and limits, spec section 3) allows on
+ * the device pages. The server refuses with these messages; the page says the same thing
+ * beside the control it disables.
+ */
+
+export type PlanFeature = "publicUrl" | "csvExport";
+
+export const PLAN_MESSAGES: Record<PlanFeature, string> = {
+  publicUrl: "Public device links are not included in your subscription plan.",
+  csvExport: "Downloading device data is not included in your subscription plan.",
+};
+
+/** A feature is on only when the tier says true (a missing flag is off). */
+export function planAllows(features: Readonly<Record<string, unknown>>, feature: PlanFeature): boolean {
+  return features[feature] === true;
+}
+
+const UNIT_SECONDS: Record<string, number> = {
+  DAY: 86_400,
+  WEEK: 7 * 86_400,
+  MONTH: 30 * 86_400,
+  YEAR: 365 * 86_400,
+};
+
+/**
+ * How far back the plan keeps data, in seconds (dataAgeLimitUnit DAY, WEEK, MONTH of 30 days or
+ * YEAR of 365 days, times dataAgeLimitValue); null when the plan sets no limit.
+ */
+export function dataAgeLimitSeconds(limits: Readonly<Record<string, unknown>>): number | null {
+  const unit = String(limits["dataAgeLimitUnit"] ?? "").toUpperCase();
+  const value = Number(limits["dataAgeLimitValue"]);
+  const seconds = UNIT_SECONDS[unit.replace(/S$/, "")];
+  return seconds && Number.isFinite(value) && value > 0 ? seconds * value : null;
+}
+
+/** The oldest time the plan serves data from, or null without a limit. */
+export function oldestAllowed(
+  limits: Readonly<Record<string, unknown>>,
+  now: EpochSeconds,
+): EpochSeconds | null {
+  const limit = dataAgeLimitSeconds(limits);
+  return limit === null ? null : ((now - limit) as EpochSeconds);
+}
+
+/** Why a range ending before the oldest allowed time is refused: "… keeps 2 years of data …". */
+export function dataAgeMessage(limits: Readonly<Record<string, unknown>>): string {
+  const value = Number(limits["dataAgeLimitValue"]);
+  const unit = String(limits["dataAgeLimitUnit"] ?? "")
+    .toLowerCase()
+    .replace(/s$/, "");
+  return `Your subscription plan keeps ${value} ${unit}${value === 1 ? "" : "s"} of data; choose a range within it.`;
+}
