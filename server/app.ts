@@ -32,6 +32,7 @@ import { samlRoutes } from "./routes/saml.ts";
 import { samlCompleteRoutes } from "./routes/samlComplete.ts";
 import { sessionRoutes } from "./routes/session.ts";
 import { signupRoutes } from "./routes/signup.ts";
+import { tagRoutes } from "./routes/tags.ts";
 import { trackingRoutes } from "./routes/tracking.ts";
 import { validateRoutes } from "./routes/validate.ts";
 
@@ -84,6 +85,7 @@ export function buildApp(input: AppDeps) {
   app.route("/", publicOrderRoutes(deps));
   app.route("/", publicQuoteRoutes(deps));
   app.route("/", lookupRoutes(deps));
+  app.route("/", tagRoutes(deps));
   app.all("/api/*", (c) => errorResponse(c, 404, [{ field: null, message: NOT_FOUND }]));
 
   // account host: sign-in, password reset, registration and SAML (form posts and redirects),

@@ -10,6 +10,7 @@ import * as orders from "./orders.ts";
 import * as quotes from "./quotes.ts";
 import * as session from "./session.ts";
 import * as shipments from "./shipments.ts";
+import * as tags from "./tags.ts";
 
 /** An endpoint with the contract module it lives in (its OpenAPI tag) and its export name. */
 export interface ListedEndpoint {
@@ -31,6 +32,7 @@ const MODULES: Record<string, Record<string, unknown>> = {
   quotes,
   session,
   shipments,
+  tags,
 };
 
 const isEndpoint = (value: unknown): value is Endpoint =>

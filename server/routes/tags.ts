@@ -1,0 +1,91 @@
+import { Hono } from "hono";
+import { ApiError, NOT_FOUND } from "../core/errors.ts";
+import {
+  applyDeviceTags,
+  createTag as insertTag,
+  createTags as insertTags,
+  deleteTag as removeTag,
+  findTag,
+  renameTag,
+  subscriptionTags,
+  type TagRow,
+} from "../data/tags.ts";
+import type { Auth } from "../data/auth.ts";
+import type { Deps } from "../deps.ts";
+import { guard } from "../http/access.ts";
+import { authOf, authorize } from "../http/auth.ts";
+import { idParam, inputOf } from "../http/input.ts";
+import { reply } from "../http/reply.ts";
+import {
+  applyTags,
+  createTag,
+  createTags,
+  deleteTag,
+  getTag,
+  listTags,
+  updateTag,
+} from "../../src/api/tags.ts";
+import type { Action } from "../../src/domain/permissions.ts";
+
+/** The path's tag, when the caller may do the action on it; another subscription's is a 404. */
+async function tagFor(deps: Deps, auth: Auth, id: number, action: Action): Promise<TagRow> {
+  const tag = await findTag(deps.db, id);
+  if (!tag) throw new ApiError(404, NOT_FOUND);
+  authorize(auth, action, tag);
+  return tag;
+}
+
+/** Tags are made in the active subscription only; naming another looks like a missing one. */
+function requireActive(auth: Auth, subscriptionId: number) {
+  if (subscriptionId !== auth.subscription.id) throw new ApiError(404, NOT_FOUND);
+}
+
+/** The tag API of spec section 7, and applying tags to devices (POST /api/v1/tags/apply). */
+export function tagRoutes(deps: Deps) {
+  const { db } = deps;
+  return new Hono()
+    .get(listTags.path, guard(listTags, deps), async (c) =>
+      reply(c, listTags, await subscriptionTags(db, authOf(c).subscription.id)),
+    )
+    .get(getTag.path, guard(getTag, deps), async (c) =>
+      reply(c, getTag, await tagFor(deps, authOf(c), idParam(c), "device.view")),
+    )
+    .post(createTag.path, guard(createTag, deps), async (c) => {
+      const { subscriptionId, tag } = await inputOf(c, createTag);
+      requireActive(authOf(c), subscriptionId);
+      const id = await insertTag(db, { subscriptionId, name: tag.name, deviceIds: tag.deviceTagList ?? [] });
+      return reply(c, createTag, { id });
+    })
+    .post(createTags.path, guard(createTags, deps), async (c) => {
+      const { subscriptionId, tagList } = await inputOf(c, createTags);
+      requireActive(authOf(c), subscriptionId);
+      const created = await insertTags(
+        db,
+        subscriptionId,
+        tagList.map((t) => t.name),
+      );
+      return reply(c, createTags, created);
+    })
+    .patch(updateTag.path, guard(updateTag, deps), async (c) => {
+      const tag = await tagFor(deps, authOf(c), idParam(c), "tag.create");
+      const { fields, patchFields } = await inputOf(c, updateTag);
+      if (patchFields.includes("name") && fields.name !== undefined && fields.name !== tag.name)
+        await renameTag(db, tag.id, fields.name);
+      return reply(c, updateTag, (await findTag(db, tag.id)) ?? tag);
+    })
+    .delete(deleteTag.path, guard(deleteTag, deps), async (c) => {
+      const tag = await tagFor(deps, authOf(c), idParam(c), "tag.create");
+      if (!(await removeTag(db, tag.id))) throw new ApiError(404, NOT_FOUND);
+      return reply(c, deleteTag, { id: tag.id });
+    })
+    .post(applyTags.path, guard(applyTags, deps), async (c) => {
+      const input = await inputOf(c, applyTags);
+      const entityList = await applyDeviceTags(db, {
+        subscriptionId: authOf(c).subscription.id,
+        deviceIds: input.entityIdList,
+        add: input.tagIdList,
+        remove: input.removedTagIdList,
+      });
+      return reply(c, applyTags, { entityList });
+    });
+}
