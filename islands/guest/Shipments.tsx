@@ -1,6 +1,6 @@
 import { useState } from "react";
 import type { Shipment } from "../../src/api/shipments.ts";
-import { SHIPMENTS_FAILED } from "../../src/stores/guestPay.ts";
+import { SHIPMENT_LIST_FAILED } from "../../src/stores/shipments.ts";
 import { ErrorBanner } from "../ui/ErrorBanner.tsx";
 import { Day } from "./Day.tsx";
 import { Fact, Facts } from "./Facts.tsx";
@@ -36,7 +36,7 @@ export function Shipments({ shipments }: { shipments: Shipment[] | null }) {
     <section aria-labelledby="shipments-heading">
       <h2 id="shipments-heading">Shipments</h2>
       {shipments === null ? (
-        !dismissed && <ErrorBanner message={SHIPMENTS_FAILED} onDismiss={() => setDismissed(true)} />
+        !dismissed && <ErrorBanner message={SHIPMENT_LIST_FAILED} onDismiss={() => setDismissed(true)} />
       ) : shipments.length === 0 ? (
         <p className="muted">Nothing has shipped yet.</p>
       ) : (

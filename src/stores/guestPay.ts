@@ -19,9 +19,6 @@ export const LOAD_FAILED: Record<RecordKind, string> = {
   quote: "Unexpected Error retrieving quote.",
 };
 
-/** The banner over an order's shipments when their list does not load (spec section 8). */
-export const SHIPMENTS_FAILED = "Unexpected Error retrieving shipment details.";
-
 /**
  * The record a pay-as-guest page shows: an order with its shipments (null when their list
  * failed to load), or a quote with its token-only detail.
