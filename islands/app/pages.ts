@@ -20,6 +20,7 @@ export const pages = {
   quotes: comingSoon,
   orderDetails: comingSoon,
   quoteDetails: comingSoon,
+  tags: lazy(() => import("../tags/TagsPage.tsx")),
 } satisfies Record<RouteName, Page>;
 
 /** An /s address that names no route. */

@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { EntityType } from "../domain/enums.ts";
 import { TAG_NAME_CONTROL, TAG_NAME_ERROR, tagNameError, tagNameHasControl } from "../domain/tags.ts";
+import { TagRefSchema } from "./devices.ts";
 import { endpoint } from "./endpoint.ts";
 import { idField } from "./fields.ts";
 
@@ -35,7 +36,7 @@ export const TagSchema = z.object({
 });
 export type Tag = z.infer<typeof TagSchema>;
 
-export const TagRefSchema = z.object({ id: z.number(), name: z.string() });
+/** A tag as an entity carries it (the device contract's tag reference). */
 export type TagRef = z.infer<typeof TagRefSchema>;
 
 export const listTags = endpoint({
@@ -90,7 +91,7 @@ export const updateTag = endpoint({
       fields: z.strictObject({ name: z.optional(tagNameField) }),
       patchFields: z
         .array(z.enum(PATCHABLE_TAG_FIELDS, { error: "Only name can be changed." }))
-        .check(z.minLength(1, "Name the fields to change in patchFields.")),
+        .check(z.maxLength(PATCHABLE_TAG_FIELDS.length, "Name each field once in patchFields.")),
     })
     .check(
       z.refine((p) => !p.patchFields.includes("name") || p.fields.name !== undefined, {

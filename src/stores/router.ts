@@ -19,6 +19,7 @@ export const $router = createRouter(
     quotes: "/s/orders/quotes/list",
     orderDetails: "/s/order/details/:id",
     quoteDetails: "/s/quotes/details/:number",
+    tags: "/s/guidance/tags",
   },
   { links: false },
 );
