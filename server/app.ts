@@ -33,6 +33,10 @@ import { samlCompleteRoutes } from "./routes/samlComplete.ts";
 import { sessionRoutes } from "./routes/session.ts";
 import { signupRoutes } from "./routes/signup.ts";
 import { tagRoutes } from "./routes/tags.ts";
+import { deviceRoutes } from "./routes/devices.ts";
+import { publicDeviceRoutes } from "./routes/publicDevices.ts";
+import { deviceDataRoutes } from "./routes/deviceData.ts";
+import { linkRoutes } from "./routes/links.ts";
 import { trackingRoutes } from "./routes/tracking.ts";
 import { validateRoutes } from "./routes/validate.ts";
 
@@ -86,6 +90,9 @@ export function buildApp(input: AppDeps) {
   app.route("/", publicQuoteRoutes(deps));
   app.route("/", lookupRoutes(deps));
   app.route("/", tagRoutes(deps));
+  app.route("/", deviceRoutes(deps));
+  app.route("/", publicDeviceRoutes(deps));
+  app.route("/", linkRoutes(deps));
   app.all("/api/*", (c) => errorResponse(c, 404, [{ field: null, message: NOT_FOUND }]));
 
   // account host: sign-in, password reset, registration and SAML (form posts and redirects),
@@ -106,6 +113,7 @@ export function buildApp(input: AppDeps) {
   app.route("/", runtimeConfigRoutes(deps));
   app.route("/", countryRoutes(deps));
   app.route("/", guestPaymentRoutes(deps));
+  app.route("/", deviceDataRoutes(deps));
   if (deps.site) app.on(["GET", "HEAD"], "*", deps.site.handler);
   // An island's form posted natively (a script's form.submit() before hydration) goes back
   // to its page, unread: the fields never reach a URL or a log.

@@ -46,6 +46,21 @@ export const ACCESS = {
   "PATCH /api/v1/tags/:id": session("tag.create"),
   "DELETE /api/v1/tags/:id": session("tag.create"),
   "POST /api/v1/tags/apply": session("tag.apply"),
+
+  // Device pages (issue 9). TOKEN: the public page hash in the path is the device's
+  // unguessable public link; deleting or regenerating it ends that access at once.
+  "GET /api/v1/devices": session("device.view"),
+  "GET /api/v1/device-data/device-details/:deviceId": session("device.view"),
+  "GET /api/v1/device-data/public/device-details/:publicPageHash": TOKEN,
+  "PATCH /api/v1/device-data/update-device/:deviceId": session("device.edit"),
+  "PATCH /api/v1/device-data/update-sensor/": session("sensor.edit"),
+  "POST /api/v1/device-data/public-link/:deviceId": session("publicLink.manage"),
+  "DELETE /api/v1/device-data/public-link/:deviceId": session("publicLink.manage"),
+  "GET /api/v1/alerts/channel-list/:deviceId": session("device.view"),
+  "GET /api/v1/device-data/channel-history/:channelKey": session("device.view"),
+  "GET /api/v1/links/:linkId": session("device.view"),
+  "POST /devices/data/change-device-location": session("device.edit"),
+  "GET /devices/data/download-device-data-by-date-range/:deviceId": session("device.download"),
   "GET /api/v1/account/mfa": session("account.settings"),
   "POST /api/v1/account/mfa/setup": session("account.settings"),
   "POST /api/v1/account/mfa/enable": session("account.settings"),

@@ -53,3 +53,28 @@ export function dataAgeMessage(limits: Readonly<Record<string, unknown>>): strin
     .replace(/s$/, "");
   return `Your subscription plan keeps ${value} ${unit}${value === 1 ? "" : "s"} of data; choose a range within it.`;
 }
+
+export const RANGE_ORDER = "The start time must be before the end time.";
+/** The range a download or chart covers when the request names none: the last 24 hours. */
+export const DEFAULT_RANGE_SECONDS = 86_400;
+
+export type RangeCheck =
+  { ok: true; start: EpochSeconds; end: EpochSeconds } | { ok: false; status: 400 | 403; message: string };
+
+/**
+ * The time range to serve: the last 24 hours by default, the end held to now, the start held
+ * to the plan's data-age limit; a start not before the end is a 400, and a range wholly older
+ * than the limit a 403 saying why.
+ */
+export function dataRange(
+  limits: Readonly<Record<string, unknown>>,
+  requested: { start: number | null; end: number | null },
+  now: EpochSeconds,
+): RangeCheck {
+  const end = Math.min(requested.end ?? now, now) as EpochSeconds;
+  const start = (requested.start ?? end - DEFAULT_RANGE_SECONDS) as EpochSeconds;
+  if (start >= end) return { ok: false, status: 400, message: RANGE_ORDER };
+  const oldest = oldestAllowed(limits, now);
+  if (oldest !== null && end <= oldest) return { ok: false, status: 403, message: dataAgeMessage(limits) };
+  return { ok: true, start: oldest !== null && start < oldest ? oldest : start, end };
+}

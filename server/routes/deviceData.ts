@@ -1,0 +1,86 @@
+import { Hono, type Context } from "hono";
+import { ApiError, NOT_FOUND } from "../core/errors.ts";
+import { channelsOfDevice } from "../data/channels.ts";
+import { csvStream } from "../data/csvExport.ts";
+import { relocateDevice } from "../data/deviceEdits.ts";
+import { deviceById } from "../data/devices.ts";
+import type { Deps } from "../deps.ts";
+import { guard } from "../http/access.ts";
+import { authOf, authorize } from "../http/auth.ts";
+import { idParam, inputOf } from "../http/input.ts";
+import { reply } from "../http/reply.ts";
+import { epochSeconds } from "../../src/domain/brand.ts";
+import { LOCATION_REQUIRED, locationUpdate } from "../../src/domain/location.ts";
+import { dataRange, PLAN_MESSAGES, planAllows } from "../../src/domain/plan.ts";
+import { changeDeviceLocation, downloadDeviceData } from "../../src/api/devices.ts";
+import { csvFileName } from "./csvFileName.ts";
+
+export const BOTH_COORDINATES = "Enter both latitude and longitude.";
+
+/** The web host's device calls: the location form and the data download. */
+export function deviceDataRoutes(deps: Deps) {
+  const { db, now } = deps;
+  return new Hono()
+    .post(changeDeviceLocation.path, guard(changeDeviceLocation, deps), async (c) => {
+      const input = await inputOf(c, changeDeviceLocation);
+      const device = await deviceById(db, Number(input.id));
+      if (!device) throw new ApiError(404, [{ field: "id", message: NOT_FOUND }]);
+      authorize(authOf(c), "device.edit", device);
+      const lat = input.lat ? Number(input.lat) : null;
+      const lng = input.lng ? Number(input.lng) : null;
+      if ((lat === null) !== (lng === null))
+        throw new ApiError(400, [{ field: lat === null ? "lat" : "lng", message: BOTH_COORDINATES }]);
+      const update = locationUpdate({ location: input.location ?? null, lat, lng });
+      if (!update.ok) throw new ApiError(400, [{ field: "location", message: LOCATION_REQUIRED }]);
+      return reply(c, changeDeviceLocation, await relocateDevice(db, device.id, update));
+    })
+    .get(downloadDeviceData.path, guard(downloadDeviceData, deps), async (c) => {
+      const device = await deviceById(db, idParam(c, "deviceId"));
+      if (!device) throw new ApiError(404, NOT_FOUND);
+      const auth = authOf(c);
+      authorize(auth, "device.download", device);
+      if (!planAllows(auth.subscription.features, "csvExport"))
+        throw new ApiError(403, PLAN_MESSAGES.csvExport);
+      const query = await inputOf(c, downloadDeviceData);
+      const range = dataRange(
+        auth.subscription.limits,
+        { start: secondsOrNull(query.startTime), end: secondsOrNull(query.endTime) },
+        epochSeconds(now().getTime() / 1000),
+      );
+      if (!range.ok)
+        throw new ApiError(range.status, [
+          { field: range.status === 400 ? "startTime" : null, message: range.message },
+        ]);
+      const channels = await channelsOfDevice(db, device.id);
+      const start = new Date(range.start * 1000);
+      const end = new Date(range.end * 1000);
+      const columns = channels.map((ch) => ({
+        channelId: ch.channelId,
+        kind: ch.kind,
+        adjust: ch.adjust,
+        title: ch.entry.name,
+        units: ch.units,
+      }));
+      return csvResponse(c, csvStream(db, { columns, start, end, scale: auth.user.temperatureScale }), {
+        name: device.name,
+        start,
+        end,
+      });
+    });
+}
+
+const secondsOrNull = (iso: string | undefined) =>
+  iso === undefined ? null : Math.floor(Date.parse(iso) / 1000);
+
+/** The stream as a download: CSV, a file name for the person, never cached. */
+function csvResponse(
+  c: Context,
+  body: ReadableStream<Uint8Array>,
+  file: { name: string; start: Date; end: Date },
+) {
+  return c.body(body, 200, {
+    "content-type": "text/csv; charset=utf-8",
+    "content-disposition": csvFileName(file),
+    "cache-control": "no-store",
+  });
+}

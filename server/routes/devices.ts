@@ -1,0 +1,113 @@
+import { Hono, type Context } from "hono";
+import { ApiError, NOT_FOUND } from "../core/errors.ts";
+import { channelHistory, channelByKey, channelsOfDevice } from "../data/channels.ts";
+import { renameDevice, setPublicHash } from "../data/deviceEdits.ts";
+import { deviceById, deviceGeneral, deviceList } from "../data/devices.ts";
+import { saveSensorSettings } from "../data/sensorSettings.ts";
+import { groupByKey, groupOf, sensorsOfDevice } from "../data/sensors.ts";
+import type { Deps } from "../deps.ts";
+import { guard } from "../http/access.ts";
+import { authOf, authorize } from "../http/auth.ts";
+import { idParam, inputOf } from "../http/input.ts";
+import { reply } from "../http/reply.ts";
+import { publicDevicePath } from "../../src/domain/device.ts";
+import { dataRange, PLAN_MESSAGES, planAllows } from "../../src/domain/plan.ts";
+import { epochSeconds } from "../../src/domain/brand.ts";
+import type { Action } from "../../src/domain/permissions.ts";
+import {
+  createPublicLink,
+  deletePublicLink,
+  getChannelHistory,
+  getChannelList,
+  getDeviceDetails,
+  listDevices,
+  updateDevice,
+  updateSensor,
+} from "../../src/api/devices.ts";
+
+/** The device of the `:deviceId` path, when the caller may do `action` on it; else 404 (or 403). */
+async function ownDevice(c: Context, deps: Deps, action: Action) {
+  const device = await deviceById(deps.db, idParam(c, "deviceId"));
+  if (!device) throw new ApiError(404, NOT_FOUND);
+  authorize(authOf(c), action, device);
+  return device;
+}
+
+/** The signed-in device pages' calls: details, list, rename, sensor settings, public link, channels. */
+export function deviceRoutes(deps: Deps) {
+  const { db, now } = deps;
+  return new Hono()
+    .get(listDevices.path, guard(listDevices, deps), async (c) =>
+      reply(c, listDevices, { deviceList: await deviceList(db, authOf(c).subscription.id, now()) }),
+    )
+    .get(getDeviceDetails.path, guard(getDeviceDetails, deps), async (c) => {
+      const device = await ownDevice(c, deps, "device.view");
+      return reply(c, getDeviceDetails, {
+        device: {
+          general: await deviceGeneral(db, device, "owner"),
+          sensors: await sensorsOfDevice(db, device.id, "owner"),
+        },
+      });
+    })
+    .patch(updateDevice.path, guard(updateDevice, deps), async (c) => {
+      const device = await ownDevice(c, deps, "device.edit");
+      const { name } = await inputOf(c, updateDevice);
+      return reply(c, updateDevice, await renameDevice(db, device.id, name));
+    })
+    .patch(updateSensor.path, guard(updateSensor, deps), async (c) => {
+      const input = await inputOf(c, updateSensor);
+      const record = await groupByKey(db, input.channelKey);
+      if (!record) throw new ApiError(404, [{ field: "channelKey", message: NOT_FOUND }]);
+      authorize(authOf(c), "sensor.edit", record);
+      const saved = await saveSensorSettings(db, record, input);
+      return reply(c, updateSensor, { channelGroup: groupOf(saved.group, saved.channels) });
+    })
+    .post(createPublicLink.path, guard(createPublicLink, deps), async (c) => {
+      const device = await ownDevice(c, deps, "publicLink.manage");
+      if (!planAllows(authOf(c).subscription.features, "publicUrl"))
+        throw new ApiError(403, PLAN_MESSAGES.publicUrl);
+      const hash = (await setPublicHash(db, device.id, true))!;
+      return reply(c, createPublicLink, {
+        publicLink: publicDevicePath(device.deviceType, hash),
+        publicPageHash: hash,
+      });
+    })
+    .delete(deletePublicLink.path, guard(deletePublicLink, deps), async (c) => {
+      const device = await ownDevice(c, deps, "publicLink.manage");
+      await setPublicHash(db, device.id, false);
+      return reply(c, deletePublicLink, { publicLink: null, publicPageHash: null });
+    })
+    .get(getChannelList.path, guard(getChannelList, deps), async (c) => {
+      const device = await ownDevice(c, deps, "device.view");
+      const found = await channelsOfDevice(db, device.id);
+      return reply(c, getChannelList, { channelList: found.map((ch) => ch.entry) });
+    })
+    .get(getChannelHistory.path, guard(getChannelHistory, deps), async (c) => {
+      const channel = await channelByKey(db, c.req.param("channelKey") ?? "");
+      if (!channel) throw new ApiError(404, NOT_FOUND);
+      const auth = authOf(c);
+      authorize(auth, "device.view", channel);
+      const query = await inputOf(c, getChannelHistory);
+      const range = dataRange(
+        auth.subscription.limits,
+        { start: numberOrNull(query.start), end: numberOrNull(query.end) },
+        epochSeconds(now().getTime() / 1000),
+      );
+      if (!range.ok)
+        throw new ApiError(range.status, [
+          { field: range.status === 400 ? "start" : null, message: range.message },
+        ]);
+      const { start, end } = range;
+      const history = await channelHistory(db, channel, start, end);
+      return reply(c, getChannelHistory, {
+        channel: channel.entry,
+        deviceId: channel.deviceId,
+        deviceName: channel.deviceName,
+        start,
+        end,
+        ...history,
+      });
+    });
+}
+
+const numberOrNull = (text: string | undefined) => (text === undefined ? null : Number(text));
