@@ -3,6 +3,7 @@ import { getCountryList } from "../../src/api/countries.ts";
 import { getPublicOrder, payOrderAsGuest, type OrderDetails } from "../../src/api/orders.ts";
 import { getPublicQuote, orderQuoteAsGuest, type QuoteDetails } from "../../src/api/quotes.ts";
 import type { Address } from "../../src/api/records.ts";
+import { getShipmentList, type Shipment } from "../../src/api/shipments.ts";
 import { CARD_MESSAGES, PAYMENT_NETWORK_ERROR, type CardInput } from "../../src/domain/card.ts";
 import { $countries, countryName } from "../../src/stores/countries.ts";
 import {
@@ -150,9 +151,22 @@ afterEach(() => {
   setNavigation(null);
 });
 
+const SHIPMENT: Shipment = {
+  id: 1,
+  shippedAt: NOW - 9 * 86_400,
+  carrier: "UPS",
+  shipMethod: "Ground",
+  trackingNumber: "1Z999AA1500300035021",
+  shipmentItems: [{ productNumber: "RA12-BS", description: "Base station", quantity: 1 }],
+  address: { city: "Boston", state: "MA", country: "United States" },
+  distributionOrigin: { city: "Louisville", state: "KY", countryCode: "US" },
+  isDelivered: true,
+};
+
 async function openOrder(order: OrderDetails = ORDER) {
   visits = fakeNavigation(`/p/order/pay-as-guest/${REF}`);
   api.on(getPublicOrder, { orderDetails: order });
+  api.on(getShipmentList, { shipmentList: [SHIPMENT] });
   await openGuestPay("order");
 }
 
@@ -165,10 +179,14 @@ async function openQuote(quote: QuoteDetails = QUOTE) {
 const keyOfCall = (n: number) => api.calls(payOrderAsGuest)[n]?.fields["idempotencyKey"];
 
 describe("loading a pay-as-guest page", () => {
-  test("loads the order named by its address, and the country list", async () => {
+  test("loads the order named by its address, its shipments and the country list", async () => {
     await openOrder();
     expect(api.calls(getPublicOrder)[0]?.url).toBe(`https://api.test/api/v1/orders/public/${REF}`);
-    expect($guestPay.get()).toEqual({ step: "ready", record: { kind: "order", ref: REF, order: ORDER } });
+    expect(api.calls(getShipmentList)[0]?.url).toBe(`https://api.test/api/v1/shipments/shipment-list/${REF}`);
+    expect($guestPay.get()).toEqual({
+      step: "ready",
+      record: { kind: "order", ref: REF, order: ORDER, shipments: [SHIPMENT] },
+    });
     await vi.waitFor(() => expect($countries.get()).toHaveLength(1));
     expect($payForm.get().key).toMatch(/^[0-9a-f]{32}$/);
   });
@@ -196,10 +214,14 @@ describe("loading a pay-as-guest page", () => {
     expect($guestPay.get()).toEqual({ step: "failed", message: null });
   });
 
-  test("still shows the record when the country list fails", async () => {
-    api.on(getCountryList, { status: 500, errors: [{ field: null, message: "Unexpected error." }] });
-    await openOrder();
-    expect($guestPay.get().step).toBe("ready");
+  test("still shows the order when the country list or the shipment list fails", async () => {
+    const failure = { status: 500, errors: [{ field: null, message: "Unexpected error." }] };
+    api.on(getCountryList, failure);
+    visits = fakeNavigation(`/p/order/pay-as-guest/${REF}`);
+    api.on(getPublicOrder, { orderDetails: ORDER });
+    api.on(getShipmentList, failure);
+    await openGuestPay("order");
+    expect($guestPay.get()).toMatchObject({ step: "ready", record: { order: ORDER, shipments: null } });
     expect($countries.get()).toEqual([]);
   });
 });
@@ -230,6 +252,7 @@ describe("paying an order as a guest", () => {
       cardBrand: "Visa",
       cardLast4: "4242",
       receiptHref: PAID.receiptPath,
+      email: "guest@example.com",
     });
     const state = $guestPay.get();
     const order = state.step === "ready" && state.record.kind === "order" ? state.record.order : null;
@@ -307,6 +330,7 @@ describe("why a record takes no payment", () => {
     kind: "order",
     ref: REF,
     order: { ...ORDER, ...o },
+    shipments: [],
   });
   const quote = (q: Partial<QuoteDetails>): GuestRecord => ({
     kind: "quote",
