@@ -16,7 +16,7 @@ import {
 import { consume, type Limit } from "../data/rateLimits.ts";
 import type { Deps } from "../deps.ts";
 import { linkOrigin } from "../http/links.ts";
-import type { CardInput, Charge, Refusal } from "../services/payments.ts";
+import type { CardInput, Charge, ChargeRequest, ChargeResult, Refusal } from "../services/payments.ts";
 import { receiptMail, type ReceiptFacts } from "../services/receiptMail.ts";
 import type { Cents } from "../../src/domain/brand.ts";
 import { CARD_MESSAGES } from "../../src/domain/card.ts";
@@ -140,10 +140,24 @@ async function run(deps: Deps, plan: PaymentPlan): Promise<StoredAnswer> {
   if (earlier) return finish(deps, plan, plan.key, plan.details, earlier);
   const price = await plan.price();
   if (isAnswer(price)) return failAttempt(deps.db, plan.key, price, deps.now());
-  const result = await deps.payments.charge({ idempotencyKey: plan.key, ...price, card: plan.card });
+  const result = await chargeOrUnknown(deps, { idempotencyKey: plan.key, ...price, card: plan.card });
+  // No answer from the gateway: the charge may or may not exist. The attempt stays pending, so
+  // the browser retries with the same key and a later request finishes it (see rejoin).
+  if (!result) return refusalAnswer(409, STILL_PROCESSING);
   if (!result.ok) return failAttempt(deps.db, plan.key, declined(result), deps.now());
   const { ok: _ok, ...charge } = result;
   return finish(deps, plan, plan.key, plan.details, charge);
+}
+
+/** The gateway's answer, or null when it failed to give one (logged without the request). */
+async function chargeOrUnknown(deps: Deps, request: ChargeRequest): Promise<ChargeResult | null> {
+  try {
+    return await deps.payments.charge(request);
+  } catch (e) {
+    const error = e instanceof Error ? e.message : "unknown";
+    console.error(JSON.stringify({ level: "error", what: "payment gateway failed", error }));
+    return null;
+  }
 }
 
 /** Records a charge with its attempt in one transaction, then mails the receipt. */

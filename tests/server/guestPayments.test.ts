@@ -16,7 +16,7 @@ import {
 import { orderRecord } from "../../server/data/orders.ts";
 import { sandboxChargeStore } from "../../server/data/payments.ts";
 import { quoteRecord } from "../../server/data/quotes.ts";
-import { AMOUNT_CHANGED, KEY_REUSED } from "../../server/routes/paymentFlow.ts";
+import { AMOUNT_CHANGED, KEY_REUSED, STILL_PROCESSING } from "../../server/routes/paymentFlow.ts";
 import { ORDER_NOT_PAYABLE, QUOTE_EXPIRED, QUOTE_ORDERED } from "../../server/routes/paymentPlans.ts";
 import { DEMO, demoHexToken, demoToken } from "../../server/seed/demo.ts";
 import { createSandboxGateway, type PaymentGateway } from "../../server/services/payments.ts";
@@ -345,7 +345,10 @@ describe("guest payments after a crash", () => {
   const ctx = useTestApp({ seeded: true });
   const db = () => ctx.database.db;
   const LATER = new Date(TEST_NOW.getTime() + 2 * 60_000);
-  /** The app of a process that dies right after the gateway charged (kill -9 between charge and rows). */
+  /**
+   * An app whose gateway charges and then fails to answer: the state a kill -9 between the
+   * charge and the rows leaves too (the charge made, the attempt pending, no order).
+   */
   const crashingApp = () =>
     buildApp({ db: db(), config: testConfig(), now: () => TEST_NOW, payments: crashAfterCharge(db()) });
   const laterApp = () => buildApp({ db: db(), config: testConfig(), now: () => LATER });
@@ -359,7 +362,8 @@ describe("guest payments after a crash", () => {
   it("finishes a stale attempt on the retry of its key, with the first charge and no second", async () => {
     const form = await quoteForm();
     const crashed = await browser(crashingApp(), ORIGIN).form(quotePath(DEMO.openQuoteToken), form);
-    expect(crashed.status).toBe(500);
+    expect(crashed.status).toBe(409);
+    expect((await crashed.json()).data).toEqual([{ field: null, message: STILL_PROCESSING }]);
     expect(await charges()).toBe(1);
     expect(await db().select().from(orders).where(eq(orders.quoteId, DEMO.openQuoteId))).toEqual([]);
     const retry = await browser(laterApp(), ORIGIN).form(quotePath(DEMO.openQuoteToken), form);
@@ -410,7 +414,7 @@ describe("guest payments after a crash", () => {
 
 type Db = Parameters<typeof buildApp>[0]["db"];
 
-/** The sandbox gateway of the app's database, dying (throwing) right after each charge. */
+/** The sandbox gateway of the app's database, throwing right after each charge it makes. */
 function crashAfterCharge(db: Db): PaymentGateway {
   const sandbox = createSandboxGateway(sandboxChargeStore(db), () => TEST_NOW);
   return {
