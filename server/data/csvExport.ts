@@ -124,8 +124,11 @@ export function csvStream(db: Db, plan: CsvPlan, limit = CHUNK_SAMPLES): Readabl
   // One millisecond before the start: the first chunk includes a sample at the start itself.
   let after: string | null = null;
   let finished = plan.columns.length === 0;
+  let cancelled = false;
   return new ReadableStream<Uint8Array>(
     {
+      // Each pull enqueues something or closes: a pull that did neither would leave the
+      // reader waiting forever.
       async pull(controller) {
         if (after === null) {
           after = new Date(plan.start.getTime() - 1).toISOString();
@@ -133,13 +136,18 @@ export function csvStream(db: Db, plan: CsvPlan, limit = CHUNK_SAMPLES): Readabl
           controller.enqueue(encoder.encode("\uFEFF" + csvHeader(plan)));
           return;
         }
-        if (finished) return controller.close();
-        const chunk = await nextChunk(db, plan, after, limit);
-        after = chunk.upto;
-        finished = chunk.last;
-        if (chunk.text) controller.enqueue(encoder.encode(chunk.text + "\r\n"));
+        while (!finished) {
+          const chunk = await nextChunk(db, plan, after, limit);
+          if (cancelled) return;
+          after = chunk.upto;
+          finished = chunk.last;
+          if (chunk.text) controller.enqueue(encoder.encode(chunk.text + "\r\n"));
+          if (chunk.text && !finished) return;
+        }
+        controller.close();
       },
       cancel() {
+        cancelled = true;
         finished = true;
       },
     },

@@ -24,7 +24,7 @@ export function deviceDataRoutes(deps: Deps) {
     .post(changeDeviceLocation.path, guard(changeDeviceLocation, deps), async (c) => {
       const input = await inputOf(c, changeDeviceLocation);
       const device = await deviceById(db, Number(input.id));
-      if (!device) throw new ApiError(404, [{ field: "id", message: NOT_FOUND }]);
+      if (!device) throw new ApiError(404, NOT_FOUND);
       authorize(authOf(c), "device.edit", device);
       const lat = input.lat ? Number(input.lat) : null;
       const lng = input.lng ? Number(input.lng) : null;

@@ -57,7 +57,7 @@ export function deviceRoutes(deps: Deps) {
     .patch(updateSensor.path, guard(updateSensor, deps), async (c) => {
       const input = await inputOf(c, updateSensor);
       const record = await groupByKey(db, input.channelKey);
-      if (!record) throw new ApiError(404, [{ field: "channelKey", message: NOT_FOUND }]);
+      if (!record) throw new ApiError(404, NOT_FOUND);
       authorize(authOf(c), "sensor.edit", record);
       const saved = await saveSensorSettings(db, record, input);
       return reply(c, updateSensor, { channelGroup: groupOf(saved.group, saved.channels) });
