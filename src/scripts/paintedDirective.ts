@@ -8,9 +8,10 @@ const FALLBACK_MS = 8000;
  * `client:painted`: an island that hydrates once the page's painting script has filled in the
  * record (its `portal:painted` event), then when the browser is idle. On a slow link the
  * record's data and the small painting script go first; React follows instead of competing
- * with them for the same bandwidth.
+ * with them for the same bandwidth. A visitor who reaches for the island first (focus, a
+ * press, a key) has said what matters to them: it starts hydrating at once.
  */
-const painted: ClientDirective = (load) => {
+const painted: ClientDirective = (load, _options, el) => {
   let started = false;
   const hydrate = () => {
     if (started) return;
@@ -18,6 +19,13 @@ const painted: ClientDirective = (load) => {
     const idle = window.requestIdleCallback ?? ((cb: () => void) => setTimeout(cb, 1));
     idle(async () => (await load())());
   };
+  const now = () => {
+    if (started) return;
+    started = true;
+    void load().then((run) => run());
+  };
+  for (const type of ["focusin", "pointerdown", "keydown"])
+    el.addEventListener(type, now, { once: true, capture: true });
   if (document.documentElement.dataset["painted"] === "1") hydrate();
   else {
     window.addEventListener(PAINTED, hydrate, { once: true });

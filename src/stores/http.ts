@@ -5,12 +5,18 @@ import type { FieldError } from "../api/errors.ts";
 import { loadConfig } from "./config.ts";
 import { here } from "./navigate.ts";
 
-/** A failed call with the server's field/message list (or the error's own message). */
+/**
+ * A failed call with the server's field/message list (or the error's own message). `status`
+ * is the HTTP status when the server answered, undefined when no answer came (network,
+ * timeout): a payment retried after no answer must keep its idempotency key.
+ */
 export class RequestFailure extends Error {
   readonly errors: FieldError[];
-  constructor(errors: FieldError[]) {
+  readonly status: number | undefined;
+  constructor(errors: FieldError[], status?: number) {
     super(errors[0]?.message ?? "Request failed");
     this.errors = errors;
+    this.status = status;
   }
 }
 
@@ -82,12 +88,14 @@ export async function call<E extends Endpoint>(
   try {
     const options = { method: endpoint.method, ...encode(endpoint.body, input) };
     const res = await api(pathOf(endpoint, params), options).json<{ success: boolean; data: unknown }>();
-    if (!res.success) throw new RequestFailure(res.data as FieldError[]);
+    if (!res.success) throw new RequestFailure(res.data as FieldError[], 200);
     return res.data as ResponseOf<E>;
   } catch (e) {
+    if (e instanceof RequestFailure) throw e;
     if (e instanceof HTTPError) {
       const list = (e.data as { data?: unknown } | undefined)?.data;
-      if (Array.isArray(list)) throw new RequestFailure(list as FieldError[]);
+      const errors = Array.isArray(list) ? (list as FieldError[]) : errorsOf(e);
+      throw new RequestFailure(errors, e.response.status);
     }
     throw new RequestFailure(errorsOf(e));
   }

@@ -10,8 +10,8 @@ const PUBLIC_PAGES = [
   { path: `/public/device/${DEMO.otherDeviceHash}`, heading: "Device" },
   { path: `/p/quote/QUO-${DEMO.openQuoteId}`, heading: "Quote" },
   { path: `/p/order/ORD-${DEMO.orderId}-${DEMO.orderValidationId}`, heading: "Order" },
-  { path: "/p/quote/pay-as-guest/abc", heading: "Place your Order" },
-  { path: "/p/order/pay-as-guest/abc", heading: "Submit Payment" },
+  { path: `/p/quote/pay-as-guest/${DEMO.openQuoteToken}`, heading: "Place your Order" },
+  { path: `/p/order/pay-as-guest/ORD-${DEMO.orderId}-${DEMO.orderValidationId}`, heading: "Submit Payment" },
   { path: "/p/order-quote/search", heading: "Quote and Order Lookup" },
   { path: "/terms", heading: "Terms of Service" },
 ];
@@ -96,11 +96,15 @@ test("sends an anonymous visitor of the signed-in area to sign in first", async 
   await expect(page.getByRole("heading", { level: 1, name: "Account Login" })).toBeVisible();
 });
 
-test("points Account Login and the session check at the hosts configured at run time", async ({ page }) => {
-  // The configured API host does not exist: the session check fails to connect (counts as
-  // "not signed in"), and that failed request is itself the proof of where it was sent.
+test("points Account Login and the quote's API call at the hosts configured at run time", async ({
+  page,
+}) => {
+  // The configured API host does not exist: the quote's call fails to connect, and that
+  // failed request is itself the proof of where it was sent.
   const errors = watchErrors(page);
-  const sessionCheck = page.waitForRequest("http://api.localhost:4413/api/v1/session");
+  const sessionCheck = page.waitForRequest((r) =>
+    r.url().startsWith("http://api.localhost:4413/api/v1/quotes/public/"),
+  );
   await page.goto(`${CONFIGURED}/p/quote/QUO-1`);
   await expect(page.getByRole("button", { name: "Account Login" })).toHaveAttribute(
     "href",
