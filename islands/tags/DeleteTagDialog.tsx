@@ -38,7 +38,7 @@ export function DeleteTagDialog({ tag, onClose }: Props) {
         <p>
           Delete the tag <strong>{tag.name}</strong>?{" "}
           {tag.deviceCount
-            ? `It comes off the ${devices(tag.deviceCount)} that carry it.`
+            ? `It comes off the ${devices(tag.deviceCount)} that ${tag.deviceCount === 1 ? "carries" : "carry"} it.`
             : "No device carries it."}{" "}
           This cannot be undone.
         </p>
