@@ -42,12 +42,11 @@ export const $tagCreate = formStore();
 /** Apply Changes: busy and the message. */
 export const $tagApply = formStore();
 
-/** Starts the dialog afresh for the entities (and loads the tags when they are not yet). */
+/** Starts the dialog afresh for the entities (its rows load the tags as they show). */
 export function openTagDialog(target: TagTarget) {
   $tagDialog.set({ target, pressed: {}, query: "" });
   $tagCreate.set({ busy: false, errors: [] });
   $tagApply.set({ busy: false, errors: [] });
-  if ($tags.get().status !== "ready") void loadTags();
 }
 
 /** Every box's state now: pressed, else as the dialog opened. */

@@ -24,11 +24,15 @@ export const CREATE_TAGS_FAILED = "Unexpected error saving new tags. Please try 
 export type TagsState =
   { status: "loading" } | { status: "failed"; message: string } | { status: "ready"; list: Tag[] };
 
-/** The active subscription's tags, by name; loads when first shown. */
+/**
+ * The active subscription's tags, by name; asked for again each time something starts showing
+ * them (the tags page, the dialog opening), so a tag made elsewhere or another subscription
+ * chosen meanwhile shows. The list already loaded stays on screen while the answer comes.
+ */
 export const $tags = atom<TagsState>({ status: "loading" });
 
 onMount($tags, () => {
-  if ($tags.get().status !== "ready") void loadTags();
+  void loadTags();
 });
 
 /** Asks for the tags again (after a change, or to retry). */

@@ -1,3 +1,4 @@
+import { cleanStores } from "nanostores";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { listDevices } from "../../src/api/devices.ts";
 import {
@@ -89,6 +90,8 @@ beforeEach(() => {
   signedInAs(Role.ADMINISTRATOR);
 });
 afterEach(() => {
+  // Every test starts with the stores let go of (nothing showing them).
+  cleanStores($tags, $tagDevices, $tagRows, $canCreate);
   vi.unstubAllGlobals();
   setNavigation(null);
 });
@@ -97,10 +100,21 @@ describe("the tag list", () => {
   test("loads the active subscription's tags", async () => {
     $tags.set({ status: "loading" });
     await loadTags();
-    expect($tags.get()).toEqual({ status: "ready", list: TAGS });
     expect(api.calls(listTags)).toEqual([
       { method: "GET", url: "https://api.test/api/v1/tags", as: "none", fields: {} },
     ]);
+    expect($tags.get()).toEqual({ status: "ready", list: TAGS });
+  });
+
+  test("asks again each time the tags start showing, keeping the loaded list meanwhile", async () => {
+    for (const round of [1, 2]) {
+      const off = $tags.listen(() => {});
+      expect($tags.get()).toEqual({ status: "ready", list: TAGS });
+      await vi.waitFor(() => expect(api.calls(listTags)).toHaveLength(round));
+      off();
+      // What nanostores does a second after the last listener leaves.
+      cleanStores($tags);
+    }
   });
 
   test("says so when the tags cannot be loaded", async () => {
@@ -304,7 +318,8 @@ describe("the tags page", () => {
       subscriptionId: SUBSCRIPTION,
       tagList: [{ name: "North" }, { name: "South" }],
     });
-    expect(api.calls(listTags)).toHaveLength(1);
+    // The list is asked for again once they are made.
+    expect(api.sent.at(-1)).toMatchObject({ method: "GET", url: "https://api.test/api/v1/tags" });
   });
 
   test("checks names before asking: empty, too long, or already a tag", async () => {
