@@ -16,6 +16,7 @@ export const pages = {
   settings: lazy(() => import("./pages/SettingsPage.tsx")),
   security: lazy(() => import("./pages/SecurityPage.tsx")),
   devices: comingSoon,
+  deviceDetails: lazy(() => import("../device/DevicePage.tsx")),
   orders: comingSoon,
   quotes: comingSoon,
   orderDetails: comingSoon,

@@ -224,6 +224,15 @@ export function temperatureView(
   );
 }
 
+/** "Battery: Good (92%)", plugged in or with its alert. */
+export function batteryText(b: Battery): string {
+  return `Battery: ${b.band} (${b.percent}%)${b.pluggedIn ? ", plugged in" : ""}${b.alert ? " · Alert" : ""}`;
+}
+/** The icon of each battery band (islands/device/icons.ts names). */
+export const BATTERY_ICON = { Low: "batteryLow", Ok: "batteryMedium", Good: "batteryFull" } as const;
+/** What a muted adapter's warning icon says. */
+export const MUTED_WARNING = "No reading for over 2 hours";
+
 /** The RAMAX device type has its own sensor panel layout. */
 export const isRamax = (deviceType: string) => deviceType.trim().toUpperCase() === "RAMAX";
 

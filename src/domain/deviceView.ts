@@ -32,6 +32,10 @@ export interface InfoDevice {
 }
 
 export const NOT_CONNECTED = "Not connected to a Link";
+/** The device page's error view (spec sections 2 and 8). */
+export const DEVICE_ERROR_TITLE = "Oops! Something went wrong.";
+export const DEVICE_LOAD_FAILED = "Unexpected error loading device";
+export const NO_DEVICE_ID = "No device ID provided.";
 
 /** A part of a row's value: text, a link, the open-interface action or a status icon. */
 export type InfoPart =

@@ -15,6 +15,7 @@ export const $router = createRouter(
     settings: "/s/settings",
     security: "/s/security",
     devices: "/s/devices",
+    deviceDetails: "/s/devices/:id",
     orders: "/s/orders/list",
     quotes: "/s/orders/quotes/list",
     orderDetails: "/s/order/details/:id",

@@ -1,0 +1,59 @@
+import { useStore } from "@nanostores/react";
+import { useState, type KeyboardEvent } from "react";
+import { $rename, renameDevice } from "../../src/stores/device.ts";
+
+/** The editable title's smallest width (spec section 9). */
+const MIN_WIDTH = 200;
+
+/**
+ * The device's name as an editable title (spec section 4): Enter or leaving the field saves a
+ * trimmed, non-empty, changed name; Escape puts the saved name back. The page's heading
+ * carries the name for screen readers and the outline.
+ */
+export function DeviceName({ name }: { name: string }) {
+  const [draft, setDraft] = useState(name);
+  const [shown, setShown] = useState(name);
+  const rename = useStore($rename);
+  const error = rename.errors[0]?.message;
+  // A saved name (or one a live refresh brought) replaces the draft.
+  if (shown !== name) {
+    setShown(name);
+    setDraft(name);
+  }
+  const save = async () => setDraft((await renameDevice(draft)).name);
+  const keys = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === "Enter") {
+      e.preventDefault();
+      e.currentTarget.blur();
+    } else if (e.key === "Escape") {
+      e.preventDefault();
+      setDraft(name);
+      $rename.set({ busy: false, errors: [] });
+    }
+  };
+  return (
+    <div className="device-title">
+      <h1 id="device-name" className="visually-hidden">
+        {name}
+      </h1>
+      <input
+        type="text"
+        aria-label="Device name"
+        value={draft}
+        style={{ minWidth: MIN_WIDTH }}
+        size={Math.max(draft.length, 10)}
+        onChange={(e) => setDraft(e.target.value)}
+        onKeyDown={keys}
+        onBlur={() => void save()}
+        aria-busy={rename.busy || undefined}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? "device-name-error" : undefined}
+      />
+      {error && (
+        <small id="device-name-error" role="alert" className="form-error">
+          {error}
+        </small>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,83 @@
+import type { DeviceDetails } from "../api/devices.ts";
+import { epochSeconds } from "../domain/brand.ts";
+import { dashboard, isRamax, temperatureView } from "../domain/dashboard.ts";
+import { visitorZone } from "../domain/dayText.ts";
+import { usesPublicDeviceRoute } from "../domain/device.ts";
+import { DEVICE_LOAD_FAILED, infoRows, NO_DEVICE_ID } from "../domain/deviceView.ts";
+import { PUBLIC_DEVICE_PATH, PUBLIC_SCALE, renderDashboard, renderInfo } from "./deviceRender.ts";
+import { el, field, fill, painted } from "./paint.ts";
+import { getPublic, lastSegment } from "./publicData.ts";
+
+/*
+ * The public device page (/p/device/{hash}, /public/device/{hash}): a spinner, then the
+ * device read-only, or the error view. Painted without a framework (the order card's way);
+ * live readings follow once it is on screen.
+ */
+
+const card = document.getElementById("device-card")!;
+const spinner = document.getElementById("device-loading")!;
+const problem = document.getElementById("device-error")!;
+
+function paintHeader(d: DeviceDetails["general"]) {
+  fill(card, "name", d.name);
+  document.title = `${d.name} · Device Portal`;
+  fill(card, "type", d.deviceType);
+  fill(card, "location", d.location ?? "No location");
+  field(card, "tags").replaceChildren(
+    ...(d.tagList.length ? d.tagList.map((t) => el("li", t.name)) : [el("li", "No tags", "muted")]),
+  );
+}
+
+/** The device's picture (max height 250px in device.css), named by its model. */
+function paintImage(d: DeviceDetails["general"]) {
+  const image = el("img", undefined, "device-image") as HTMLImageElement;
+  image.src = d.imageUrl ?? "";
+  image.alt = d.model ?? d.deviceType;
+  field(card, "image").replaceChildren(...(d.imageUrl ? [image] : []));
+}
+
+/** Draws the whole device; live updates call it again with the merged state. */
+function paint(device: DeviceDetails) {
+  const { general, sensors } = device;
+  const now = epochSeconds(Date.now() / 1000);
+  const zone = visitorZone();
+  paintHeader(general);
+  paintImage(general);
+  fill(card, "zone", zone);
+  renderInfo(field(card, "info"), infoRows(general, zone, now));
+  const ramax = isRamax(general.deviceType);
+  renderDashboard(field(card, "dashboard"), {
+    ramax,
+    sections: dashboard(sensors, PUBLIC_SCALE, now, ramax),
+    temperatures: temperatureView(sensors, PUBLIC_SCALE, now),
+  });
+}
+
+function fail(message: string) {
+  spinner.hidden = true;
+  fill(problem, "message", message);
+  problem.hidden = false;
+  problem.querySelector("button")!.addEventListener("click", () => location.reload());
+  problem.focus();
+  painted(card);
+}
+
+async function main() {
+  const hash = lastSegment(location.pathname);
+  // The shell's own address (/p/device/_) names no device.
+  if (!hash || hash === "_") return fail(NO_DEVICE_ID);
+  let device: DeviceDetails;
+  try {
+    ({ device } = await getPublic<{ device: DeviceDetails }>(PUBLIC_DEVICE_PATH, { publicPageHash: hash }));
+  } catch {
+    return fail(DEVICE_LOAD_FAILED);
+  }
+  if (location.pathname.startsWith("/p/") && usesPublicDeviceRoute(device.general.deviceType))
+    return location.replace(`/public/device/${encodeURIComponent(hash)}${location.search}`);
+  paint(device);
+  spinner.hidden = true;
+  card.hidden = false;
+  painted(card);
+}
+
+void main();

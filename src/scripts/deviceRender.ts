@@ -1,0 +1,164 @@
+import {
+  BATTERY_ICON,
+  batteryText,
+  MUTED_WARNING,
+  type Card,
+  type Section,
+  type TemperatureRow,
+} from "../domain/dashboard.ts";
+import type { InfoPart, InfoRow } from "../domain/deviceView.ts";
+import { el } from "./paint.ts";
+
+/*
+ * The public device page's panels drawn from the models of src/domain/deviceView.ts and
+ * dashboard.ts, in the markup islands/device/* draws on the signed-in page (same classes,
+ * src/styles/device.css). Icons come from <template id="icon-…"> in the shell (Lucide,
+ * rendered at build time), so no icon code ships.
+ */
+
+/** The contract's path (src/api/devices.ts getPublicDeviceDetails; a test keeps them equal). */
+export const PUBLIC_DEVICE_PATH = "/api/v1/device-data/public/device-details/:publicPageHash";
+/** Public visitors see Fahrenheit, the spec's public default. */
+export const PUBLIC_SCALE = "F";
+
+/** A shell icon; meaningful (role img, named) when given a label, decorative otherwise. */
+export function icon(name: string, label?: string): Element {
+  const template = document.getElementById(`icon-${name}`) as HTMLTemplateElement | null;
+  const svg = template?.content.firstElementChild?.cloneNode(true) as Element | undefined;
+  if (!svg) return el("span");
+  if (label) {
+    svg.removeAttribute("aria-hidden");
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", label);
+  }
+  return svg;
+}
+
+function link(text: string, href: string) {
+  const a = el("a", text);
+  a.href = href;
+  return a;
+}
+
+function partNode(p: InfoPart): Node {
+  switch (p.kind) {
+    case "text":
+      return document.createTextNode(p.text);
+    case "link":
+      return link(p.text, p.href);
+    case "open": {
+      const a = link("", p.href);
+      a.target = "_blank";
+      a.rel = "noopener noreferrer";
+      a.className = "open-interface";
+      a.append(icon("open"), el("span", p.text), el("span", " (opens in a new window)", "visually-hidden"));
+      return a;
+    }
+    case "icon": {
+      const span = el("span", undefined, `info-icon info-icon-${p.icon}`);
+      span.append(icon(p.icon, p.label));
+      return span;
+    }
+    case "badge":
+      return el("span", p.text, `badge badge-${p.text === "Pushing" ? "ok" : "bad"}`);
+  }
+}
+
+/** Fills the info panel's list with its rows. */
+export function renderInfo(list: HTMLElement, rows: readonly InfoRow[]) {
+  list.replaceChildren(
+    ...rows.flatMap((r) => {
+      const value = el("dd");
+      value.dataset["row"] = r.id;
+      value.append(...r.parts.map(partNode));
+      return [el("dt", r.label), value];
+    }),
+  );
+}
+
+function cardStatus(card: Card) {
+  const status = el("p", undefined, "unit-status");
+  if (card.battery) {
+    const battery = el("span", undefined, `battery battery-${card.battery.band.toLowerCase()}`);
+    if (card.battery.alert) battery.classList.add("battery-alert");
+    battery.append(icon(BATTERY_ICON[card.battery.band]), batteryText(card.battery));
+    status.append(battery);
+  }
+  if (card.signal) {
+    const signal = el("span", undefined, "signal");
+    signal.append(icon("signal"), `Signal: ${card.signal.strength} (${card.signal.dbm} dBm)`);
+    status.append(signal);
+  }
+  return status;
+}
+
+function readingsList(card: Card) {
+  if (!card.readings.length) return el("p", "No readings", "muted");
+  const list = el("dl", undefined, "readings");
+  for (const r of card.readings) {
+    const row = el("div");
+    const value = el("dd");
+    value.append(r.text);
+    row.append(el("dt", r.label), value);
+    list.append(row);
+  }
+  return list;
+}
+
+/**
+ * One unit card, as islands/device/UnitCard.tsx draws it. Readings are text here: the
+ * explore page they lead to on the signed-in page is the owner's.
+ */
+export function cardNode(card: Card): HTMLElement {
+  const item = el("li", undefined, `unit-card${card.muted ? " is-muted" : ""}`);
+  item.dataset["key"] = card.key;
+  const title = el("h4");
+  if (card.port !== null) title.append(el("span", `Port ${card.port}`, "port"));
+  title.append(card.title);
+  if (card.warning) title.append(icon("warning", MUTED_WARNING));
+  item.append(title);
+  if (card.sensorType) item.append(el("p", card.sensorType, "unit-type"));
+  item.append(readingsList(card));
+  if (card.battery || card.signal) item.append(cardStatus(card));
+  return item;
+}
+
+function sectionNode(s: Section) {
+  const section = el("section", undefined, `dash-section dash-${s.kind}`);
+  section.setAttribute("aria-labelledby", `dash-${s.kind}`);
+  const heading = el("h3", s.title);
+  heading.id = `dash-${s.kind}`;
+  const list = el("ul", undefined, "unit-cards");
+  list.append(...s.cards.map((c) => cardNode(c)));
+  section.append(heading, list);
+  return section;
+}
+
+/** The internal-temperature view: each unit's temperature in one line. */
+function temperatureList(rows: readonly TemperatureRow[]) {
+  const section = el("section", undefined, "temp-view");
+  section.setAttribute("aria-labelledby", "temp-view-title");
+  const heading = el("h3", "Temperature overview");
+  heading.id = "temp-view-title";
+  const list = el("ul");
+  for (const r of rows) {
+    const item = el("li", undefined, r.muted ? "is-muted" : undefined);
+    item.append(el("span", r.title), el("span", r.reading.text));
+    list.append(item);
+  }
+  section.append(heading, list);
+  return section;
+}
+
+/** Fills the dashboard: the temperature view, then a section per kind of unit. */
+export function renderDashboard(
+  root: HTMLElement,
+  model: { sections: readonly Section[]; temperatures: readonly TemperatureRow[]; ramax: boolean },
+) {
+  root.classList.toggle("ramax", model.ramax);
+  const parts: HTMLElement[] = [];
+  if (model.temperatures.length) parts.push(temperatureList(model.temperatures));
+  parts.push(...model.sections.map((s) => sectionNode(s)));
+  if (!model.sections.length) parts.push(el("p", "No sensors to show.", "muted"));
+  root.replaceChildren(...parts);
+}
