@@ -37,6 +37,7 @@ import { deviceRoutes } from "./routes/devices.ts";
 import { publicDeviceRoutes } from "./routes/publicDevices.ts";
 import { deviceDataRoutes } from "./routes/deviceData.ts";
 import { linkRoutes } from "./routes/links.ts";
+import { liveRoutes } from "./routes/live.ts";
 import { trackingRoutes } from "./routes/tracking.ts";
 import { validateRoutes } from "./routes/validate.ts";
 
@@ -93,6 +94,8 @@ export function buildApp(input: AppDeps) {
   app.route("/", deviceRoutes(deps));
   app.route("/", publicDeviceRoutes(deps));
   app.route("/", linkRoutes(deps));
+  // websocket host: live readings (same origin unless WS_ORIGIN says otherwise).
+  app.route("/", liveRoutes(deps));
   app.all("/api/*", (c) => errorResponse(c, 404, [{ field: null, message: NOT_FOUND }]));
 
   // account host: sign-in, password reset, registration and SAML (form posts and redirects),

@@ -7,6 +7,7 @@ import { createCarriers, type Carriers } from "./services/carriers.ts";
 import { createMailer, type Mailer } from "./services/mail.ts";
 import { createSandboxGateway, type PaymentGateway } from "./services/payments.ts";
 import type { Site } from "./static/site.ts";
+import { defaultLiveHub, type PortalLiveHub } from "./live.ts";
 
 /** What a caller of buildApp passes: the database and configuration, and what a test may swap. */
 export interface AppDeps {
@@ -22,6 +23,8 @@ export interface AppDeps {
   carriers?: Carriers;
   /** The card processor; the sandbox gateway (test cards, charges kept in the database) by default. */
   payments?: PaymentGateway;
+  /** The live readings hub; index.ts passes its own so it can close it at shutdown. */
+  live?: PortalLiveHub;
 }
 
 /**
@@ -36,6 +39,7 @@ export interface Deps {
   mailer: Mailer;
   carriers: Carriers;
   payments: PaymentGateway;
+  live: PortalLiveHub;
 }
 
 /** Fills in the defaults: the real clock, and the outbox mailer (SMTP when configured). */
@@ -49,5 +53,6 @@ export function resolveDeps(input: AppDeps): Deps {
     mailer: input.mailer ?? createMailer(outboxStore(input.db), input.config.smtpUrl, now),
     carriers: input.carriers ?? createCarriers(trackingReader(input.db)),
     payments: input.payments ?? createSandboxGateway(sandboxChargeStore(input.db), now),
+    live: input.live ?? defaultLiveHub(input.db, now),
   };
 }

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from "node:fs";
-import { serve } from "@hono/node-server";
+import { serve, type WebSocketServerLike } from "@hono/node-server";
+import { WebSocketServer } from "ws";
 import { buildApp } from "./app.ts";
 import { banner } from "./banner.ts";
 import { type Config, parseConfig, runtimeConfig } from "./config.ts";
@@ -9,6 +10,8 @@ import { fillHistory } from "./seed/history.ts";
 import { isEmpty, seedDemo } from "./seed/index.ts";
 import { startSimulator } from "./seed/simulator.ts";
 import { loadSite } from "./static/site.ts";
+import { defaultLiveHub } from "./live.ts";
+import { socketOrigin } from "../src/api/live.ts";
 
 // Serves the portal: one process with the API, the static build and (in demo mode) the simulator.
 let config: Config;
@@ -30,12 +33,21 @@ if (config.demo && (await isEmpty(database.db))) {
 const hasDist = existsSync(config.distDir);
 if (config.serveStatic && !hasDist)
   console.warn(`No static build at ${config.distDir}; run npm run build. Serving the API only.`);
-const connect = Object.values(config.origins).filter(Boolean);
+// A page's CSP names the websocket host in its ws:/wss: form too: https: does not cover wss:.
+const connect = [
+  ...Object.values(config.origins).filter(Boolean),
+  ...(config.origins.ws ? [socketOrigin(config.origins.ws)] : []),
+];
 const site =
   config.serveStatic && hasDist ? loadSite(config.distDir, runtimeConfig(config), connect) : undefined;
-const app = buildApp({ db: database.db, config, site });
+const live = defaultLiveHub(database.db, () => new Date());
+const app = buildApp({ db: database.db, config, site, live });
+// Live readings: upgrades go through the app (host and origin checks, GET /ws) to this server.
+// (ws types noServer as optional, node-server's as required: the same object.)
+const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
+const websocket = { server: wss as unknown as WebSocketServerLike };
 
-const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host, websocket }, (info) => {
   const local = `http://localhost:${info.port}`;
   const origin = config.origins.public || config.origins.account || local;
   // /dev/mailbox answers loopback clients only: reachable when the server listens on loopback.
@@ -79,6 +91,8 @@ async function shutdown(signal: string) {
   stopping = true;
   console.log(`${signal}: finishing open requests, then stopping.`);
   simulator?.stop();
+  // Open sockets would hold server.close() open: they are told to reconnect (to another instance).
+  await live.close().catch(() => {});
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
   server.close(async () => {

@@ -4,6 +4,7 @@ import { channelGroups, channels, devices, samples, sensors } from "../db/schema
 import { keyMatches } from "../core/crypto.ts";
 import { ApiError, type FieldError } from "../core/errors.ts";
 import type { Push } from "../../src/api/devices.ts";
+import { announceDevice } from "./liveNotify.ts";
 
 export const BAD_DEVICE_KEY = "Unknown device or wrong device key.";
 export const SUSPENDED = "This device is suspended and cannot push data.";
@@ -90,6 +91,8 @@ export async function ingestPush(
         ...(push.uptime === undefined ? {} : { uptime: push.uptime }),
       })
       .where(eq(devices.id, device.id));
+    // Inside the transaction: PostgreSQL delivers it at commit, and never after a rollback.
+    await announceDevice(tx as unknown as Db, device.id, now);
   });
   return { accepted: rows.length };
 }

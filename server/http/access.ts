@@ -61,6 +61,9 @@ export const ACCESS = {
   "GET /api/v1/links/:linkId": session("device.view"),
   "POST /devices/data/change-device-location": session("device.edit"),
   "GET /devices/data/download-device-data-by-date-range/:deviceId": session("device.download"),
+  // Live readings (issue 9): each subscribe message on the socket is checked as GET
+  // device-details (device.view) or as the public device page (its current hash).
+  "GET /ws": PUBLIC,
   "GET /api/v1/account/mfa": session("account.settings"),
   "POST /api/v1/account/mfa/setup": session("account.settings"),
   "POST /api/v1/account/mfa/enable": session("account.settings"),
