@@ -8,3 +8,8 @@ import type { Config } from "../config.ts";
 export function linkOrigin(config: Config): string {
   return config.origins.account || config.origins.public || `http://localhost:${config.port}`;
 }
+
+/** Public pages (an order's link in a receipt) live on the public origin, else linkOrigin's. */
+export function pageLinkOrigin(config: Config): string {
+  return config.origins.public || linkOrigin(config);
+}

@@ -15,7 +15,8 @@ import {
 } from "../data/paymentAttempts.ts";
 import { consume, type Limit } from "../data/rateLimits.ts";
 import type { Deps } from "../deps.ts";
-import { linkOrigin } from "../http/links.ts";
+import { pageLinkOrigin } from "../http/links.ts";
+import { PAYMENT_IN_PROGRESS } from "../../src/api/payments.ts";
 import type { CardInput, Charge, ChargeRequest, ChargeResult, Refusal } from "../services/payments.ts";
 import { receiptMail, type ReceiptFacts } from "../services/receiptMail.ts";
 import type { Cents } from "../../src/domain/brand.ts";
@@ -33,7 +34,7 @@ import { publicOrderPath } from "../../src/domain/paths.ts";
 
 export const KEY_REUSED = "This payment was already submitted with different details.";
 export const AMOUNT_CHANGED = "The amount due has changed. Reload the page to see the new amount.";
-export const STILL_PROCESSING = "This payment is still being processed. Wait a moment, then try again.";
+export const STILL_PROCESSING = PAYMENT_IN_PROGRESS;
 /** A pending attempt untouched this long belonged to a process that died; a retry finishes it. */
 export const STALE_MS = 60_000;
 const WAIT_MS = 15_000;
@@ -211,5 +212,4 @@ async function mailReceipt(deps: Deps, r: Receipt) {
   }
 }
 
-/** The public order page lives on the public origin; emailed links fall back to linkOrigin. */
-const orderLinkOrigin = (deps: Deps) => deps.config.origins.public || linkOrigin(deps.config);
+const orderLinkOrigin = (deps: Deps) => pageLinkOrigin(deps.config);

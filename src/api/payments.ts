@@ -33,3 +33,9 @@ export const idempotencyKeyField = z
 export const shownAmountField = z.coerce
   .number({ error: "The amount is not a number." })
   .check(z.refine(Number.isSafeInteger, "The amount is not a whole number of cents."), z.minimum(0));
+
+/**
+ * The answer (409) while an attempt with the same key is still at the gateway: the browser
+ * keeps the key, so its retry finishes that same attempt instead of starting another.
+ */
+export const PAYMENT_IN_PROGRESS = "This payment is still being processed. Wait a moment, then try again.";

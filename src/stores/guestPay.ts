@@ -2,6 +2,7 @@ import { atom, computed, map } from "nanostores";
 import type { FieldError } from "../api/errors.ts";
 import { getPublicOrder, payOrderAsGuest, type OrderDetails } from "../api/orders.ts";
 import { getPublicQuote, orderQuoteAsGuest, type QuoteDetail, type QuoteDetails } from "../api/quotes.ts";
+import { PAYMENT_IN_PROGRESS } from "../api/payments.ts";
 import { getShipmentList, type Shipment } from "../api/shipments.ts";
 import { cardFields, PAYMENT_NETWORK_ERROR, type CardInput } from "../domain/card.ts";
 import type { RecordKind } from "../domain/publicRecord.ts";
@@ -154,6 +155,8 @@ function paymentFailure(e: unknown): RequestFailure {
   const errors: FieldError[] = errorsOf(e);
   const answered = typeof statusOf(e) === "number" || errors.some((x) => x.field !== null);
   if (!answered) return new RequestFailure([{ field: null, message: PAYMENT_NETWORK_ERROR }]);
+  // The same attempt is still at the gateway: its retry must carry the same key.
+  if (errors.some((x) => x.message === PAYMENT_IN_PROGRESS)) return new RequestFailure(errors);
   $payForm.setKey("key", newAttemptKey());
   return new RequestFailure(errors);
 }

@@ -61,6 +61,12 @@ const HINTS: [RegExp, unknown][] = [
   [/^sensors\.macAddress$/, "W1A001"],
   [/macAddress$/, "00:1A:2B:3C:4D:01"],
   [/channelKey$/, "00:1A:2B:3C:4D:01_W1A001_1200_0_1"],
+  // A card the sandbox declines: examples reach the gateway and change nothing.
+  [/^cardNumber$/, "4000000000000002"],
+  [/^cardExpirationMonth$/, "12"],
+  [/^cardExpirationYear$/, "49"],
+  [/^cardCvv$/, "123"],
+  [/^idempotencyKey$/, "example-attempt-key-0001"],
   // A reading's time must be recent; left out, it is the time of the push.
   [/^readings\.time$/, OMIT],
 ];

@@ -155,6 +155,12 @@ export const PATH_EXAMPLES: Record<string, Record<string, string>> = {
   "/api/v1/shipments/shipment-list/:ref": { ref: `ORD-${DEMO.orderId}-${DEMO.orderValidationId}` },
   "/api/v1/quotes/public/:id": { id: DEMO.openQuoteToken },
   "/shipments/tracking-details/:trackingNumber": { trackingNumber: SEEDED_TRACKING_NUMBER },
+  "/order/public/:ref/pay-amount-due": { ref: `ORD-${DEMO.orderId}-${DEMO.orderValidationId}` },
+  "/order/public/:ref/receipt/:paymentId": {
+    ref: `ORD-${DEMO.orderId}-${DEMO.orderValidationId}`,
+    paymentId: "1",
+  },
+  "/quote/public/:token/order": { token: DEMO.openQuoteToken },
 };
 
 /** The route's path with its parameters filled: a seeded record's where one is known, else "1". */

@@ -4,6 +4,7 @@ import { getPublicOrder, payOrderAsGuest, type OrderDetails } from "../../src/ap
 import { getPublicQuote, orderQuoteAsGuest, type QuoteDetails } from "../../src/api/quotes.ts";
 import type { Address } from "../../src/api/records.ts";
 import { getShipmentList, type Shipment } from "../../src/api/shipments.ts";
+import { PAYMENT_IN_PROGRESS } from "../../src/api/payments.ts";
 import { CARD_MESSAGES, PAYMENT_NETWORK_ERROR, type CardInput } from "../../src/domain/card.ts";
 import { $countries, countryName } from "../../src/stores/countries.ts";
 import {
@@ -291,6 +292,17 @@ describe("paying an order as a guest", () => {
     expect($payForm.get().errors).toEqual([{ field: null, message: changed }]);
     await submitPayment(CARD);
     expect(keyOfCall(1)).not.toBe(keyOfCall(0));
+  });
+
+  test("keeps the key while the server says the same attempt is still being processed", async () => {
+    await openOrder();
+    api.on(payOrderAsGuest, { status: 409, errors: [{ field: null, message: PAYMENT_IN_PROGRESS }] });
+    await submitPayment(CARD);
+    expect($payForm.get().errors).toEqual([{ field: null, message: PAYMENT_IN_PROGRESS }]);
+    api.on(payOrderAsGuest, PAID);
+    await submitPayment(CARD);
+    expect(keyOfCall(1)).toBe(keyOfCall(0));
+    expect($paymentDone.get()).not.toBeNull();
   });
 
   test("charges once for a double click: the second press while busy sends nothing", async () => {
