@@ -15,13 +15,16 @@ export const pages = {
   account: home,
   settings: lazy(() => import("./pages/SettingsPage.tsx")),
   security: lazy(() => import("./pages/SecurityPage.tsx")),
-  devices: comingSoon,
+  devices: lazy(() => import("../devices/DevicesPage.tsx")),
   deviceDetails: lazy(() => import("../device/DevicePage.tsx")),
   orders: comingSoon,
   quotes: comingSoon,
   orderDetails: comingSoon,
   quoteDetails: comingSoon,
   tags: lazy(() => import("../tags/TagsPage.tsx")),
+  explore: lazy(() => import("../explore/ExplorePage.tsx")),
+  link: lazy(() => import("../links/LinkPage.tsx")),
+  deviceMap: lazy(() => import("../devices/DeviceMapPage.tsx")),
 } satisfies Record<RouteName, Page>;
 
 /** An /s address that names no route. */

@@ -11,6 +11,7 @@ export const SHELL_ROUTES: readonly { pattern: RegExp; shell: string }[] = [
   { pattern: /^\/public\/report\/[^/]+\/?$/, shell: "/public/report/_/index.html" },
   { pattern: /^\/p\/device\/[^/]+\/?$/, shell: "/p/device/_/index.html" },
   { pattern: /^\/public\/device\/[^/]+\/?$/, shell: "/public/device/_/index.html" },
+  { pattern: /^\/links\/[^/]+\/?$/, shell: "/links/_/index.html" },
   { pattern: /^\/s(\/.*)?$/, shell: "/s/index.html" },
 ];
 

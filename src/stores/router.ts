@@ -21,6 +21,9 @@ export const $router = createRouter(
     orderDetails: "/s/order/details/:id",
     quoteDetails: "/s/quotes/details/:number",
     tags: "/s/guidance/tags",
+    explore: "/s/sensor-data/explore/:channelKey",
+    link: "/links/:linkId",
+    deviceMap: "/devices/device-map",
   },
   { links: false },
 );
