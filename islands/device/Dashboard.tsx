@@ -8,12 +8,29 @@ import {
   temperatureView,
   type TemperatureRow,
 } from "../../src/domain/dashboard.ts";
-import { $devicePrefs } from "../../src/stores/device.ts";
+import { $deviceLive, $devicePrefs } from "../../src/stores/device.ts";
 import { HiddenSensors } from "./HiddenSensors.tsx";
 import { UnitCard } from "./UnitCard.tsx";
 import { useNow } from "./useNow.ts";
 
 const SensorSettingsDialog = lazy(() => import("./SensorSettingsDialog.tsx"));
+
+const LIVE_NOTE: Partial<Record<string, string>> = {
+  live: "Live: readings update as the device pushes.",
+  reconnecting: "Reconnecting to live readings...",
+  refused: "Live readings have stopped; reload the page.",
+};
+
+/** Whether the readings are live, in words. */
+function LiveNote() {
+  const { state } = useStore($deviceLive);
+  const note = LIVE_NOTE[state];
+  return (
+    <p className="muted live-note" role="status">
+      {note}
+    </p>
+  );
+}
 
 function TemperatureView({ rows }: { rows: TemperatureRow[] }) {
   if (!rows.length) return null;
@@ -51,6 +68,7 @@ export function Dashboard({ device }: { device: DeviceDetails }) {
   return (
     <section className="device-dashboard" aria-labelledby="device-dashboard-title">
       <h2 id="device-dashboard-title">Sensors</h2>
+      <LiveNote />
       <div className={`dashboard${ramax ? " ramax" : ""}`}>
         <TemperatureView rows={temperatureView(device.sensors, scale, now)} />
         {sections.map((s) => (

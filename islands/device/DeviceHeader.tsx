@@ -2,10 +2,14 @@ import { useStore } from "@nanostores/react";
 import { lazy, Suspense, useState } from "react";
 import type { DeviceGeneral } from "../../src/api/devices.ts";
 import type { EntityTags } from "../../src/api/tags.ts";
+import type { EpochSeconds } from "../../src/domain/brand.ts";
+import { deviceStatus } from "../../src/domain/device.ts";
+import { STATUS_BADGE } from "../../src/domain/deviceView.ts";
 import { EntityType } from "../../src/domain/enums.ts";
 import { $deviceRights, patchGeneral } from "../../src/stores/device.ts";
 import { DeviceMenu } from "./DeviceMenu.tsx";
 import { DeviceName } from "./DeviceName.tsx";
+import { useNow } from "./useNow.ts";
 
 const UpdateTagsDialog = lazy(() => import("../tags/UpdateTagsDialog.tsx"));
 
@@ -26,6 +30,9 @@ export function DeviceHeader({ device }: { device: DeviceGeneral }) {
   const { edit } = useStore($deviceRights);
   const [tagsOpen, setTagsOpen] = useState(false);
   const [tagsLoaded, setTagsLoaded] = useState(false);
+  const now = useNow();
+  const status =
+    STATUS_BADGE[deviceStatus(device.lastMessageTimestamp as EpochSeconds | null, device.pushInterval, now)];
   const applied = (entities: EntityTags[]) => {
     const mine = entities.find((e) => e.entityId === device.id);
     if (mine) patchGeneral({ tagList: mine.tagList });
@@ -44,6 +51,12 @@ export function DeviceHeader({ device }: { device: DeviceGeneral }) {
         <div>
           <dt>Type</dt>
           <dd>{device.deviceType}</dd>
+        </div>
+        <div>
+          <dt>Status</dt>
+          <dd>
+            <span className={`badge badge-${status.tone}`}>{status.label}</span>
+          </dd>
         </div>
         <div>
           <dt>Tags</dt>

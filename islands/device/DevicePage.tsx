@@ -2,7 +2,7 @@ import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
 import type { DeviceDetails } from "../../src/api/devices.ts";
 import { DEVICE_ERROR_TITLE } from "../../src/domain/deviceView.ts";
-import { $device, loadDevice } from "../../src/stores/device.ts";
+import { $device, followDevice, loadDevice } from "../../src/stores/device.ts";
 import { reload } from "../../src/stores/navigate.ts";
 import { $router } from "../../src/stores/router.ts";
 import { Dashboard } from "./Dashboard.tsx";
@@ -41,6 +41,9 @@ export default function DevicePage() {
   const id = page?.route === "deviceDetails" ? page.params.id : undefined;
   const state = useStore($device);
   useEffect(() => void loadDevice(id), [id]);
+  // Live once the device shows; a new device (or leaving the page) stops the last one.
+  const shownId = state.status === "success" ? state.id : null;
+  useEffect(() => (shownId === null ? undefined : followDevice(shownId)), [shownId]);
   switch (state.status) {
     case "idle":
     case "pending":

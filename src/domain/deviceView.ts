@@ -1,6 +1,13 @@
 import type { EpochSeconds } from "./brand.ts";
 import { formatDate } from "./dayText.ts";
-import { formatUptime, isFirmwareUpToDate, nextPushExpected, pushStatusLabel } from "./device.ts";
+import type { Badge } from "./badges.ts";
+import {
+  formatUptime,
+  isFirmwareUpToDate,
+  nextPushExpected,
+  pushStatusLabel,
+  type DeviceStatus,
+} from "./device.ts";
 import { isKnownTimezone } from "./timezones.ts";
 
 /*
@@ -51,6 +58,13 @@ export interface InfoRow {
   label: string;
   parts: InfoPart[];
 }
+
+/** The header's status (src/domain/device.ts deviceStatus), worded as the device list words it. */
+export const STATUS_BADGE: Record<DeviceStatus, Badge> = {
+  pushing: { label: "Pushing", tone: "ok" },
+  late: { label: "Late", tone: "warn" },
+  offline: { label: "Offline", tone: "bad" },
+};
 
 /** 'MMMM D, YYYY, h:mm A' (e.g. "November 5, 2026, 3:07 PM") in the zone, UTC when unknown. */
 export function formatPushTime(at: EpochSeconds, zone = "UTC"): string {

@@ -1,11 +1,11 @@
 import type { DeviceDetails } from "../api/devices.ts";
-import { epochSeconds } from "../domain/brand.ts";
+import { epochSeconds, type EpochSeconds } from "../domain/brand.ts";
 import { dashboard, isRamax, temperatureView } from "../domain/dashboard.ts";
 import { visitorZone } from "../domain/dayText.ts";
-import { usesPublicDeviceRoute } from "../domain/device.ts";
-import { DEVICE_LOAD_FAILED, infoRows, NO_DEVICE_ID } from "../domain/deviceView.ts";
+import { deviceStatus, usesPublicDeviceRoute } from "../domain/device.ts";
+import { DEVICE_LOAD_FAILED, infoRows, NO_DEVICE_ID, STATUS_BADGE } from "../domain/deviceView.ts";
 import { PUBLIC_DEVICE_PATH, PUBLIC_SCALE, renderDashboard, renderInfo } from "./deviceRender.ts";
-import { el, field, fill, painted } from "./paint.ts";
+import { badge, el, field, fill, painted } from "./paint.ts";
 import { getPublic, lastSegment } from "./publicData.ts";
 
 /*
@@ -30,19 +30,24 @@ function paintHeader(d: DeviceDetails["general"]) {
 
 /** The device's picture (max height 250px in device.css), named by its model. */
 function paintImage(d: DeviceDetails["general"]) {
-  const image = el("img", undefined, "device-image") as HTMLImageElement;
+  const image = el("img", undefined, "device-image");
   image.src = d.imageUrl ?? "";
   image.alt = d.model ?? d.deviceType;
   field(card, "image").replaceChildren(...(d.imageUrl ? [image] : []));
 }
 
-/** Draws the whole device; live updates call it again with the merged state. */
-function paint(device: DeviceDetails) {
+/** Draws what a push changes: the status, the info panel and the dashboard. */
+function paintLive(device: DeviceDetails) {
   const { general, sensors } = device;
   const now = epochSeconds(Date.now() / 1000);
   const zone = visitorZone();
-  paintHeader(general);
-  paintImage(general);
+  badge(
+    card,
+    "status",
+    STATUS_BADGE[
+      deviceStatus(general.lastMessageTimestamp as EpochSeconds | null, general.pushInterval, now)
+    ],
+  );
   fill(card, "zone", zone);
   renderInfo(field(card, "info"), infoRows(general, zone, now));
   const ramax = isRamax(general.deviceType);
@@ -53,13 +58,15 @@ function paint(device: DeviceDetails) {
   });
 }
 
+/** The error view in place of the spinner or the device (a deleted link fails an open page). */
 function fail(message: string) {
   spinner.hidden = true;
+  card.hidden = true;
   fill(problem, "message", message);
   problem.hidden = false;
   problem.querySelector("button")!.addEventListener("click", () => location.reload());
   problem.focus();
-  painted(card);
+  if (document.documentElement.dataset["painted"] !== "1") painted(card);
 }
 
 async function main() {
@@ -74,10 +81,31 @@ async function main() {
   }
   if (location.pathname.startsWith("/p/") && usesPublicDeviceRoute(device.general.deviceType))
     return location.replace(`/public/device/${encodeURIComponent(hash)}${location.search}`);
-  paint(device);
+  paintHeader(device.general);
+  paintImage(device.general);
+  paintLive(device);
   spinner.hidden = true;
   card.hidden = false;
   painted(card);
+  void follow(hash, device);
+}
+
+/** Live readings, loaded once the device shows: each push repaints what it changes. */
+async function follow(hash: string, first: DeviceDetails) {
+  const { mergeLive, watchDevice } = await import("../stores/live.ts");
+  let device = first;
+  watchDevice(
+    { publicPageHash: hash },
+    {
+      onState(state) {
+        device = mergeLive(device, state);
+        paintLive(device);
+      },
+      onConnection(connection) {
+        if (connection.state === "refused") fail(DEVICE_LOAD_FAILED);
+      },
+    },
+  );
 }
 
 void main();

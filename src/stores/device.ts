@@ -25,6 +25,7 @@ import {
 import { isKnownTimezone } from "../domain/timezones.ts";
 import { formStore, formTask } from "./formTask.ts";
 import { call, errorsOf } from "./http.ts";
+import { mergeLive, watchDevice, type LiveConnection, type WatchOptions } from "./live.ts";
 import { $session } from "./session.ts";
 
 /** Spec section 4, device load state: idle, pending, success, error. */
@@ -105,6 +106,26 @@ export function shownDevice(): DeviceDetails | null {
 export function patchDevice(update: (device: DeviceDetails) => DeviceDetails) {
   const state = $device.get();
   if (state.status === "success") $device.set({ ...state, device: update(state.device) });
+}
+
+/** The live readings' connection of the shown device. */
+export const $deviceLive = atom<LiveConnection>({ state: "stopped" });
+
+/**
+ * Follows the shown device live (src/stores/live.ts): each state lays its readings, last push
+ * and batteries over the device; after a reconnect the details are fetched again for what
+ * the live state does not carry (names, labels, hidden flags). Returns stop().
+ */
+export function followDevice(id: number, options?: WatchOptions): () => void {
+  return watchDevice(
+    { deviceId: id },
+    {
+      onState: (live) => patchDevice((d) => (d.general.id === live.deviceId ? mergeLive(d, live) : d)),
+      onConnection: (connection) => $deviceLive.set(connection),
+      onResume: () => void refreshDevice(),
+    },
+    options,
+  );
 }
 
 /** Changes the shown device's general fields. */

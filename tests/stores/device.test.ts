@@ -13,14 +13,18 @@ import {
 import { DEVICE_LOAD_FAILED, NO_DEVICE_ID } from "../../src/domain/deviceView.ts";
 import { Role } from "../../src/domain/roles.ts";
 import { PUBLIC_DEVICE_PATH } from "../../src/scripts/deviceRender.ts";
+import type { LiveState } from "../../src/api/live.ts";
+import type { SocketLike } from "../../src/stores/live.ts";
 import {
   $device,
+  $deviceLive,
   $devicePrefs,
   $deviceRights,
   $hideSave,
   $rename,
   $sensorSave,
   ADJUST_NOT_NUMBER,
+  followDevice,
   LABEL_SAVE_FAILED,
   loadDevice,
   renameDevice,
@@ -352,5 +356,71 @@ describe("Sensor Settings", () => {
     api.on(updateSensor, SERVER_ERROR);
     expect(await setSensorHidden(GROUP, false)).toBe(false);
     expect($hideSave.get().errors).toEqual([{ field: null, message: SENSOR_SAVE_FAILED }]);
+  });
+});
+
+describe("live readings", () => {
+  /** A websocket the test speaks for: subscribe goes out, states come in. */
+  function fakeSocket() {
+    const listeners: Record<string, (event: never) => void> = {};
+    const sent: unknown[] = [];
+    const socket: SocketLike = {
+      send: (text) => void sent.push(JSON.parse(text)),
+      close: () => {},
+      addEventListener: (type: string, listener: (event: never) => void) => void (listeners[type] = listener),
+    };
+    const emit = (type: string, event: unknown) =>
+      (listeners[type] as ((e: unknown) => void) | undefined)?.(event);
+    return { socket, sent, emit };
+  }
+  const live = (over: Partial<LiveState>): LiveState => ({
+    type: "state",
+    cause: "push",
+    deviceId: 42,
+    time: 1_800_000_600,
+    lastMessageTimestamp: 1_800_000_600,
+    pushStatus: 1,
+    pushInterval: 600,
+    uptime: 700,
+    status: "pushing",
+    readings: { [`${GROUP}_1`]: 5.25 },
+    groups: { [GROUP]: 1_800_000_600 },
+    sensors: [{ macAddress: "W1", battery: 88, signal: -61, pluggedIn: false, lastReceived: 1_800_000_600 }],
+    ...over,
+  });
+
+  test("lays each pushed state over the shown device and fetches it again after a reconnect", async () => {
+    await shown();
+    const fake = fakeSocket();
+    let connected = 0;
+    const stop = followDevice(42, {
+      connect: () => {
+        connected++;
+        return fake.socket;
+      },
+      random: () => 0,
+    });
+    await vi.waitFor(() => expect(connected).toBe(1));
+    fake.emit("open", {});
+    expect(fake.sent).toEqual([{ type: "subscribe", deviceId: 42 }]);
+    fake.emit("message", { data: JSON.stringify(live({})) });
+    expect($deviceLive.get()).toEqual({ state: "live" });
+    const device = ($device.get() as { device: DeviceDetails }).device;
+    expect(device.general).toMatchObject({ lastMessageTimestamp: 1_800_000_600, uptime: 700 });
+    expect(device.sensors[0]).toMatchObject({ battery: 88, signal: -61 });
+    expect(device.sensors[0]!.channelGroups[0]!.channels.map((c) => c.value)).toEqual([5.25, 4.2, 4.2]);
+    // Another device's state (a page left behind) changes nothing.
+    fake.emit("message", { data: JSON.stringify(live({ deviceId: 7, uptime: 1 })) });
+    expect(($device.get() as { device: DeviceDetails }).device.general.uptime).toBe(700);
+    // After a drop and a reconnect, the first state brings a fresh fetch of the details.
+    const fetches = api.calls(getDeviceDetails).length;
+    fake.emit("close", { code: 1006 });
+    expect($deviceLive.get()).toMatchObject({ state: "reconnecting" });
+    await vi.waitFor(() => expect(connected).toBe(2), { timeout: 3000 });
+    fake.emit("open", {});
+    fake.emit("message", { data: JSON.stringify(live({ cause: "subscribe" })) });
+    await vi.waitFor(() => expect(api.calls(getDeviceDetails)).toHaveLength(fetches + 1));
+    stop();
+    expect($deviceLive.get()).toEqual({ state: "stopped" });
   });
 });
