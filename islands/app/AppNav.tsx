@@ -6,6 +6,7 @@ import { signOut } from "../../src/stores/session.ts";
 const LINKS = [
   ["home", "Home"],
   ["devices", "Devices"],
+  ["tags", "Tags"],
   ["quotes", "Quotes"],
   ["orders", "Orders"],
   ["settings", "Settings"],

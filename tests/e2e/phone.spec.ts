@@ -38,6 +38,7 @@ const SIGNED_IN_PAGES = [
   "/s/settings",
   "/s/security",
   "/s/devices",
+  "/s/guidance/tags",
   "/s/orders/list",
   "/s/orders/quotes/list",
 ];
