@@ -1,12 +1,14 @@
 import { useStore } from "@nanostores/react";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import type { DeviceListItem } from "../../src/api/devices.ts";
 import {
   $devices,
   $devicesByLocation,
   $mappedDevices,
+  fitBox,
   loadDevices,
   MAP_VIEW,
+  WORLD_BOX,
 } from "../../src/stores/devices.ts";
 import { EmptyState } from "../ui/EmptyState.tsx";
 import { devicePath } from "./DeviceTable.tsx";
@@ -46,30 +48,59 @@ export default function DeviceMapPage() {
   );
 }
 
-/** The map: land, and a labelled pin per device with coordinates, each a link to its page. */
+/**
+ * The map: land drawn as SVG, zoomed to the devices (or the whole world), and a pin per device
+ * with coordinates laid over it as a link to its page (pins and names keep their size).
+ */
 function WorldMap() {
   const mapped = useStore($mappedDevices);
-  const { top, bottom, width } = MAP_VIEW;
+  const [whole, setWhole] = useState(false);
+  const fitted = fitBox(mapped.map((m) => m.point));
+  const box = whole ? WORLD_BOX : fitted;
+  const zoomed = box !== WORLD_BOX;
+  const at = (p: { x: number; y: number }) => ({
+    left: `${((p.x - box.x) / box.width) * 100}%`,
+    top: `${((p.y - box.y) / box.height) * 100}%`,
+  });
   return (
-    <figure className="world-map">
-      <svg viewBox={`0 ${top} ${width} ${bottom - top}`} role="group" aria-label="World map of devices">
-        <rect x="0" y={top} width={width} height={bottom - top} className="sea" />
-        <path d={WORLD_LAND} className="land" aria-hidden="true" />
-        {mapped.map(({ device, point }) => (
-          <a key={device.id} href={devicePath(device.id)} aria-label={pinLabel(device)}>
-            <g className={`pin status-${device.status}`} transform={`translate(${point.x} ${point.y})`}>
-              <circle r="4.5" />
-              <text x="7" y="3">
-                {device.name}
-              </text>
-            </g>
-          </a>
-        ))}
-      </svg>
-      <figcaption className="muted">
-        {mapped.length === 1 ? "1 device" : `${mapped.length} devices`} placed by coordinates. Set a device's
-        coordinates with Update Location on its page.
+    <figure className="world-map" aria-labelledby="map-caption">
+      <div className="map-frame">
+        <svg viewBox={`${box.x} ${box.y} ${box.width} ${box.height}`} aria-hidden="true" focusable="false">
+          <rect
+            x="0"
+            y={MAP_VIEW.top}
+            width={MAP_VIEW.width}
+            height={MAP_VIEW.bottom - MAP_VIEW.top}
+            className="sea"
+          />
+          <path d={WORLD_LAND} className="land" vectorEffect="non-scaling-stroke" />
+        </svg>
+        <ul className="pins" aria-label="Devices on the map">
+          {mapped
+            .filter(
+              ({ point: p }) =>
+                p.x >= box.x && p.x <= box.x + box.width && p.y >= box.y && p.y <= box.y + box.height,
+            )
+            .map(({ device, point }) => (
+              <li key={device.id} className={`pin status-${device.status}`} style={at(point)}>
+                <a href={devicePath(device.id)} aria-label={pinLabel(device)}>
+                  <span className="dot" aria-hidden="true" />
+                  <span className="pin-name">{device.name}</span>
+                </a>
+              </li>
+            ))}
+        </ul>
+      </div>
+      <figcaption id="map-caption" className="muted">
+        {mapped.length === 1 ? "1 device" : `${mapped.length} devices`} placed by coordinates
+        {zoomed ? ", the map zoomed to them" : ""}. Set a device's coordinates with Update Location on its
+        page.
       </figcaption>
+      {fitted !== WORLD_BOX && (
+        <button type="button" className="secondary outline" onClick={() => setWhole(!whole)}>
+          {whole ? "Zoom to the devices" : "Show the whole world"}
+        </button>
+      )}
     </figure>
   );
 }

@@ -54,7 +54,7 @@ function FilteredDevices({ total }: { total: number }) {
   };
   return (
     <>
-      <div role="search" aria-label="Filter devices" className="device-filters">
+      <div className="device-filters">
         <div>
           <label htmlFor={searchId}>Search by name</label>
           <input

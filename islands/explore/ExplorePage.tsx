@@ -75,7 +75,7 @@ function RangeForm({ channelKey, draft }: { channelKey: string; draft: RangeDraf
     void loadHistory(channelKey, draft, now());
   };
   return (
-    <form className="range-form" noValidate onSubmit={submit} aria-label="Range of readings">
+    <form className="range-form" noValidate onSubmit={submit} aria-label="Readings shown">
       <RangeFields draft={draft} zoneLabel={zone} errors={errors} onChange={change} />
       {draft.preset === "custom" && <button type="submit">Show</button>}
     </form>

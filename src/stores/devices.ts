@@ -92,15 +92,60 @@ export function groupByLocation(list: readonly DeviceListItem[]) {
     );
 }
 
-/** The map's drawing: x = (lng + 180) * 2, y = (90 - lat) * 2 (see islands/devices/worldOutline.ts). */
-export const MAP_VIEW = { top: 12, bottom: 300, width: 720 } as const;
+/**
+ * The map's units: x = (lng + 180) * 10, y = (90 - lat) * 10 (islands/devices/worldOutline.ts).
+ * The whole map shows latitudes 84 to -60, 2.5 times as wide as high.
+ */
+export const MAP_VIEW = { top: 60, bottom: 1500, width: 3600 } as const;
+const ASPECT = MAP_VIEW.width / (MAP_VIEW.bottom - MAP_VIEW.top);
+/** The map shows at least 40 degrees of longitude around the devices, with 10 degrees to spare around them. */
+const MIN_WIDTH = 400;
+const MARGIN = 100;
 
-/** Where a coordinate sits on the map, held inside the drawn window (lat 84 to -60). */
+export interface MapBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
+
+/** Where a coordinate sits on the map, held inside the drawn window. */
 export function mapPoint(geocode: { lat: number; lng: number }): { x: number; y: number } {
-  const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
   return {
-    x: clamp((geocode.lng + 180) * 2, 0, MAP_VIEW.width),
-    y: clamp((90 - geocode.lat) * 2, MAP_VIEW.top + 4, MAP_VIEW.bottom - 4),
+    x: clamp((geocode.lng + 180) * 10, 0, MAP_VIEW.width),
+    y: clamp((90 - geocode.lat) * 10, MAP_VIEW.top + 20, MAP_VIEW.bottom - 20),
+  };
+}
+
+/** The whole drawn world. */
+export const WORLD_BOX: MapBox = {
+  x: 0,
+  y: MAP_VIEW.top,
+  width: MAP_VIEW.width,
+  height: MAP_VIEW.bottom - MAP_VIEW.top,
+};
+
+/**
+ * The part of the map that holds every point with a margin, at least 40 degrees wide, in the
+ * map's proportions and inside the world; the whole world without points or when they spread.
+ */
+export function fitBox(points: readonly { x: number; y: number }[]): MapBox {
+  if (!points.length) return WORLD_BOX;
+  const xs = points.map((p) => p.x);
+  const ys = points.map((p) => p.y);
+  const [left, right, top, bottom] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  let width = Math.max(right - left + 2 * MARGIN, MIN_WIDTH);
+  let height = bottom - top + 2 * MARGIN;
+  if (width / height < ASPECT) width = height * ASPECT;
+  else height = width / ASPECT;
+  if (width >= WORLD_BOX.width || height >= WORLD_BOX.height) return WORLD_BOX;
+  return {
+    x: clamp((left + right) / 2 - width / 2, 0, WORLD_BOX.width - width),
+    y: clamp((top + bottom) / 2 - height / 2, WORLD_BOX.y, MAP_VIEW.bottom - height),
+    width,
+    height,
   };
 }
 

@@ -38,7 +38,7 @@ export default function DownloadDialog({ device, open, onClose }: DeviceDialogPr
       open={open}
       onClose={onClose}
       footer={
-        <div className="button-row">
+        <div className="button-row dialog-actions">
           <button type="button" className="secondary" onClick={onClose}>
             Close
           </button>

@@ -27,7 +27,7 @@ export default function LocationDialog({ device, open, onClose, onChanged }: Dev
       open={open}
       onClose={onClose}
       footer={
-        <div className="button-row">
+        <div className="button-row dialog-actions">
           <a href={DEVICE_MAP_PATH} className="secondary">
             Go to Map
           </a>

@@ -34,7 +34,7 @@ export default function PublicLinkDialog({ device, open, onClose, onChanged }: D
       open={open}
       onClose={onClose}
       footer={
-        <div className="button-row">
+        <div className="button-row dialog-actions">
           <button type="button" className="secondary" onClick={onClose}>
             Close
           </button>
