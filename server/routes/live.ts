@@ -35,8 +35,11 @@ const SUBSCRIBES_PER_MINUTE = 30;
 export function liveRoutes(deps: Deps) {
   const origins = Object.values(deps.config.origins).filter(Boolean);
   return new Hono().get(LIVE_PATH, guard({ method: "get", path: LIVE_PATH }, deps), async (c) => {
-    const env = c.env as { incoming?: unknown } | undefined;
-    if (c.req.header("upgrade")?.toLowerCase() !== "websocket" || !env?.incoming) {
+    // Only a request that reached the server as an HTTP upgrade (no response object yet) can
+    // become a socket; anything else, even with an Upgrade header, is told to upgrade.
+    const env = c.env as { incoming?: unknown; outgoing?: unknown } | undefined;
+    const upgrading = env?.incoming !== undefined && env.outgoing === undefined;
+    if (c.req.header("upgrade")?.toLowerCase() !== "websocket" || !upgrading) {
       c.header("Upgrade", "websocket");
       return c.json({ success: false, data: [{ field: null, message: UPGRADE_ONLY }] }, 426);
     }

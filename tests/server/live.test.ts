@@ -1,3 +1,4 @@
+import { get } from "node:http";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
@@ -167,6 +168,16 @@ describe("live readings over the websocket", () => {
 
   it("refuses the handshake from another site's page", async () => {
     await expect(openLive(served.origin, { origin: "https://evil.example" })).rejects.toThrow(/403/);
+  });
+
+  it("answers 426, never 500, to a websocket request that is not an upgrade (no Connection: upgrade)", async () => {
+    const status = await new Promise<number | undefined>((resolve, reject) =>
+      get(`${served.origin}${LIVE_PATH}`, { headers: { upgrade: "websocket" } }, (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      }).on("error", reject),
+    );
+    expect(status).toBe(426);
   });
 
   it("answers a plain request for the socket address with 426", async () => {
