@@ -2,4 +2,5 @@
 export * from "./accounts.ts";
 export * from "./devices.ts";
 export * from "./reports.ts";
+export * from "./rollups.ts";
 export * from "./commerce.ts";
