@@ -78,6 +78,17 @@ export async function takeOverAttempt(db: Db, row: AttemptRow, at: Date): Promis
 }
 
 /**
+ * Marks a pending attempt as still owned (its request is alive and waiting for the gateway),
+ * so no other request takes it over as stale; an attempt already ended is left alone.
+ */
+export async function touchAttempt(db: Db, key: string, at: Date): Promise<void> {
+  await db
+    .update(paymentAttempts)
+    .set({ updatedAt: at })
+    .where(and(eq(paymentAttempts.idempotencyKey, key), eq(paymentAttempts.status, "pending")));
+}
+
+/**
  * Ends a pending attempt in one transaction with the rows `work` writes: `work` runs only
  * while the attempt is still pending (the row is locked), and its answer is stored with them.
  * An attempt someone else finished gives back that stored answer, and `value` null.
@@ -100,14 +111,23 @@ export async function completeAttempt<T>(
     const done = await work(tx);
     await tx
       .update(paymentAttempts)
-      .set({ status: done.answer.status < 300 ? "succeeded" : "failed", response: done.answer, updatedAt: at })
+      .set({
+        status: done.answer.status < 300 ? "succeeded" : "failed",
+        response: done.answer,
+        updatedAt: at,
+      })
       .where(eq(paymentAttempts.idempotencyKey, key));
     return done;
   });
 }
 
 /** Ends a pending attempt with a refusal (nothing else is written); the key's answer either way. */
-export async function failAttempt(db: Db, key: string, answer: StoredAnswer, at: Date): Promise<StoredAnswer> {
+export async function failAttempt(
+  db: Db,
+  key: string,
+  answer: StoredAnswer,
+  at: Date,
+): Promise<StoredAnswer> {
   const { answer: stored } = await completeAttempt<never>(db, key, at, async () => ({ answer, value: null }));
   return stored;
 }

@@ -8,6 +8,7 @@ import {
   pendingAttempt,
   startAttempt,
   takeOverAttempt,
+  touchAttempt,
   type AttemptDetails,
   type AttemptRow,
   type StoredAnswer,
@@ -37,6 +38,12 @@ export const AMOUNT_CHANGED = "The amount due has changed. Reload the page to se
 export const STILL_PROCESSING = PAYMENT_IN_PROGRESS;
 /** A pending attempt untouched this long belonged to a process that died; a retry finishes it. */
 export const STALE_MS = 60_000;
+/**
+ * How often a request waiting for the gateway touches its attempt. Without it a gateway slower
+ * than STALE_MS let another key take the live attempt over, fail it and charge again: two
+ * charges, the first one recorded nowhere.
+ */
+export const HEARTBEAT_MS = STALE_MS / 4;
 const WAIT_MS = 15_000;
 const POLL_MS = 50;
 
@@ -152,13 +159,30 @@ async function run(deps: Deps, plan: PaymentPlan): Promise<StoredAnswer> {
 
 /** The gateway's answer, or null when it failed to give one (logged without the request). */
 async function chargeOrUnknown(deps: Deps, request: ChargeRequest): Promise<ChargeResult | null> {
+  // The attempt stays this request's while the gateway works, however long that takes.
+  const heartbeat = setInterval(() => {
+    touchAttempt(deps.db, request.idempotencyKey, deps.now()).catch((e: unknown) =>
+      console.warn(JSON.stringify({ level: "warn", what: "payment attempt touch failed", error: String(e) })),
+    );
+  }, HEARTBEAT_MS);
   try {
     return await deps.payments.charge(request);
   } catch (e) {
-    const error = e instanceof Error ? e.message : "unknown";
+    const error = withoutCard(e instanceof Error ? e.message : "unknown", request.card);
     console.error(JSON.stringify({ level: "error", what: "payment gateway failed", error }));
     return null;
+  } finally {
+    clearInterval(heartbeat);
   }
+}
+
+/**
+ * A gateway's error text without the card: a processor's or an HTTP client's message may
+ * quote the request it failed on, and the number and code must never reach a log.
+ */
+function withoutCard(text: string, card: ChargeRequest["card"]): string {
+  const bare = text.replace(/\d(?:[\s-]?\d){11,18}/g, "[card number]");
+  return card.cvv ? bare.replace(new RegExp(`(?<!\\d)${card.cvv}(?!\\d)`, "g"), "[code]") : bare;
 }
 
 /** Records a charge with its attempt in one transaction, then mails the receipt. */

@@ -18,7 +18,7 @@ const peer = (address: string, family = address.includes(":") ? "IPv6" : "IPv4")
 
 describe("attacks on the lookup's limits", () => {
   const ctx = useTestApp({ seeded: true });
-  const ask = (
+  const ask = async (
     app: ReturnType<typeof buildApp>,
     fields: Record<string, string>,
     address: string,
