@@ -5,6 +5,7 @@ import { keyMatches } from "../core/crypto.ts";
 import { ApiError, type FieldError } from "../core/errors.ts";
 import type { Push } from "../../src/api/devices.ts";
 import { announceDevice } from "./liveNotify.ts";
+import { rollUpSamples } from "./rollups.ts";
 
 export const BAD_DEVICE_KEY = "Unknown device or wrong device key.";
 export const SUSPENDED = "This device is suspended and cannot push data.";
@@ -74,6 +75,8 @@ export async function ingestPush(
         set: { value: sql`excluded.value` },
       });
     await storeLatest(tx as unknown as Db, rows, byKey);
+    // The report charts' rollups, recomputed for the buckets these samples fall in (issue 10).
+    await rollUpSamples(tx as unknown as Db, rows);
     for (const s of push.sensors ?? []) {
       const patch = { battery: s.battery, signal: s.signal, pluggedIn: s.pluggedIn };
       const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));

@@ -52,6 +52,9 @@ export const ACCESS = {
   "GET /api/v1/devices": session("device.view"),
   "GET /api/v1/device-data/device-details/:deviceId": session("device.view"),
   "GET /api/v1/device-data/public/device-details/:publicPageHash": TOKEN,
+  // Public report page (issue 10). TOKEN: the report's public hash in the path.
+  "GET /api/v1/device-data/public/report/:publicHash": TOKEN,
+  "GET /api/v1/device-data/public/report/data/:hash": TOKEN,
   "PATCH /api/v1/device-data/update-device/:deviceId": session("device.edit"),
   "PATCH /api/v1/device-data/update-sensor/": session("sensor.edit"),
   "POST /api/v1/device-data/public-link/:deviceId": session("publicLink.manage"),

@@ -8,6 +8,7 @@ import * as links from "./links.ts";
 import * as lookup from "./lookup.ts";
 import * as orders from "./orders.ts";
 import * as quotes from "./quotes.ts";
+import * as reports from "./reports.ts";
 import * as session from "./session.ts";
 import * as shipments from "./shipments.ts";
 import * as tags from "./tags.ts";
@@ -30,6 +31,7 @@ const MODULES: Record<string, Record<string, unknown>> = {
   lookup,
   orders,
   quotes,
+  reports,
   session,
   shipments,
   tags,

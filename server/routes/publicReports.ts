@@ -1,0 +1,95 @@
+import { Hono } from "hono";
+import { ApiError, NOT_FOUND } from "../core/errors.ts";
+import { secondsOf } from "../core/time.ts";
+import { chartData } from "../data/chartData.ts";
+import {
+  chartChannels,
+  reportByPublicHash,
+  reportChannelList,
+  reportThresholdList,
+  timingOf,
+} from "../data/reports.ts";
+import type { Deps } from "../deps.ts";
+import { guard } from "../http/access.ts";
+import { inputOf } from "../http/input.ts";
+import { reply } from "../http/reply.ts";
+import { getPublicReport, getPublicReportData } from "../../src/api/reports.ts";
+import { reportWindow, requestedWindow } from "../../src/domain/reportWindow.ts";
+
+/**
+ * The public report page's two reads, by the report's public hash (token access): its metadata
+ * (spec section 3) and its chart data. A malformed, unknown, deleted, regenerated, expired or
+ * paused link answers the same 404, before any input is looked at.
+ */
+export function publicReportRoutes(deps: Deps) {
+  const { db } = deps;
+  const openReport = async (hash: string | undefined) => {
+    const report = await reportByPublicHash(db, hash ?? "", deps.now());
+    if (!report) throw new ApiError(404, NOT_FOUND);
+    return report;
+  };
+  return new Hono()
+    .get(getPublicReport.path, guard(getPublicReport, deps), async (c) => {
+      const report = await openReport(c.req.param("publicHash"));
+      await inputOf(c, getPublicReport);
+      const [list, thresholds] = await Promise.all([
+        reportChannelList(db, report.id),
+        reportThresholdList(db, report.id),
+      ]);
+      const timing = timingOf(report);
+      const devices = new Map(list.map((ch) => [ch.macAddress, ch.deviceName]));
+      return reply(c, getPublicReport, {
+        sensorMap: Object.fromEntries(
+          list.map((ch) => [
+            ch.channelKey,
+            {
+              name: ch.name,
+              sensorName: ch.sensorName,
+              channelName: ch.channelName,
+              kind: ch.kind,
+              units: ch.units,
+              value: ch.latest,
+              lastReceived: ch.lastReceived,
+              macAddress: ch.macAddress,
+            },
+          ]),
+        ),
+        reportDetails: { name: report.name, ...timing },
+        deviceList: [...devices].map(([macAddress, deviceName]) => ({ deviceName, macAddress })),
+        channelKeyList: list.map((ch) => ({
+          channelKey: ch.channelKey,
+          channelId: ch.channelId,
+          macAddress: ch.macAddress,
+          color: ch.color,
+          axis: ch.axis,
+        })),
+        channelIdList: list.map((ch) => ch.channelId),
+        thresholdRangeAssociations: thresholds.map((t) => ({
+          thresholdRange: {
+            id: t.id,
+            name: t.name,
+            channelKey: t.channelKey,
+            minValue: t.minValue,
+            maxValue: t.maxValue,
+            color: t.color,
+          },
+        })),
+        window: reportWindow(timing, secondsOf(deps.now())),
+      });
+    })
+    .get(getPublicReportData.path, guard(getPublicReportData, deps), async (c) => {
+      const report = await openReport(c.req.param("hash"));
+      const input = await inputOf(c, getPublicReportData);
+      const window = requestedWindow(reportWindow(timingOf(report), secondsOf(deps.now())), {
+        start: input.start === undefined ? undefined : Number(input.start),
+        end: input.end === undefined ? undefined : Number(input.end),
+      });
+      if ("error" in window) throw new ApiError(400, [{ field: "start", message: window.error }]);
+      const [list, thresholds] = await Promise.all([
+        reportChannelList(db, report.id),
+        reportThresholdList(db, report.id),
+      ]);
+      const series = await chartData(db, chartChannels(list, thresholds), window);
+      return reply(c, getPublicReportData, { ...window, series });
+    });
+}
