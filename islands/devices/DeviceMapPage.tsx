@@ -1,5 +1,5 @@
 import { useStore } from "@nanostores/react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { DeviceListItem } from "../../src/api/devices.ts";
 import {
   $devices,
@@ -14,6 +14,7 @@ import { EmptyState } from "../ui/EmptyState.tsx";
 import { devicePath } from "./DeviceTable.tsx";
 import { LoadFailed } from "./LoadFailed.tsx";
 import { StatusDot, STATUS_TEXT } from "./StatusDot.tsx";
+import { useCrowdedNames } from "./useCrowdedNames.ts";
 import { WORLD_LAND } from "./worldOutline.ts";
 import "../../src/styles/devices.css";
 
@@ -58,10 +59,21 @@ function WorldMap() {
   const fitted = fitBox(mapped.map((m) => m.point));
   const box = whole ? WORLD_BOX : fitted;
   const zoomed = box !== WORLD_BOX;
+  const shown = mapped.filter(
+    ({ point: p }) => p.x >= box.x && p.x <= box.x + box.width && p.y >= box.y && p.y <= box.y + box.height,
+  );
+  const list = useRef<HTMLUListElement>(null);
+  const crowded = useCrowdedNames(list, `${box.x} ${box.y} ${box.width} ${shown.length}`);
+  const left = (p: { x: number }) => ((p.x - box.x) / box.width) * 100;
   const at = (p: { x: number; y: number }) => ({
-    left: `${((p.x - box.x) / box.width) * 100}%`,
+    left: `${left(p)}%`,
     top: `${((p.y - box.y) / box.height) * 100}%`,
   });
+  // Names of pins near the right edge go to the left of their dot.
+  const classOf = (id: number, status: string, p: { x: number }) =>
+    ["pin", `status-${status}`, left(p) > 70 ? "flip" : "", crowded.has(String(id)) ? "crowded" : ""]
+      .filter(Boolean)
+      .join(" ");
   return (
     <figure className="world-map" aria-labelledby="map-caption">
       <div className="map-frame">
@@ -75,20 +87,20 @@ function WorldMap() {
           />
           <path d={WORLD_LAND} className="land" vectorEffect="non-scaling-stroke" />
         </svg>
-        <ul className="pins" aria-label="Devices on the map">
-          {mapped
-            .filter(
-              ({ point: p }) =>
-                p.x >= box.x && p.x <= box.x + box.width && p.y >= box.y && p.y <= box.y + box.height,
-            )
-            .map(({ device, point }) => (
-              <li key={device.id} className={`pin status-${device.status}`} style={at(point)}>
-                <a href={devicePath(device.id)} aria-label={pinLabel(device)}>
-                  <span className="dot" aria-hidden="true" />
-                  <span className="pin-name">{device.name}</span>
-                </a>
-              </li>
-            ))}
+        <ul className="pins" aria-label="Devices on the map" ref={list}>
+          {shown.map(({ device, point }) => (
+            <li
+              key={device.id}
+              data-id={device.id}
+              className={classOf(device.id, device.status, point)}
+              style={at(point)}
+            >
+              <a href={devicePath(device.id)} aria-label={pinLabel(device)} title={device.name}>
+                <span className="dot" aria-hidden="true" />
+                <span className="pin-name">{device.name}</span>
+              </a>
+            </li>
+          ))}
         </ul>
       </div>
       <figcaption id="map-caption" className="muted">
