@@ -78,6 +78,7 @@ export function buildApp(input: AppDeps) {
   app.use("/auth/*", limitBody);
   app.use("/gateway/*", limitBody);
   app.use("/user/*", limitBody);
+  app.use("/devices/*", limitBody);
 
   // api host: the JSON API of the signed-in app, devices and integrators. Unknown /api/ paths
   // answer the error list, never a page.

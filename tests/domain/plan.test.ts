@@ -103,7 +103,7 @@ describe("plan features", () => {
 });
 
 describe("the range of a download or chart", () => {
-  const range = (start: number | null, end: number | null, limits: object = TWO_YEARS) =>
+  const range = (start: number | null, end: number | null, limits: Record<string, unknown> = TWO_YEARS) =>
     dataRange(limits, { start, end }, NOW);
 
   it("is the last 24 hours by default, and ends no later than now", () => {

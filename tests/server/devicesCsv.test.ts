@@ -236,54 +236,71 @@ describe("the CSV stream", () => {
     return parts;
   };
 
-  it("reads in keyset chunks that join into the same file as one big chunk, every time once", async () => {
+  it("reads minutes, a gap and then seconds in keyset chunks that join into the same file as one big chunk, every time once", async () => {
     const db = ctx.database.db;
     const plan = await coldRoomPlan(db);
-    const times = Array.from({ length: 50 }, (_, i) => nowS - 7000 + i * 60);
+    const minutes = Array.from({ length: 50 }, (_, i) => nowS - 7000 + i * 60);
+    const seconds = Array.from({ length: 30 }, (_, i) => nowS - 1000 + i);
     for (const [i, column] of plan.columns.entries())
       await addSamples(
         db,
         column.channelId,
-        times.filter((_, k) => (k + i) % 3 !== 0).map((t, k) => [t, k + i / 10]),
+        minutes.filter((_, k) => (k + i) % 3 !== 0).map((t, k) => [t, k + i / 10]),
       );
+    await addSamples(
+      db,
+      plan.columns[1]!.channelId,
+      seconds.map((t, k) => [t, 50 + k]),
+    );
     const whole = await readAll(csvStream(db, plan, 10_000));
     const chunked = await readAll(csvStream(db, plan, 4));
     expect(chunked.length).toBeGreaterThan(10);
     expect(chunked.join("")).toBe(whole.join(""));
     const lines = whole.join("").split("\r\n").slice(1, -1);
-    expect(lines).toHaveLength(50);
-    expect(new Set(lines.map((l) => l.slice(0, 19))).size).toBe(50);
+    expect(lines).toHaveLength(80);
+    expect(new Set(lines.map((l) => l.slice(0, 19))).size).toBe(80);
     expect(whole[0]).toBe("\uFEFF" + csvHeader(plan));
   });
 
-  it("reads at most one chunk ahead of its reader (backpressure)", async () => {
+  it("stops reading while its reader waits, a few chunks ahead at most (backpressure)", async () => {
     const db = ctx.database.db;
     const plan = await coldRoomPlan(db);
+    const limit = 5;
     await addSamples(
       db,
       plan.columns[0]!.channelId,
-      Array.from({ length: 40 }, (_, i): [number, number] => [nowS - 7000 + i * 60, i]),
+      Array.from({ length: 110 }, (_, i): [number, number] => [nowS - 7200 + i * 60, i]),
     );
+    // Rows the stream has fetched from the database, and queries sent.
+    let fetched = 0;
     let queries = 0;
     const counting = new Proxy(db, {
       get: (target, key, receiver) =>
         key === "execute"
-          ? (...args: Parameters<Db["execute"]>) => {
+          ? async (...args: Parameters<Db["execute"]>) => {
               queries++;
-              return target.execute(...args);
+              const result = await target.execute(...args);
+              fetched += (result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0;
+              return result;
             }
           : Reflect.get(target, key, receiver),
     });
-    const reader = csvStream(counting, plan, 5).getReader();
+    const reader = csvStream(counting, plan, limit).getReader();
     await reader.read();
-    for (let read = 1; read <= 3; read++) {
-      await reader.read();
-      await new Promise((r) => setTimeout(r, 50));
-      expect(queries).toBeLessThanOrEqual(read + 1);
+    let consumed = 0;
+    const pause = () => new Promise((r) => setTimeout(r, 60));
+    for (let read = 1; read <= 4; read++) {
+      const { value } = await reader.read();
+      consumed += new TextDecoder().decode(value).split("\r\n").length - 1;
+      await pause();
+      const sent = queries;
+      await pause();
+      expect(queries, "no query while the reader waits").toBe(sent);
+      expect(fetched - consumed).toBeLessThanOrEqual(3 * limit);
     }
     await reader.cancel();
     const after = queries;
-    await new Promise((r) => setTimeout(r, 50));
+    await pause();
     expect(queries).toBe(after);
   });
 });

@@ -184,6 +184,13 @@ describe("the location form", () => {
     }
   });
 
+  it("refuses a form larger than the API's body limit with 413", async () => {
+    const admin = await signedIn(ctx, "admin@example.com");
+    const id = String(await deviceId(ctx.database.db, "Lab Base Station"));
+    const res = await send(admin, { id, location: "x".repeat(2 * 1024 * 1024) });
+    expect(res.status).toBe(413);
+  });
+
   it("refuses a Viewer (403) and answers another subscription's device like a missing one", async () => {
     const id = String(await deviceId(ctx.database.db, "Lab Base Station"));
     const viewer = await signedIn(ctx, "viewer@example.com");

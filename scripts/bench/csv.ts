@@ -1,0 +1,229 @@
+// The device data download at the issue's scale: a year of minute samples for a 4-channel
+// device (525,600 CSV rows), seeded into the bench's own temporary databases (PGlite, and
+// PostgreSQL when one answers), exported through the server's CSV stream. Prints rows/s and
+// the growth of the process's memory (RSS sampled during the export), beside the two ways the
+// issue measured (row-by-row query() in chunks, PGlite's COPY ... TO '/dev/blob' in chunks).
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { sql } from "drizzle-orm";
+import { openDatabase, rows, type Database, type Db } from "../../server/db/client.ts";
+import { channelGroups, channels, devices, sensors, subscriptions } from "../../server/db/schema/index.ts";
+import { CHUNK_CELLS, csvStream, type CsvPlan } from "../../server/data/csvExport.ts";
+
+const MINUTES = 525_600;
+const END = new Date("2026-01-01T00:00:00Z");
+const START = new Date(END.getTime() - MINUTES * 60_000);
+/** The rows of a chunk for the comparisons, as the server's stream takes them for 4 channels. */
+const ROWS_PER_CHUNK = CHUNK_CELLS / 4;
+const PG_URL = process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres:postgres@127.0.0.1:5432/postgres";
+
+/** One device, one sensor, four channels, and a year of minute samples for each. */
+export async function seed(db: Db): Promise<CsvPlan> {
+  const [sub] = await db
+    .insert(subscriptions)
+    .values({ name: "Bench", tierName: "Bench", limits: {}, features: { csvExport: true } })
+    .returning();
+  const [device] = await db
+    .insert(devices)
+    .values({
+      subscriptionId: sub!.id,
+      name: "Bench Station",
+      type: "RA12",
+      deviceType: "RA12",
+      macAddress: "BE:NC:H0:00:00:01",
+      serialnumber: "SN-BENCH",
+      ingestKeyHash: "x",
+    })
+    .returning();
+  const [sensor] = await db
+    .insert(sensors)
+    .values({ deviceId: device!.id, macAddress: "W1B001", kind: "wireless", label: "Cold Room" })
+    .returning();
+  const [group] = await db
+    .insert(channelGroups)
+    .values({ sensorId: sensor!.id, channelKey: "BENCH_W1B001_1200_0", groupType: 1200, groupIndex: 0 })
+    .returning();
+  const kinds = ["temperature", "humidity", "dew_point", "heat_index"];
+  const columns = [];
+  for (const [i, kind] of kinds.entries()) {
+    const [channel] = await db
+      .insert(channels)
+      .values({
+        channelGroupId: group!.id,
+        channelKey: `BENCH_W1B001_1200_0_${i + 1}`,
+        channelType: i + 1,
+        kind,
+        name: kind,
+      })
+      .returning();
+    columns.push({
+      channelId: channel!.id,
+      kind,
+      adjust: 0,
+      title: `Cold Room - ${kind}`,
+      units: kind === "humidity" ? "%" : "C",
+    });
+    // A month at a time keeps each statement's memory small on PGlite.
+    for (let from = START.getTime(); from < END.getTime(); from += 30 * 86_400_000) {
+      const to = Math.min(from + 30 * 86_400_000, END.getTime());
+      await db.execute(
+        sql`insert into samples (channel_id, time, value)
+            select ${channel!.id}, t, round((20 + 5 * sin(extract(epoch from t) / 3600) + ${i})::numeric, 2)::float8
+            from generate_series(${new Date(from).toISOString()}::timestamptz, ${new Date(to - 60_000).toISOString()}::timestamptz, interval '1 minute') t`,
+      );
+    }
+  }
+  await db.execute(sql`analyze samples`);
+  return { columns, start: START, end: new Date(END.getTime() - 1), scale: "C" };
+}
+
+/** Runs `work` while sampling RSS every 20 ms; rows/s and the RSS growth in MB. */
+async function measure(work: () => Promise<number>) {
+  globalThis.gc?.();
+  const before = process.memoryUsage.rss();
+  let peak = before;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20);
+  const started = performance.now();
+  const count = await work();
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(timer);
+  peak = Math.max(peak, process.memoryUsage.rss());
+  return { rows: count, rowsPerSecond: count / seconds, growthMb: (peak - before) / 2 ** 20 };
+}
+
+/** The export as the server streams it: counts the lines read from the stream. */
+async function viaStream(db: Db, plan: CsvPlan): Promise<number> {
+  let lines = 0;
+  const decoder = new TextDecoder();
+  for await (const part of csvStream(db, plan)) {
+    const text = decoder.decode(part);
+    for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lines++;
+  }
+  return lines - 1;
+}
+
+/** The issue's first try: the same keyset chunks, pivoted rows read with query() and formatted in Node. */
+async function rowByRow(db: Db, plan: CsvPlan): Promise<number> {
+  const ids = plan.columns.map((c) => c.channelId);
+  const pivot = sql.join(
+    ids.map((id) => sql`max(value) filter (where channel_id = ${id})`),
+    sql`, `,
+  );
+  let after = new Date(plan.start.getTime() - 1).toISOString();
+  let count = 0;
+  for (;;) {
+    const got = await rows<Record<string, unknown>>(
+      db,
+      sql`select time::text as t, ${pivot} from samples
+          where channel_id in (${sql.join(ids, sql`, `)}) and time > ${after}::timestamptz and time <= ${plan.end.toISOString()}::timestamptz
+          group by time order by time limit ${ROWS_PER_CHUNK}`,
+    );
+    if (!got.length) return count;
+    for (const r of got) Object.values(r).join(",");
+    count += got.length;
+    after = String(got.at(-1)!["t"]);
+  }
+}
+
+/** The issue's second try (PGlite only): each chunk through COPY (…) TO '/dev/blob' as CSV. */
+async function copyToBlob(database: Database, plan: CsvPlan): Promise<number> {
+  const client = (database.db as unknown as { $client: { query: (q: string) => Promise<{ blob?: Blob }> } })
+    .$client;
+  const ids = plan.columns.map((c) => c.channelId);
+  const pivot = ids.map((id) => `max(value) filter (where channel_id = ${id})`).join(", ");
+  let count = 0;
+  for (let from = plan.start.getTime(); from < plan.end.getTime(); from += ROWS_PER_CHUNK * 60_000) {
+    const to = Math.min(from + ROWS_PER_CHUNK * 60_000, plan.end.getTime() + 1);
+    const result = await client.query(
+      `copy (select to_char(time at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS'), ${pivot} from samples
+             where channel_id in (${ids.join(",")}) and time >= '${new Date(from).toISOString()}' and time < '${new Date(to).toISOString()}'
+             group by time order by time) to '/dev/blob' with (format csv)`,
+    );
+    const text = (await result.blob?.text()) ?? "";
+    for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) count++;
+  }
+  return count;
+}
+
+type Row = { rows: number; rowsPerSecond: number; growthMb: number } | null;
+const cell = (r: Row) =>
+  r ? `${Math.round(r.rowsPerSecond).toLocaleString("en-US")} rows/s, +${r.growthMb.toFixed(1)} MB` : "—";
+
+/** A fresh PostgreSQL database for the bench, or null when no server answers. */
+async function openPostgresBench(): Promise<(Database & { drop(): Promise<void> }) | null> {
+  const { default: pg } = await import("pg");
+  const admin = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await admin.connect();
+  } catch {
+    return null;
+  }
+  const name = `portal_bench_${randomBytes(4).toString("hex")}`;
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString() });
+  return {
+    ...database,
+    drop: async () => {
+      await database.close();
+      const again = new pg.Client({ connectionString: PG_URL });
+      await again.connect();
+      await again.query(`drop database if exists ${name}`);
+      await again.end();
+    },
+  };
+}
+
+/** Seeds, exports three ways (two on PostgreSQL), prints the table. */
+export async function csvBench() {
+  const dir = mkdtempSync(join(tmpdir(), "portal-csv-bench-"));
+  const results: Record<string, { pglite: Row; postgres: Row }> = {};
+  const put = (method: string, engine: "pglite" | "postgres", r: Row) =>
+    (results[method] = { ...(results[method] ?? { pglite: null, postgres: null }), [engine]: r });
+  try {
+    const lite = await openDatabase({ dataDir: dir });
+    let started = performance.now();
+    const plan = await seed(lite.db);
+    console.log(
+      `\nCSV export: seeded ${MINUTES * 4} samples in PGlite in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+    put(
+      "server CSV stream (keyset chunks, pivot + format in SQL)",
+      "pglite",
+      await measure(() => viaStream(lite.db, plan)),
+    );
+    put("row-by-row query() in chunks", "pglite", await measure(() => rowByRow(lite.db, plan)));
+    put("COPY (…) TO '/dev/blob' in chunks", "pglite", await measure(() => copyToBlob(lite, plan)));
+    await lite.close();
+    const pg = await openPostgresBench();
+    if (pg) {
+      started = performance.now();
+      const pgPlan = await seed(pg.db);
+      console.log(`seeded PostgreSQL in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      put(
+        "server CSV stream (keyset chunks, pivot + format in SQL)",
+        "postgres",
+        await measure(() => viaStream(pg.db, pgPlan)),
+      );
+      put("row-by-row query() in chunks", "postgres", await measure(() => rowByRow(pg.db, pgPlan)));
+      await pg.drop();
+    } else console.log(`(no PostgreSQL at ${PG_URL}: run \`pg_ctlcluster 15 main start\` for its column)`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  console.log(
+    `\n| CSV export, ${MINUTES.toLocaleString("en-US")} rows × 4 channels | PGlite | PostgreSQL |\n|---|---:|---:|`,
+  );
+  for (const [method, r] of Object.entries(results))
+    console.log(`| ${method} | ${cell(r.pglite)} | ${cell(r.postgres)} |`);
+  const ours = results["server CSV stream (keyset chunks, pivot + format in SQL)"];
+  if (ours?.pglite && ours.pglite.rows !== MINUTES)
+    console.log(`!! the stream gave ${ours.pglite.rows} rows, not ${MINUTES}`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await csvBench();
