@@ -11,6 +11,7 @@ import { pageWeight } from "./bench/weight.ts";
 import { median, timeRequest } from "./bench/timing.ts";
 import { chromium } from "@playwright/test";
 import { CHROMIUM, SLOW_LINK, cardPainted, formUsable, slowLinkMs } from "./bench/paint.ts";
+import { csvBench } from "./bench/csv.ts";
 
 const PORT = Number(process.env["BENCH_PORT"] ?? 4490);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -100,6 +101,8 @@ try {
 } finally {
   stop();
 }
+// The device data download at the issue's scale, in the bench's own databases.
+await csvBench();
 
 /** What a visitor on the slow link waits for, in Chromium with an empty cache (median of 3). */
 async function slowLinkTable() {
