@@ -64,9 +64,41 @@ function partNode(p: InfoPart): Node {
   }
 }
 
+const sameKind = (a: Node, b: Node) =>
+  a.nodeName === b.nodeName &&
+  (!(a instanceof Element) || a.getAttribute("data-key") === (b as Element).getAttribute("data-key"));
+
+function syncAttributes(target: Element, source: Element) {
+  for (const { name } of [...target.attributes]) if (!source.hasAttribute(name)) target.removeAttribute(name);
+  for (const { name, value } of [...source.attributes])
+    if (target.getAttribute(name) !== value) target.setAttribute(name, value);
+}
+
+/**
+ * Makes `target`'s children match `source`'s, changing only what differs: a live repaint
+ * every few seconds then rewrites a reading's text instead of rebuilding the cards (no
+ * flicker, nothing a screen reader or a selection was on is thrown away).
+ */
+export function morph(target: Node, source: Node) {
+  const next = [...source.childNodes];
+  next.forEach((node, i) => {
+    const old = target.childNodes[i];
+    if (!old) target.appendChild(node);
+    else if (!sameKind(old, node)) target.replaceChild(node, old);
+    else if (!(old instanceof Element)) {
+      if (old.nodeValue !== node.nodeValue) old.nodeValue = node.nodeValue;
+    } else {
+      syncAttributes(old, node as Element);
+      morph(old, node);
+    }
+  });
+  while (target.childNodes.length > next.length) target.lastChild!.remove();
+}
+
 /** Fills the info panel's list with its rows. */
 export function renderInfo(list: HTMLElement, rows: readonly InfoRow[]) {
-  list.replaceChildren(
+  const fresh = el("dl");
+  fresh.append(
     ...rows.flatMap((r) => {
       const value = el("dd");
       value.dataset["row"] = r.id;
@@ -74,6 +106,7 @@ export function renderInfo(list: HTMLElement, rows: readonly InfoRow[]) {
       return [el("dt", r.label), value];
     }),
   );
+  morph(list, fresh);
 }
 
 function cardStatus(card: Card) {
@@ -160,5 +193,7 @@ export function renderDashboard(
   if (model.temperatures.length) parts.push(temperatureList(model.temperatures));
   parts.push(...model.sections.map((s) => sectionNode(s)));
   if (!model.sections.length) parts.push(el("p", "No sensors to show.", "muted"));
-  root.replaceChildren(...parts);
+  const fresh = el("div");
+  fresh.append(...parts);
+  morph(root, fresh);
 }

@@ -238,7 +238,13 @@ export async function saveSensorSettings(key: string, draft: SensorDraft): Promi
   }
   const label = draft.label.trim();
   if (label.length > LABEL_MAX) {
-    $sensorSave.set({ busy: false, errors: [{ field: "label", message: LABEL_TOO_LONG }] });
+    $sensorSave.set({
+      busy: false,
+      errors: [
+        { field: "label", message: LABEL_TOO_LONG },
+        { field: null, message: LABEL_SAVE_FAILED },
+      ],
+    });
     return false;
   }
   const { channels, errors } = adjustments(group, draft, $devicePrefs.get().scale);

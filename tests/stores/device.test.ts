@@ -319,7 +319,10 @@ describe("Sensor Settings", () => {
     await shown();
     const draft = sensorDraft(group(), "C");
     expect(await saveSensorSettings(GROUP, { ...draft, label: "x".repeat(51) })).toBe(false);
-    expect($sensorSave.get().errors).toEqual([{ field: "label", message: LABEL_TOO_LONG }]);
+    expect($sensorSave.get().errors).toEqual([
+      { field: "label", message: LABEL_TOO_LONG },
+      { field: null, message: LABEL_SAVE_FAILED },
+    ]);
     expect(await saveSensorSettings(GROUP, { ...draft, adjust: { [`${GROUP}_1`]: "warm" } })).toBe(false);
     expect($sensorSave.get().errors).toEqual([
       { field: `adjust:${GROUP}_1`, message: ADJUST_NOT_NUMBER },
