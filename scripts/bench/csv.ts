@@ -4,8 +4,8 @@
 // the growth of the process's memory (RSS sampled during the export), beside the two ways the
 // issue measured (row-by-row query() in chunks, PGlite's COPY ... TO '/dev/blob' in chunks).
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { sql } from "drizzle-orm";
@@ -80,18 +80,59 @@ export async function seed(db: Db): Promise<CsvPlan> {
   return { columns, start: START, end: new Date(END.getTime() - 1), scale: "C" };
 }
 
-/** Runs `work` while sampling RSS every 20 ms; rows/s and the RSS growth in MB. */
-async function measure(work: () => Promise<number>) {
+/** CPU seconds used so far by this process, plus the database's own processes when given. */
+type CpuClock = () => Promise<number>;
+const ownCpu: CpuClock = async () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
+
+/**
+ * Runs `work` while sampling RSS every 20 ms: rows/s, rows per CPU-second (this process and,
+ * on a local PostgreSQL, its backends: a figure a busy machine disturbs less) and the RSS
+ * growth in MB.
+ */
+async function measure(work: () => Promise<number>, cpu: CpuClock = ownCpu) {
   globalThis.gc?.();
   const before = process.memoryUsage.rss();
   let peak = before;
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20);
+  const cpuBefore = await cpu();
   const started = performance.now();
   const count = await work();
   const seconds = (performance.now() - started) / 1000;
+  const cpuSeconds = (await cpu()) - cpuBefore;
   clearInterval(timer);
   peak = Math.max(peak, process.memoryUsage.rss());
-  return { rows: count, rowsPerSecond: count / seconds, growthMb: (peak - before) / 2 ** 20 };
+  return {
+    rows: count,
+    rowsPerSecond: count / seconds,
+    rowsPerCpuSecond: count / cpuSeconds,
+    growthMb: (peak - before) / 2 ** 20,
+  };
+}
+
+/**
+ * This process's CPU plus that of the PostgreSQL backends of the database (read from /proc,
+ * so only for a server on this machine; their CPU is left out elsewhere).
+ */
+function withBackends(db: Db): CpuClock {
+  const ticks = new Map<number, number>();
+  return async () => {
+    const pids = await rows<{ pid: number }>(
+      db,
+      sql`select pid from pg_stat_activity where datname = current_database()`,
+    );
+    for (const { pid } of pids) {
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+        ticks.set(pid, Number(fields[11]) + Number(fields[12]));
+      } catch {
+        // Not on this machine, or gone: its CPU stays as last seen.
+      }
+    }
+    return (await ownCpu()) + [...ticks.values()].reduce((a, b) => a + b, 0) / 100;
+  };
 }
 
 /** The export as the server streams it: counts the lines read from the stream. */
@@ -148,9 +189,13 @@ async function copyToBlob(database: Database, plan: CsvPlan): Promise<number> {
   return count;
 }
 
-type Row = { rows: number; rowsPerSecond: number; growthMb: number } | null;
+type Row = { rows: number; rowsPerSecond: number; rowsPerCpuSecond: number; growthMb: number } | null;
+const thousands = (n: number) => Math.round(n).toLocaleString("en-US");
 const cell = (r: Row) =>
-  r ? `${Math.round(r.rowsPerSecond).toLocaleString("en-US")} rows/s, +${r.growthMb.toFixed(1)} MB` : "—";
+  r
+    ? `${thousands(r.rowsPerSecond)} rows/s (${thousands(r.rowsPerCpuSecond)} per CPU-s), +${r.growthMb.toFixed(1)} MB`
+    : "—";
+const STREAM = "server CSV stream (keyset time windows, pivot + format in SQL)";
 
 /** A fresh PostgreSQL database for the bench, or null when no server answers. */
 async function openPostgresBench(): Promise<(Database & { drop(): Promise<void> }) | null> {
@@ -192,11 +237,7 @@ export async function csvBench() {
     console.log(
       `\nCSV export: seeded ${MINUTES * 4} samples in PGlite in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
-    put(
-      "server CSV stream (keyset chunks, pivot + format in SQL)",
-      "pglite",
-      await measure(() => viaStream(lite.db, plan)),
-    );
+    put(STREAM, "pglite", await measure(() => viaStream(lite.db, plan)));
     put("row-by-row query() in chunks", "pglite", await measure(() => rowByRow(lite.db, plan)));
     put("COPY (…) TO '/dev/blob' in chunks", "pglite", await measure(() => copyToBlob(lite, plan)));
     await lite.close();
@@ -205,23 +246,21 @@ export async function csvBench() {
       started = performance.now();
       const pgPlan = await seed(pg.db);
       console.log(`seeded PostgreSQL in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-      put(
-        "server CSV stream (keyset chunks, pivot + format in SQL)",
-        "postgres",
-        await measure(() => viaStream(pg.db, pgPlan)),
-      );
-      put("row-by-row query() in chunks", "postgres", await measure(() => rowByRow(pg.db, pgPlan)));
+      const cpu = withBackends(pg.db);
+      put(STREAM, "postgres", await measure(() => viaStream(pg.db, pgPlan), cpu));
+      put("row-by-row query() in chunks", "postgres", await measure(() => rowByRow(pg.db, pgPlan), cpu));
       await pg.drop();
     } else console.log(`(no PostgreSQL at ${PG_URL}: run \`pg_ctlcluster 15 main start\` for its column)`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  const [load] = loadavg();
   console.log(
-    `\n| CSV export, ${MINUTES.toLocaleString("en-US")} rows × 4 channels | PGlite | PostgreSQL |\n|---|---:|---:|`,
+    `\n| CSV export, ${thousands(MINUTES)} rows × 4 channels (load ${load!.toFixed(1)} on ${availableParallelism()} cores) | PGlite | PostgreSQL |\n|---|---:|---:|`,
   );
   for (const [method, r] of Object.entries(results))
     console.log(`| ${method} | ${cell(r.pglite)} | ${cell(r.postgres)} |`);
-  const ours = results["server CSV stream (keyset chunks, pivot + format in SQL)"];
+  const ours = results[STREAM];
   if (ours?.pglite && ours.pglite.rows !== MINUTES)
     console.log(`!! the stream gave ${ours.pglite.rows} rows, not ${MINUTES}`);
 }
