@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { DEMO, demoToken } from "../../server/seed/demo.ts";
+import { lookupPath } from "../../src/domain/lookup.ts";
 import { publicOrderRef } from "../../src/domain/order.ts";
 import { browser, signIn } from "./client.ts";
 import { TEST_NOW, testConfig, useTestApp } from "./helpers.ts";
@@ -150,6 +151,20 @@ describe("attacks on the public reads", () => {
     );
     expect(repeated.status).toBe(404);
     expect((await get("/api/v1/orders-and-quotes/public/search?contact=%ZZ&id=%E0%A4%A")).status).toBe(404);
+  });
+
+  it("keeps the lookup's redirect on this site, whatever identifier the answer carried", () => {
+    for (const uri of [
+      "//evil.example",
+      "https://evil.example/ord",
+      "/\\evil.example",
+      "..%2F..%2Fgateway",
+      "javascript:alert(1)",
+    ]) {
+      const path = lookupPath(uri);
+      expect(path).toMatch(/^\/p\/(order|quote)\/[^/]+$/);
+      expect(new URL(path, "https://portal.example.com").origin).toBe("https://portal.example.com");
+    }
   });
 
   it("answers the country list the same to anyone, whatever the Host or query", async () => {
