@@ -1,7 +1,13 @@
 import { useStore } from "@nanostores/react";
 import { cents } from "../../src/domain/brand.ts";
 import { poDisplay } from "../../src/domain/order.ts";
-import { $paymentDone, closePaymentDone, type GuestRecord, PAGE_TITLE } from "../../src/stores/guestPay.ts";
+import {
+  $paymentDone,
+  closePaymentDone,
+  type GuestRecord,
+  PAGE_TITLE,
+  receiptLink,
+} from "../../src/stores/guestPay.ts";
 import { PaymentComplete } from "../payments/PaymentComplete.tsx";
 import { Money } from "../ui/Money.tsx";
 import { StatusBadge } from "../ui/StatusBadge.tsx";
@@ -55,7 +61,11 @@ export function OrderPay({ record }: { record: Extract<GuestRecord, { kind: "ord
             ]}
           />
           <Shipments shipments={record.shipments} />
-          <PaymentHistory payments={order.payments} currency={currency} />
+          <PaymentHistory
+            payments={order.payments}
+            currency={currency}
+            receiptHref={(id) => receiptLink(record.ref, id)}
+          />
         </div>
         <PaySection record={record} />
       </div>

@@ -45,9 +45,16 @@ export function PaySection({ record }: { record: GuestRecord }) {
           Your order is placed. <a href={placed}>Open your order</a>
         </p>
       ) : reason !== null ? (
-        <p ref={note} tabIndex={-1}>
-          {reason}
-        </p>
+        <>
+          <p ref={note} tabIndex={-1}>
+            {reason}
+          </p>
+          {record.kind === "order" && (
+            <p>
+              <a href={`/p/order/${encodeURIComponent(record.ref)}`}>Back to the order</a>
+            </p>
+          )}
+        </>
       ) : (
         <>
           {general.length > 0 && <ErrorBanner message={general.join(" ")} onDismiss={dismissPaymentError} />}

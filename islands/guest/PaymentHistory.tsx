@@ -9,8 +9,16 @@ type Payment = OrderDetails["payments"][number];
 const paidWith = (p: Payment) =>
   p.cardLast4 ? `${p.cardBrand ?? "Card"} ending in ${p.cardLast4}` : p.method;
 
-/** The order's previous payments. */
-export function PaymentHistory({ payments, currency }: { payments: Payment[]; currency: number }) {
+/** The order's previous payments, each with its receipt when `receiptHref` is given. */
+export function PaymentHistory({
+  payments,
+  currency,
+  receiptHref,
+}: {
+  payments: Payment[];
+  currency: number;
+  receiptHref?: (paymentId: number) => string;
+}) {
   return (
     <section aria-labelledby="payments-heading">
       <h2 id="payments-heading">Payments</h2>
@@ -24,6 +32,7 @@ export function PaymentHistory({ payments, currency }: { payments: Payment[]; cu
               <th scope="col">Date</th>
               <th scope="col">Amount</th>
               <th scope="col">Paid with</th>
+              {receiptHref && <th scope="col">Receipt</th>}
             </tr>
           </thead>
           <tbody>
@@ -36,6 +45,13 @@ export function PaymentHistory({ payments, currency }: { payments: Payment[]; cu
                   <Money amount={cents(p.amount)} currency={currency} />
                 </td>
                 <td data-label="Paid with">{paidWith(p)}</td>
+                {receiptHref && (
+                  <td data-label="Receipt">
+                    <a href={receiptHref(p.id)} download>
+                      PDF<span className="visually-hidden"> receipt of this payment</span>
+                    </a>
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>

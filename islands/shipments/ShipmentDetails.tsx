@@ -8,6 +8,8 @@ import {
   SHIPMENT_LIST_FAILED,
   type TrackingDetails,
 } from "../../src/stores/shipments.ts";
+import type { EpochSeconds } from "../../src/domain/brand.ts";
+import { formatDate, formatTime, visitorZone } from "../../src/domain/dayText.ts";
 import { Dialog } from "../ui/Dialog.tsx";
 import { ErrorBanner } from "../ui/ErrorBanner.tsx";
 
@@ -24,6 +26,9 @@ function methodOf(tracking: TrackingDetails | null, shipment: Shipment | null): 
 export default function ShipmentDetails() {
   const s = useStore($shipmentDialog);
   const signedFor = s.tracking?.activity.find((a) => a.signedForByName)?.signedForByName ?? "-";
+  // The carrier's rows carry no zone of their own: times are shown in the visitor's zone,
+  // as the order's timeline shows them.
+  const zone = visitorZone();
   return (
     <>
       {s.listFailed && <ErrorBanner message={SHIPMENT_LIST_FAILED} onDismiss={dismissListError} />}
@@ -61,7 +66,9 @@ export default function ShipmentDetails() {
             ) : (
               <div className="table-scroll">
                 <table className="activity-table">
-                  <caption className="visually-hidden">Carrier activity, newest first</caption>
+                  <caption className="muted">
+                    Carrier activity, newest first; times in your time zone, {zone}.
+                  </caption>
                   <thead>
                     <tr>
                       <th scope="col">Location</th>
@@ -78,10 +85,10 @@ export default function ShipmentDetails() {
                           {a.locationDescription}
                         </td>
                         <td role="cell" data-label="Date">
-                          {a.date}
+                          {formatDate(a.at as EpochSeconds, zone)}
                         </td>
                         <td role="cell" data-label="Local Time">
-                          {a.time}
+                          {formatTime(a.at as EpochSeconds, zone)}
                         </td>
                         <td role="cell" data-label="Activity">
                           {a.description}

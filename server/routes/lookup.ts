@@ -9,7 +9,7 @@ import { clientIp } from "../http/clientIp.ts";
 import { inputOf } from "../http/input.ts";
 import { reply } from "../http/reply.ts";
 import { searchOrdersAndQuotes } from "../../src/api/lookup.ts";
-import { normalizeContact, RECORD_NOT_FOUND } from "../../src/domain/lookup.ts";
+import { normalizeContact, normalizeRecordNumber, RECORD_NOT_FOUND } from "../../src/domain/lookup.ts";
 import { parseReferrer } from "../../src/domain/publicRecord.ts";
 
 /** Failed lookups a client may make per 15 minutes (a found record gives its place back). */
@@ -40,7 +40,7 @@ export function lookupRoutes(deps: Deps) {
       now(),
     );
     // "ORD-{n}" / "QUO-{n}" in any case: the same shape as a registration referrer.
-    const wanted = parseReferrer(id) ?? NOTHING;
+    const wanted = parseReferrer(normalizeRecordNumber(id)) ?? NOTHING;
     // A guess the record's limit refuses was never checked: the client's place goes back.
     const recordSlot = await runCounted(db, slot, () =>
       reserve(db, { key: `lookup-record:${wanted.kind}:${wanted.id}`, ...RECORD_MISSES }, now()),

@@ -22,7 +22,9 @@ import type { CardInput, Charge, ChargeRequest, ChargeResult, Refusal } from "..
 import { receiptMail, type ReceiptFacts } from "../services/receiptMail.ts";
 import type { Cents } from "../../src/domain/brand.ts";
 import { CARD_MESSAGES } from "../../src/domain/card.ts";
-import { ORDER_PREFIX } from "../../src/domain/order.ts";
+import { ORDER_PREFIX, publicOrderRef } from "../../src/domain/order.ts";
+import { pathOf } from "../../src/api/endpoint.ts";
+import { getPaymentReceipt } from "../../src/api/orders.ts";
 import { publicOrderPath } from "../../src/domain/paths.ts";
 
 /*
@@ -226,9 +228,11 @@ async function rejoin(deps: Deps, plan: PaymentPlan, row: AttemptRow): Promise<S
 /** Mails the receipt after the commit: a mail that fails is logged (no card data) and the payment stands. */
 async function mailReceipt(deps: Deps, r: Receipt) {
   const facts: ReceiptFacts = { orderNumber: `${ORDER_PREFIX}${r.orderId}`, paidAt: r.paidAt, ...r.charge };
-  const link = `${orderLinkOrigin(deps)}${publicOrderPath(r.orderId, r.validationId)}`;
+  const origin = orderLinkOrigin(deps);
+  const link = `${origin}${publicOrderPath(r.orderId, r.validationId)}`;
+  const pdf = `${origin}${pathOf(getPaymentReceipt, { ref: publicOrderRef(r.orderId, r.validationId), paymentId: r.paymentId })}`;
   try {
-    await deps.mailer.send(receiptMail(r.to, facts, link));
+    await deps.mailer.send(receiptMail(r.to, facts, link, pdf));
   } catch (e) {
     console.error(
       JSON.stringify({ level: "error", what: "receipt mail failed", order: r.orderId, error: String(e) }),

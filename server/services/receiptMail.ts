@@ -18,8 +18,11 @@ export interface ReceiptFacts {
 /** The card as a receipt names it. */
 export const cardText = (r: Pick<ReceiptFacts, "brand" | "last4">) => `${r.brand} ending in ${r.last4}`;
 
-/** The mailed receipt: amount, card, order number and the order's link (built from configuration). */
-export function receiptMail(to: string, r: ReceiptFacts, orderLink: string): Mail {
+/**
+ * The mailed receipt: amount, card, order number, the order's link and the receipt PDF's link
+ * (both built from configuration).
+ */
+export function receiptMail(to: string, r: ReceiptFacts, orderLink: string, pdfLink: string): Mail {
   return {
     to,
     subject: `Your payment receipt for order ${r.orderNumber}`,
@@ -32,8 +35,11 @@ export function receiptMail(to: string, r: ReceiptFacts, orderLink: string): Mai
       `Paid on: ${formatDate(epochSeconds(r.paidAt.getTime() / 1000))} (UTC)`,
       `Reference: ${r.reference}`,
       "",
-      "Your order, its shipments and a PDF of this receipt are here:",
+      "Your order and its shipments:",
       orderLink,
+      "",
+      "This receipt as a PDF:",
+      pdfLink,
       "",
       "Keep this link to yourself: anyone who has it can see the order.",
     ].join("\n"),

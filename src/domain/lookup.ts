@@ -14,3 +14,12 @@ export function lookupPath(resourceUri: string): string {
   const kind = /ord/i.test(resourceUri) ? "order" : "quote";
   return `/p/${kind}/${encodeURIComponent(resourceUri)}`;
 }
+
+/**
+ * A number as people type it: "ord 5004", "ORD5004", "ord #5004", "quo: 1001" read as
+ * "ORD-5004" / "QUO-1001"; anything else is left as typed (and will not be found).
+ */
+export function normalizeRecordNumber(text: string): string {
+  const m = /^\s*(ord|quo)[\s#:._-]*(\d{1,12})\s*$/i.exec(text);
+  return m ? `${m[1]!.toUpperCase()}-${m[2]}` : text.trim();
+}

@@ -60,7 +60,7 @@ function paintLive(device: DeviceDetails) {
 
 /** The error view in place of the spinner or the device (a deleted link fails an open page). */
 function fail(message: string) {
-  spinner.hidden = true;
+  spinner.remove();
   card.hidden = true;
   fill(problem, "message", message);
   problem.hidden = false;
@@ -84,7 +84,7 @@ async function main() {
   paintHeader(device.general);
   paintImage(device.general);
   paintLive(device);
-  spinner.hidden = true;
+  spinner.remove();
   card.hidden = false;
   painted(card);
   void follow(hash, device);

@@ -5,7 +5,7 @@ import type { EpochSeconds } from "../domain/brand.ts";
 import { formatDate, visitorZone } from "../domain/dayText.ts";
 import { parsePublicOrderRef, publicOrderRef } from "../domain/order.ts";
 import { payAsGuestPath } from "../domain/paths.ts";
-import { badge, el, failed, fill, painted, show } from "./paint.ts";
+import { badge, el, failed, fill, guestPay, painted, show } from "./paint.ts";
 import { getPublic, lastSegment } from "./publicData.ts";
 import { paintTimeline } from "./timeline.ts";
 
@@ -20,18 +20,14 @@ const notFound = document.getElementById("record-not-found")!;
 
 function paint(o: OrderDetails, ref: string) {
   const zone = visitorZone();
-  fill(document, "heading", `Thank you for ordering ${o.productFamily} products.`);
+  fill(document, "productFamily", o.productFamily);
   fill(card, "orderNumber", o.orderNumber);
   badge(card, "orderStatus", badgeFor("shipping", o.statusType));
   badge(card, "billingStatus", badgeFor("billing", o.billingStatus));
   fill(card, "placedOn", formatDate(o.createdAt as EpochSeconds, zone));
   fill(card, "shippingMethod", [o.shipCarrier, o.shipMethod].filter(Boolean).join(" ") || "-");
   paintTracking(o.trackingNumbers, ref);
-  if (o.payable) {
-    const pay = document.getElementById("guest-pay");
-    pay?.querySelector("a")?.setAttribute("href", payAsGuestPath("order", ref));
-    show(pay);
-  }
+  guestPay(o.payable ? payAsGuestPath("order", ref) : null, o.payable ? null : nothingToPay(o));
   const timeline = document.getElementById("order-timeline");
   const list = timeline?.querySelector("ol");
   if (timeline && list) {
@@ -39,6 +35,13 @@ function paint(o: OrderDetails, ref: string) {
     fill(timeline, "zone", zone);
     show(timeline);
   }
+}
+
+/** Why an order shows no 'Pay as Guest'. */
+function nothingToPay(o: OrderDetails): string {
+  if (o.billingStatus === "Paid") return "This order is paid. Thank you.";
+  if (o.billingStatus === "Cancelled") return "This order was cancelled.";
+  return "There is nothing to pay online for this order.";
 }
 
 function paintTracking(numbers: readonly string[], ref: string) {
@@ -52,7 +55,7 @@ function paintTracking(numbers: readonly string[], ref: string) {
       const button = el("button", n, "link");
       button.type = "button";
       button.setAttribute("aria-haspopup", "dialog");
-      button.addEventListener("click", () => void openShipment(ref, n));
+      button.addEventListener("click", () => void openShipment(button, ref, n));
       const item = el("li");
       item.append(button);
       return item;
@@ -60,10 +63,18 @@ function paintTracking(numbers: readonly string[], ref: string) {
   );
 }
 
-/** The Shipment Details dialog, its code fetched the first time it opens. */
-async function openShipment(ref: string, trackingNumber: string) {
-  const { openShipmentDetails } = await import("../../islands/shipments/openShipmentDetails.tsx");
-  openShipmentDetails(ref, trackingNumber);
+/**
+ * The Shipment Details dialog, its code fetched the first time it opens. Until then the
+ * number says it is busy, so a press on a slow link is seen at once.
+ */
+async function openShipment(button: HTMLButtonElement, ref: string, trackingNumber: string) {
+  button.setAttribute("aria-busy", "true");
+  try {
+    const { openShipmentDetails } = await import("../../islands/shipments/openShipmentDetails.tsx");
+    openShipmentDetails(ref, trackingNumber);
+  } finally {
+    button.removeAttribute("aria-busy");
+  }
 }
 
 async function main() {

@@ -36,12 +36,43 @@ export function painted(card: HTMLElement) {
   window.dispatchEvent(new Event(PAINTED));
 }
 
-/** The load failed: the card gives way to the not-found message; the islands still hydrate. */
+/**
+ * The load failed: the card gives way to the not-found message, and the intro and the
+ * register card (about a record that is not there) go too.
+ */
 export function failed(card: HTMLElement, message: HTMLElement) {
   card.hidden = true;
+  for (const el of document.querySelectorAll<HTMLElement>(".record-intro, #record-account")) el.hidden = true;
   message.hidden = false;
   message.focus();
   painted(card);
+}
+
+/**
+ * The card's 'Pay as Guest' (its place was kept while loading): a link when the record can
+ * be paid, otherwise gone, with a note saying why when there is one.
+ */
+export function guestPay(href: string | null, note: string | null) {
+  const slot = document.getElementById("guest-pay");
+  const link = slot?.querySelector("a");
+  if (slot && link && href) {
+    link.href = href;
+    link.removeAttribute("tabindex");
+    link.removeAttribute("aria-disabled");
+    // A link dressed as a button: Space presses it, as it would a button.
+    link.addEventListener("keydown", (e) => {
+      if (e.key === " ") {
+        e.preventDefault();
+        link.click();
+      }
+    });
+    slot.dataset["state"] = "ready";
+  } else if (slot) slot.hidden = true;
+  const why = document.getElementById("nothing-to-pay");
+  if (why && note) {
+    why.textContent = note;
+    why.hidden = false;
+  }
 }
 
 /** Elements with text, for lists the script builds. */

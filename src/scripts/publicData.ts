@@ -8,19 +8,39 @@ import { readInlineConfig } from "../stores/inlineConfig.ts";
  */
 export async function getPublic<T>(path: string, params: Record<string, string>): Promise<T> {
   const base = readInlineConfig(document)?.apiBase || location.origin;
-  const res = await fetch(base + pathOf({ path }, params), {
-    credentials: "include",
-    headers: { accept: "application/json" },
-  });
+  const url = base + pathOf({ path }, params);
+  const res = await (takeEarly(url) ??
+    fetch(url, { credentials: "include", headers: { accept: "application/json" } }));
   const body = (await res.json()) as { success?: boolean; data?: unknown };
   if (!res.ok || body.success !== true) throw new Error(`GET ${path} answered ${res.status}`);
   return body.data as T;
 }
 
-/** The record's identifier: the last segment of the address. */
+declare global {
+  interface Window {
+    /** The request src/components/EarlyRecord.astro started before this script arrived. */
+    __portalEarly?: { url: string; response: Promise<Response> } | undefined;
+  }
+}
+
+/** The early request for this URL, once (a response body is read once). */
+function takeEarly(url: string): Promise<Response> | undefined {
+  const early = window.__portalEarly;
+  if (early?.url !== url) return undefined;
+  window.__portalEarly = undefined;
+  return early.response;
+}
+
+/**
+ * The record's identifier: the last segment of the address, without the punctuation a link
+ * copied out of a sentence often drags along (no token contains it).
+ */
 export function lastSegment(pathname: string): string {
   try {
-    return decodeURIComponent(pathname.replace(/\/+$/, "").split("/").pop() ?? "");
+    return decodeURIComponent(pathname.replace(/\/+$/, "").split("/").pop() ?? "").replace(
+      /[.,;:)\]>'"]+$/,
+      "",
+    );
   } catch {
     return "";
   }

@@ -4,7 +4,7 @@ import type { EpochSeconds } from "../domain/brand.ts";
 import { formatDate, visitorZone } from "../domain/dayText.ts";
 import { payAsGuestPath } from "../domain/paths.ts";
 import { quoteStatusLabel } from "../domain/quote.ts";
-import { failed, fill, painted, show } from "./paint.ts";
+import { failed, fill, guestPay, painted, show } from "./paint.ts";
 import { getPublic, lastSegment } from "./publicData.ts";
 
 /*
@@ -17,7 +17,7 @@ const notFound = document.getElementById("record-not-found")!;
 
 function paint(q: QuoteDetails) {
   const zone = visitorZone();
-  fill(document, "heading", `Thank you for requesting a quote for ${q.productFamily} products.`);
+  fill(document, "productFamily", q.productFamily);
   fill(card, "quoteNumber", q.quoteNumber);
   fill(
     card,
@@ -26,11 +26,18 @@ function paint(q: QuoteDetails) {
   );
   fill(card, "created", formatDate(q.createdAt as EpochSeconds, zone));
   fill(card, "expires", q.expiresAt ? formatDate(q.expiresAt as EpochSeconds, zone) : "-");
-  if (q.payable && q.guestToken) {
-    const pay = document.getElementById("guest-pay");
-    pay?.querySelector("a")?.setAttribute("href", payAsGuestPath("quote", q.guestToken));
-    show(pay);
-  } else if (q.isOpen && !q.guestToken) show(document.getElementById("guest-pay-hint"));
+  const payable = q.payable && q.guestToken !== null;
+  guestPay(payable ? payAsGuestPath("quote", q.guestToken!) : null, payable ? null : nothingToPay(q));
+  if (q.isOpen && !q.guestToken && !expired(q)) show(document.getElementById("guest-pay-hint"));
+}
+
+const expired = (q: QuoteDetails) => q.expiresAt !== null && q.expiresAt * 1000 < Date.now();
+
+/** Why a quote shows no 'Pay as Guest' (null when only its token link is missing). */
+function nothingToPay(q: QuoteDetails): string | null {
+  if (!q.isOpen) return "This quote is closed.";
+  if (expired(q)) return "This quote has expired. Ask your product specialist for a new one.";
+  return null;
 }
 
 async function main() {

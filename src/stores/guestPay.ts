@@ -1,12 +1,20 @@
 import { atom, computed, map } from "nanostores";
 import type { FieldError } from "../api/errors.ts";
-import { getPublicOrder, payOrderAsGuest, type OrderDetails } from "../api/orders.ts";
+import { pathOf } from "../api/endpoint.ts";
+import { getPaymentReceipt, getPublicOrder, payOrderAsGuest, type OrderDetails } from "../api/orders.ts";
 import { getPublicQuote, orderQuoteAsGuest, type QuoteDetail, type QuoteDetails } from "../api/quotes.ts";
 import { PAYMENT_IN_PROGRESS } from "../api/payments.ts";
 import { getShipmentList, type Shipment } from "../api/shipments.ts";
-import { cardFields, PAYMENT_NETWORK_ERROR, type CardInput } from "../domain/card.ts";
+import {
+  CARD_MESSAGES,
+  cardDigits,
+  cardExpired,
+  cardFields,
+  PAYMENT_NETWORK_ERROR,
+  type CardInput,
+} from "../domain/card.ts";
 import type { RecordKind } from "../domain/publicRecord.ts";
-import { loadConfig } from "./config.ts";
+import { $config, loadConfig } from "./config.ts";
 import { loadCountries } from "./countries.ts";
 import { type FormState, formTask } from "./formTask.ts";
 import { call, errorsOf, RequestFailure } from "./http.ts";
@@ -138,6 +146,21 @@ export function dismissPaymentError() {
   );
 }
 
+/** What the browser can tell about a card before sending it: a number, and not expired. */
+function cardProblems(card: CardInput): FieldError[] {
+  const problems: FieldError[] = [];
+  if (cardDigits(card.cardNumber) === "")
+    problems.push({ field: "cardNumber", message: CARD_MESSAGES.number });
+  if (cardExpired(Number(card.cardExpirationMonth), card.cardExpirationYear % 100, new Date()))
+    problems.push({ field: "cardExpirationYear", message: CARD_MESSAGES.expired });
+  return problems;
+}
+
+/** A payment's receipt PDF, on the web host (kept reachable after Payment Complete closes). */
+export function receiptLink(ref: string, paymentId: number): string {
+  return $config.get().webBase + pathOf(getPaymentReceipt, { ref, paymentId });
+}
+
 export function closePaymentDone() {
   $paymentDone.set(null);
 }
@@ -209,6 +232,13 @@ export async function submitPayment(card: CardInput) {
   const state = $guestPay.get();
   if (state.step !== "ready") return;
   const { record } = state;
+  // The spec's defaults (01, this year) are a past month most of the year: say so at once,
+  // without a round trip on a slow link (the gateway checks again).
+  const problems = cardProblems(card);
+  if (problems.length) {
+    $payForm.set({ ...$payForm.get(), errors: problems });
+    return;
+  }
   await formTask($payForm, async () => {
     const { key } = $payForm.get();
     try {

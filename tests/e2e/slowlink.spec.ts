@@ -71,6 +71,9 @@ function expectNoSubmission(slow: SlowPage, path: string) {
 }
 
 async function afterHydration(page: Page, form: Locator, address: string, label: string, name: string) {
+  // React itself crosses the slow link after the release (~65 KB at 50 KB/s), longer on a
+  // busy machine: the wait allows for it.
+  await expect(page.locator("astro-island[ssr]")).toHaveCount(0, { timeout: 30_000 });
   await hydrated(page);
   await expect(form.getByLabel("Email")).toHaveValue(address);
   const button = form.getByRole("button", { name: label });

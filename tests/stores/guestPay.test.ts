@@ -294,6 +294,16 @@ describe("paying an order as a guest", () => {
     expect(keyOfCall(1)).not.toBe(keyOfCall(0));
   });
 
+  test("says a past expiry or a missing number at once, without a request", async () => {
+    await openOrder();
+    await submitPayment({ ...CARD, cardNumber: " ", cardExpirationMonth: "01", cardExpirationYear: 2020 });
+    expect(api.calls(payOrderAsGuest)).toEqual([]);
+    expect($payForm.get().errors).toEqual([
+      { field: "cardNumber", message: CARD_MESSAGES.number },
+      { field: "cardExpirationYear", message: CARD_MESSAGES.expired },
+    ]);
+  });
+
   test("keeps the key while the server says the same attempt is still being processed", async () => {
     await openOrder();
     api.on(payOrderAsGuest, { status: 409, errors: [{ field: null, message: PAYMENT_IN_PROGRESS }] });
