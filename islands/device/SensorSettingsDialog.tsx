@@ -45,7 +45,7 @@ export default function SensorSettingsDialog({ groupKey, open, onClose }: Props)
       open={open && found !== null}
       onClose={onClose}
       footer={
-        <div className="button-row">
+        <div className="button-row settings-actions">
           <button type="button" className="secondary" onClick={onClose}>
             Close
           </button>

@@ -29,6 +29,13 @@ async function push(page: Page, mac: string, readings: { channelKey: string; val
   expect(res.status()).toBe(200);
 }
 
+/** A gate a routed request waits at until the test releases it. */
+function held() {
+  let release = () => {};
+  const gate = new Promise<void>((r) => (release = r));
+  return { gate, release };
+}
+
 /** The signed-in person's devices by name. */
 async function deviceIds(page: Page): Promise<Record<string, number>> {
   const res = await page.request.get("/api/v1/devices");
@@ -59,8 +66,17 @@ test.describe("the public device page", () => {
   test("shows an RA device read-only: header, info panel and dashboard by the spec's rules", async ({
     page,
   }) => {
+    // A spinner while the device is asked for.
+    const { gate, release } = held();
+    await page.route("**/public/device-details/**", async (route) => {
+      await gate;
+      await route.continue();
+    });
     await page.goto(`/p/device/${DEMO.raDeviceHash}`);
+    await expect(page.getByText("Loading device...")).toHaveAttribute("aria-busy", "true");
+    release();
     await expect(page.getByRole("heading", { level: 1, name: "Lab Base Station" })).toBeVisible();
+    await expect(page.locator("[aria-busy='true']")).toHaveCount(0);
     const header = page.locator(".device-header");
     await expect(header.getByRole("listitem")).toHaveText(["Critical", "Lab"]);
     await expect(header).toContainText("Building 2, Lab 204");
@@ -387,9 +403,9 @@ test.describe("editing a device as its Administrator", () => {
     await temperature.fill("0.5");
     await expect(dialog.getByRole("textbox", { name: "Humidity adjustment (%)" })).toHaveValue("0");
     // While the save is out, Save is busy and cannot be pressed.
-    let release = () => {};
+    const { gate, release } = held();
     await page.route("**/update-sensor/", async (route) => {
-      await new Promise<void>((r) => (release = r));
+      await gate;
       await route.continue();
     });
     await temperature.press("Enter");
