@@ -7,16 +7,16 @@ const ROLLUP_LOCK = 727_002;
 const FINEST = ROLLUP_LEVELS[0];
 const COARSEST = ROLLUP_LEVELS[ROLLUP_LEVELS.length - 1]!;
 
-/** Channel and bucket start (epoch seconds) pairs as two SQL arrays, for unnest. */
+/** Channel and bucket start pairs as two SQL arrays (ids, timestamptz), for unnest. */
 function pairs(touched: ReadonlyMap<number, ReadonlySet<number>>): { ids: SQL; starts: SQL } {
   const ids: number[] = [];
-  const starts: number[] = [];
+  const starts: string[] = [];
   for (const [id, set] of touched)
     for (const s of set) {
       ids.push(id);
-      starts.push(s);
+      starts.push(new Date(s * 1000).toISOString());
     }
-  return { ids: sql`${`{${ids.join(",")}}`}::int[]`, starts: sql`${`{${starts.join(",")}}`}::float8[]` };
+  return { ids: sql`${`{${ids.join(",")}}`}::int[]`, starts: sql`${`{${starts.join(",")}}`}::timestamptz[]` };
 }
 
 /** The buckets of `level` holding the given buckets of a finer level (or times). */
@@ -26,47 +26,69 @@ function parents(touched: ReadonlyMap<number, ReadonlySet<number>>, level: numbe
   return out;
 }
 
+const COLUMNS = sql.raw(`(channel_id, level, bucket, min_value, max_value, sum_value, sample_count,
+  min_at, max_at, first_at, last_at)`);
 const UPSERT = sql`on conflict (channel_id, level, bucket) do update set
   min_value = excluded.min_value, max_value = excluded.max_value, sum_value = excluded.sum_value,
   sample_count = excluded.sample_count, min_at = excluded.min_at, max_at = excluded.max_at,
   first_at = excluded.first_at, last_at = excluded.last_at`;
+/** A bucket's summary of raw samples (s), or of finer rolled-up buckets (r). */
+const OF_SAMPLES = sql.raw(`min(s.value) as lo, max(s.value) as hi, sum(s.value) as total, count(*)::int as n,
+  (array_agg(s.time order by s.value, s.time))[1] as lo_at,
+  (array_agg(s.time order by s.value desc, s.time))[1] as hi_at, min(s.time) as first_at, max(s.time) as last_at`);
+const OF_FINER = sql.raw(`min(r.min_value) as lo, max(r.max_value) as hi, sum(r.sum_value) as total,
+  sum(r.sample_count)::int as n, (array_agg(r.min_at order by r.min_value, r.min_at))[1] as lo_at,
+  (array_agg(r.max_at order by r.max_value desc, r.max_at))[1] as hi_at, min(r.first_at) as first_at,
+  max(r.last_at) as last_at`);
+const SUMMARY = sql.raw(`a.lo, a.hi, a.total, a.n, a.lo_at, a.hi_at, a.first_at, a.last_at`);
+const width = (seconds: number) => sql`make_interval(secs => ${seconds})`;
+const epoch = sql.raw(`timestamptz '1970-01-01 00:00:00+00'`);
 
-/** Recomputes the finest level's buckets from the samples in them. */
-async function fromSamples(db: Db, touched: ReadonlyMap<number, ReadonlySet<number>>) {
-  const { ids, starts } = pairs(touched);
-  await db.execute(sql`
-    insert into sample_rollups (channel_id, level, bucket, min_value, max_value, sum_value, sample_count,
-      min_at, max_at, first_at, last_at)
-    select t.c, ${FINEST}, to_timestamp(t.b), min(s.value), max(s.value), sum(s.value), count(*)::int,
-      (array_agg(s.time order by s.value, s.time))[1], (array_agg(s.time order by s.value desc, s.time))[1],
-      min(s.time), max(s.time)
-    from unnest(${ids}, ${starts}) as t(c, b)
-    join samples s on s.channel_id = t.c and s.time >= to_timestamp(t.b) and s.time < to_timestamp(t.b + ${FINEST})
-    group by t.c, t.b
-    ${UPSERT}`);
-}
-
-/** Recomputes a level's buckets from the finer level's buckets inside them. */
-async function fromFiner(
+/**
+ * Recomputes the given buckets of `level`, each read on its own through the primary key
+ * (a lateral lookup: a push touches a bucket or two of channels with a year of samples).
+ */
+async function recomputeBuckets(
   db: Db,
   touched: ReadonlyMap<number, ReadonlySet<number>>,
   level: number,
-  finer: number,
+  finer: number | null,
 ) {
   const { ids, starts } = pairs(touched);
+  const inside = (col: SQL) => sql`${col} >= t.b and ${col} < t.b + ${width(level)}`;
+  const summary =
+    finer === null
+      ? sql`select ${OF_SAMPLES} from samples s where s.channel_id = t.c and ${inside(sql.raw("s.time"))}`
+      : sql`select ${OF_FINER} from sample_rollups r
+            where r.channel_id = t.c and r.level = ${finer} and ${inside(sql.raw("r.bucket"))}`;
   await db.execute(sql`
-    insert into sample_rollups (channel_id, level, bucket, min_value, max_value, sum_value, sample_count,
-      min_at, max_at, first_at, last_at)
-    select t.c, ${level}, to_timestamp(t.b), min(r.min_value), max(r.max_value), sum(r.sum_value),
-      sum(r.sample_count)::int,
-      (array_agg(r.min_at order by r.min_value, r.min_at))[1],
-      (array_agg(r.max_at order by r.max_value desc, r.max_at))[1],
-      min(r.first_at), max(r.last_at)
-    from unnest(${ids}, ${starts}) as t(c, b)
-    join sample_rollups r on r.channel_id = t.c and r.level = ${finer}
-      and r.bucket >= to_timestamp(t.b) and r.bucket < to_timestamp(t.b + ${level})
-    group by t.c, t.b
+    insert into sample_rollups ${COLUMNS}
+    select t.c, ${level}, t.b, ${SUMMARY}
+    from unnest(${ids}, ${starts}) as t(c, b) cross join lateral (${summary}) as a
+    where a.n > 0
     ${UPSERT}`);
+}
+
+/** Rebuilds `level` over [start, end) for the channels in one grouped pass (the range is aligned). */
+async function rebuildLevel(
+  db: Db,
+  ids: SQL,
+  level: number,
+  finer: number | null,
+  start: number,
+  end: number,
+) {
+  const range = (col: string) =>
+    sql`${sql.raw(col)} >= to_timestamp(${start}) and ${sql.raw(col)} < to_timestamp(${end})`;
+  const grouped =
+    finer === null
+      ? sql`select s.channel_id as c, date_bin(${width(level)}, s.time, ${epoch}) as b, ${OF_SAMPLES}
+            from samples s where s.channel_id in (${ids}) and ${range("s.time")} group by 1, 2`
+      : sql`select r.channel_id as c, date_bin(${width(level)}, r.bucket, ${epoch}) as b, ${OF_FINER}
+            from sample_rollups r where r.channel_id in (${ids}) and r.level = ${finer} and ${range("r.bucket")}
+            group by 1, 2`;
+  await db.execute(sql`insert into sample_rollups ${COLUMNS}
+    select a.c, ${level}, a.b, ${SUMMARY} from (${grouped}) as a ${UPSERT}`);
 }
 
 /**
@@ -100,11 +122,11 @@ async function lockChannels(db: Db, ids: readonly number[]) {
 
 /** Recomputes the given finest-level buckets and, level by level, the buckets above them. */
 async function recompute(db: Db, finest: ReadonlyMap<number, ReadonlySet<number>>) {
-  await fromSamples(db, finest);
+  await recomputeBuckets(db, finest, FINEST, null);
   let touched = finest;
   for (let i = 1; i < ROLLUP_LEVELS.length; i++) {
     touched = parents(touched, ROLLUP_LEVELS[i]!);
-    await fromFiner(db, touched, ROLLUP_LEVELS[i]!, ROLLUP_LEVELS[i - 1]!);
+    await recomputeBuckets(db, touched, ROLLUP_LEVELS[i]!, ROLLUP_LEVELS[i - 1]!);
   }
 }
 
@@ -119,15 +141,16 @@ export async function rollUpRange(db: Db, channelIds: readonly number[], from: n
   await lockChannels(db, channelIds);
   const start = Math.floor(from / COARSEST) * COARSEST;
   const end = Math.ceil(to / COARSEST) * COARSEST;
-  await db.execute(sql`delete from sample_rollups
-    where channel_id in (${sql.join(
-      channelIds.map((id) => sql`${id}`),
-      sql`, `,
-    )})
+  const ids = sql.join(
+    channelIds.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  // Level by level in the key's order, so the delete reads a range of the primary key.
+  for (const level of ROLLUP_LEVELS)
+    await db.execute(sql`delete from sample_rollups where channel_id in (${ids}) and level = ${level}
       and bucket >= to_timestamp(${start}) and bucket < to_timestamp(${end})`);
-  const buckets = new Set<number>();
-  for (let b = start; b < end; b += FINEST) buckets.add(b);
-  await recompute(db, new Map(channelIds.map((id) => [id, buckets])));
+  for (const [i, level] of ROLLUP_LEVELS.entries())
+    await rebuildLevel(db, ids, level, i === 0 ? null : ROLLUP_LEVELS[i - 1]!, start, end);
 }
 
 /** The oldest sample of a channel and the oldest bucket of its finest rollup level (epoch seconds). */

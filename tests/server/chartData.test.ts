@@ -1,0 +1,197 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { buildApp } from "../../server/app.ts";
+import { rows, type Db } from "../../server/db/client.ts";
+import { devices } from "../../server/db/schema/index.ts";
+import { randomToken, sha256 } from "../../server/core/crypto.ts";
+import { rollUpRange } from "../../server/data/rollups.ts";
+import { DEMO } from "../../server/seed/demo.ts";
+import { fillHistory } from "../../server/seed/history.ts";
+import { emptyDatabase, seedDemo } from "../../server/seed/index.ts";
+import type { ReportData } from "../../src/api/reports.ts";
+import { openTestDatabase, TEST_NOW, testConfig, useTestApp } from "./helpers.ts";
+
+const MAC = "00:1A:2B:3C:4D:01";
+const COLD_TEMP = `${MAC}_W1A001_1200_0_1`;
+const COLD_HUM = `${MAC}_W1A001_1200_0_2`;
+const INCUBATOR = `${MAC}_W1A002_1200_0_1`;
+const NOW = TEST_NOW.getTime() / 1000;
+const DAY = 86_400;
+const KEY = randomToken();
+const YEAR_HASH = "year-report-hash-0123456789";
+
+/** The rollups as stored, and as recomputed from the raw samples, in one comparable shape. */
+async function rollupsVersusSamples(db: Db) {
+  const shape = (r: Record<string, unknown>) => JSON.stringify(r);
+  const stored = await rows<Record<string, unknown>>(
+    db,
+    sql`select channel_id, level, bucket, min_value, max_value, round(sum_value::numeric, 4)::float8 as sum,
+          sample_count as n, min_at, max_at, first_at, last_at
+        from sample_rollups order by 1, 2, 3`,
+  );
+  const recomputed = await rows<Record<string, unknown>>(
+    db,
+    sql`select channel_id, l as level, date_bin(make_interval(secs => l), time, timestamptz 'epoch') as bucket,
+          min(value) as min_value, max(value) as max_value, round(sum(value)::numeric, 4)::float8 as sum,
+          count(*)::int as n, (array_agg(time order by value, time))[1] as min_at,
+          (array_agg(time order by value desc, time))[1] as max_at, min(time) as first_at, max(time) as last_at
+        from samples cross join (values (300), (900), (3600), (10800)) as levels(l)
+        group by 1, 2, 3 order by 1, 2, 3`,
+  );
+  return { stored: stored.map(shape), recomputed: recomputed.map(shape) };
+}
+
+describe("chart rollups", () => {
+  const ctx = useTestApp({ seeded: true });
+  const db = () => ctx.database.db;
+  beforeEach(async () => {
+    await db()
+      .update(devices)
+      .set({ ingestKeyHash: sha256(KEY) })
+      .where(eq(devices.macAddress, MAC));
+  });
+  const push = (readings: { channelKey: string; value: number; time?: number }[]) =>
+    ctx.app.request("/api/v1/device-data/push", {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Device ${KEY}` },
+      body: JSON.stringify({ macAddress: MAC, readings }),
+    });
+
+  it("stay equal to a recomputation from the raw samples after pushes through the real endpoint", async () => {
+    // The seed's one sample per channel has no rollup until a start fills them in.
+    await db().execute(sql`delete from samples`);
+    const at = (minutesAgo: number, second = 0) => NOW - minutesAgo * 60 + second;
+    const results = [
+      await push([
+        { channelKey: COLD_TEMP, value: 4.5, time: at(30) },
+        { channelKey: COLD_TEMP, value: 5.5, time: at(29) },
+        { channelKey: COLD_HUM, value: 70, time: at(29) },
+      ]),
+      // A later reading for the same second replaces the first: the bucket's maximum falls.
+      await push([{ channelKey: COLD_TEMP, value: 3.25, time: at(29) }]),
+      // Late readings, six days back, land in old buckets of every level.
+      await push([
+        { channelKey: COLD_TEMP, value: -2, time: at(6 * 1440) },
+        { channelKey: COLD_TEMP, value: 12, time: at(6 * 1440 - 200) },
+      ]),
+      // A reading without a time means now.
+      await push([{ channelKey: INCUBATOR, value: 37.2 }]),
+    ];
+    // Parallel pushes of the same channels and buckets.
+    results.push(
+      ...(await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          push([
+            { channelKey: COLD_TEMP, value: 2 + i, time: at(10, i) },
+            { channelKey: INCUBATOR, value: 36 + i / 10, time: at(11, i) },
+          ]),
+        ),
+      )),
+    );
+    expect(results.map((r) => r.status)).toEqual(results.map(() => 200));
+    const { stored, recomputed } = await rollupsVersusSamples(db());
+    expect(stored.length).toBeGreaterThan(20);
+    expect(stored).toEqual(recomputed);
+  });
+
+  it("of the demo history equal a recomputation, with the seed's recent days and events included", async () => {
+    await emptyDatabase(db());
+    await seedDemo(db(), { now: TEST_NOW, sampleDays: 3 });
+    await fillHistory(db(), { now: TEST_NOW, sampleDays: 3 });
+    const { stored, recomputed } = await rollupsVersusSamples(db());
+    expect(stored).toEqual(recomputed);
+    // A second start finds nothing left to roll up and changes nothing.
+    await fillHistory(db(), { now: TEST_NOW, sampleDays: 3 });
+    expect((await rollupsVersusSamples(db())).stored).toEqual(stored);
+  });
+});
+
+describe("a year of chart data", () => {
+  // One database for these read-only tests: the seed, then a fixed report over the last year
+  // of one channel with ten-minute samples, one spike and one silence.
+  const ctx = {} as {
+    database: Awaited<ReturnType<typeof openTestDatabase>>;
+    app: ReturnType<typeof buildApp>;
+  };
+  const db = () => ctx.database.db;
+  const start = NOW - 365 * DAY;
+  const spikeAt = NOW - 200 * DAY + 7 * 60;
+  const silence = { from: NOW - 100 * DAY, to: NOW - 100 * DAY + 12 * 3600 };
+
+  beforeAll(async () => {
+    ctx.database = await openTestDatabase();
+    ctx.app = buildApp({ db: ctx.database.db, config: testConfig(), now: () => TEST_NOW });
+    await seedDemo(db(), { now: TEST_NOW, sampleDays: 0 });
+    const [ch] = await rows<{ id: number }>(
+      db(),
+      sql`select id from channels where channel_key = ${COLD_TEMP}`,
+    );
+    const id = ch!.id;
+    await db().execute(sql`delete from samples where channel_id = ${id}`);
+    await db().execute(sql`insert into samples (channel_id, time, value)
+      select ${id}, t, round((4 + sin(extract(epoch from t) / 7200))::numeric, 2)::float8
+      from generate_series(to_timestamp(${start}), to_timestamp(${NOW}), interval '10 minutes') t
+      where t < to_timestamp(${silence.from}) or t >= to_timestamp(${silence.to})`);
+    await db().execute(
+      sql`insert into samples (channel_id, time, value) values (${id}, to_timestamp(${spikeAt}), 95)`,
+    );
+    await rollUpRange(db(), [id], start, NOW + 1);
+    const fixed = sql`(select id from reports where public_hash = ${DEMO.fixedReportHash})`;
+    await db().execute(sql`delete from report_channels where report_id = ${fixed} and channel_id <> ${id}`);
+    await db().execute(sql`update reports set public_hash = ${YEAR_HASH}, start_date = to_timestamp(${start}),
+      end_date = to_timestamp(${NOW}) where id = ${fixed}`);
+    await db().execute(sql`update threshold_ranges set min_value = 50 where name = 'Cold room too warm'`);
+  });
+  afterAll(async () => {
+    await ctx.database?.drop();
+  });
+  const chart = async (query = "") => {
+    const res = await ctx.app.request(
+      `http://localhost/api/v1/device-data/public/report/data/${YEAR_HASH}${query}`,
+    );
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { data: ReportData }).data.series[0]!;
+  };
+
+  it("keeps a one-minute spike in a year, within 3000 points read from three-hour buckets", async () => {
+    const year = await chart();
+    expect(year.bucketSeconds).toBe(21_600);
+    expect(year.points.length).toBeLessThanOrEqual(3000);
+    expect(year.points).toContainEqual([spikeAt, 95]);
+    expect(year.stats).toMatchObject({ max: 95, count: 365 * 144 + 1 - 72 + 1 });
+  });
+
+  it("shows the twelve silent hours as a gap in the year", async () => {
+    const gaps = (await chart()).points.filter((p) => p[1] === null);
+    expect(gaps).toHaveLength(1);
+    expect(gaps[0]![0]).toBeGreaterThan(silence.from);
+    expect(gaps[0]![0]).toBeLessThan(silence.to);
+  });
+
+  it("times the spike's excursion to its five-minute bucket and keeps its worst value exact", async () => {
+    const year = await chart();
+    expect(year.excursionPrecision).toBe(300);
+    expect(year.excursions).toEqual([
+      expect.objectContaining({
+        start: spikeAt - (spikeAt % 300),
+        duration: 300,
+        worst: 95,
+        worstAt: spikeAt,
+      }),
+    ]);
+    expect(year.secondsOutside).toBe(300);
+  });
+
+  it("reads a month at fifteen minutes and an unaligned window's statistics exactly", async () => {
+    const from = NOW - 30 * DAY - 1234;
+    const month = await chart(`?start=${from}&end=${NOW - 77}`);
+    expect(month.bucketSeconds).toBe(1800);
+    const [exact] = await rows<{ min: number; max: number; n: number; avg: number }>(
+      db(),
+      sql`select min(value) as min, max(value) as max, count(*)::int as n, avg(value) as avg from samples
+          where channel_id = ${month.channelId} and time >= to_timestamp(${from}) and time <= to_timestamp(${NOW - 77})`,
+    );
+    expect(month.stats).toMatchObject({ min: exact!.min, max: exact!.max, count: exact!.n });
+    expect(month.stats!.avg).toBeCloseTo(exact!.avg, 3);
+  });
+});
