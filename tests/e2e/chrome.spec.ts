@@ -5,9 +5,9 @@ import { CONFIGURED, CONFIGURED_ACCOUNT } from "../../playwright.config.ts";
 
 const PUBLIC_PAGES = [
   { path: `/public/report/${DEMO.reportHash}?tempScale=F&timezone=UTC`, heading: "Report" },
-  { path: `/p/device/${DEMO.raDeviceHash}`, heading: "Device" },
-  { path: `/p/device/${DEMO.ramaxDeviceHash}`, heading: "Device" },
-  { path: `/public/device/${DEMO.otherDeviceHash}`, heading: "Device" },
+  { path: `/p/device/${DEMO.raDeviceHash}`, heading: "Lab Base Station" },
+  { path: `/p/device/${DEMO.ramaxDeviceHash}`, heading: "Warehouse RAMAX" },
+  { path: `/public/device/${DEMO.otherDeviceHash}`, heading: "Freezer Monitor" },
   { path: `/p/quote/QUO-${DEMO.openQuoteId}`, heading: "Quote" },
   { path: `/p/order/ORD-${DEMO.orderId}-${DEMO.orderValidationId}`, heading: "Order" },
   { path: `/p/quote/pay-as-guest/${DEMO.openQuoteToken}`, heading: "Place your Order" },
