@@ -14,7 +14,7 @@ import { EmptyState } from "../ui/EmptyState.tsx";
 import { devicePath } from "./DeviceTable.tsx";
 import { LoadFailed } from "./LoadFailed.tsx";
 import { StatusDot, STATUS_TEXT } from "./StatusDot.tsx";
-import { useCrowdedNames } from "./useCrowdedNames.ts";
+import { useNamePlaces } from "./useNamePlaces.ts";
 import { WORLD_LAND } from "./worldOutline.ts";
 import "../../src/styles/devices.css";
 
@@ -63,17 +63,16 @@ function WorldMap() {
     ({ point: p }) => p.x >= box.x && p.x <= box.x + box.width && p.y >= box.y && p.y <= box.y + box.height,
   );
   const list = useRef<HTMLUListElement>(null);
-  const crowded = useCrowdedNames(list, `${box.x} ${box.y} ${box.width} ${shown.length}`);
+  const places = useNamePlaces(list, `${box.x} ${box.y} ${box.width} ${shown.length}`);
   const left = (p: { x: number }) => ((p.x - box.x) / box.width) * 100;
   const at = (p: { x: number; y: number }) => ({
     left: `${left(p)}%`,
     top: `${((p.y - box.y) / box.height) * 100}%`,
   });
-  // Names of pins near the right edge go to the left of their dot.
-  const classOf = (id: number, status: string, p: { x: number }) =>
-    ["pin", `status-${status}`, left(p) > 70 ? "flip" : "", crowded.has(String(id)) ? "crowded" : ""]
-      .filter(Boolean)
-      .join(" ");
+  const classOf = (id: number, status: string) => {
+    const place = places.get(String(id)) ?? "right";
+    return `pin status-${status}${place === "right" ? "" : ` ${place === "left" ? "flip" : "crowded"}`}`;
+  };
   return (
     <figure className="world-map" aria-labelledby="map-caption">
       <div className="map-frame">
@@ -92,7 +91,7 @@ function WorldMap() {
             <li
               key={device.id}
               data-id={device.id}
-              className={classOf(device.id, device.status, point)}
+              className={classOf(device.id, device.status)}
               style={at(point)}
             >
               <a href={devicePath(device.id)} aria-label={pinLabel(device)} title={device.name}>
