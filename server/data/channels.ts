@@ -1,8 +1,9 @@
 import { asc, eq, sql, type SQL } from "drizzle-orm";
-import { rows, type Db } from "../db/client.ts";
+import type { Db } from "../db/client.ts";
 import { channelGroups, channels, devices, sensors } from "../db/schema/index.ts";
 import type { ChannelListEntry } from "../../src/api/devices.ts";
-import { MAX_HISTORY_POINTS } from "../../src/api/devices.ts";
+import { gapSecondsFor } from "../../src/domain/downsample.ts";
+import { chartData } from "./chartData.ts";
 
 const KIND_RANK = sql`case ${sensors.kind} when 'base' then 0 when 'wireless' then 1 when 'wired' then 2 else 3 end`;
 
@@ -22,6 +23,7 @@ const entryColumns = {
   sensorLabel: sql<string>`coalesce(nullif(${channelGroups.label}, ''), nullif(${sensors.label}, ''), ${sensors.sensorType}, ${sensors.macAddress})`,
   deviceId: devices.id,
   deviceName: devices.name,
+  pushInterval: devices.pushInterval,
   subscriptionId: devices.subscriptionId,
 };
 const entryOf = (r: EntryRow): ChannelListEntry => ({
@@ -66,40 +68,24 @@ export async function channelByKey(db: Db, key: string) {
 }
 
 /**
- * A channel's samples in [start, end] (epoch seconds) with its adjustment, at most 3000
- * points: the raw samples when they fit, else for each of 1500 time buckets its minimum and
- * maximum at the times they were read (so peaks survive the downsampling).
+ * A channel's history over [start, end] (epoch seconds) with its adjustment, as the report
+ * charts read it (server/data/chartData.ts): the raw samples over a short window, else the
+ * rolled-up buckets' minimum and maximum at the times they were read, at most 3000 points.
+ * The gaps' null points are left out (the contract's points are all readings).
  */
 export async function channelHistory(
   db: Db,
-  channel: { channelId: number; adjust: number },
+  channel: { channelId: number; channelKey: string; adjust: number; pushInterval: number },
   start: number,
   end: number,
 ): Promise<{ bucketSeconds: number; points: [number, number][] }> {
-  const range = sql`channel_id = ${channel.channelId} and time >= to_timestamp(${start}) and time <= to_timestamp(${end})`;
-  const [count] = await rows<{ n: number }>(db, sql`select count(*)::int as n from samples where ${range}`);
-  const value = sql`round((value + ${channel.adjust})::numeric, 4)::float8`;
-  if ((count?.n ?? 0) <= MAX_HISTORY_POINTS) {
-    const raw = await rows<{ t: number; v: number }>(
-      db,
-      sql`select extract(epoch from time)::int as t, ${value} as v from samples where ${range} order by time`,
-    );
-    return { bucketSeconds: 0, points: raw.map((r) => [r.t, r.v]) };
-  }
-  const width = Math.max(1, Math.ceil((end - start + 1) / (MAX_HISTORY_POINTS / 2)));
-  const buckets = await rows<{ t: number; v: number }>(
+  const [series] = await chartData(
     db,
-    sql`with b as (
-          select floor((extract(epoch from time) - ${start}) / ${width})::int as k, time, value
-          from samples where ${range}
-        ), ranked as (
-          select time, value,
-            row_number() over (partition by k order by value, time) as low,
-            row_number() over (partition by k order by value desc, time) as high
-          from b
-        )
-        select extract(epoch from time)::int as t, ${value} as v
-        from ranked where low = 1 or high = 1 order by time`,
+    [{ ...channel, gapSeconds: gapSecondsFor(channel.pushInterval), ranges: [] }],
+    { start, end },
   );
-  return { bucketSeconds: width, points: buckets.map((r) => [r.t, r.v]) };
+  return {
+    bucketSeconds: series?.bucketSeconds ?? 0,
+    points: (series?.points ?? []).filter((p): p is [number, number] => p[1] !== null),
+  };
 }

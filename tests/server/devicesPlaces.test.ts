@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { rollUpRange } from "../../server/data/rollups.ts";
 import { LOCATION_REQUIRED } from "../../src/domain/location.ts";
 import {
   COLD_ROOM,
@@ -101,6 +102,8 @@ describe("a channel's history", () => {
     points[5000] = [points[5000]![0], 40];
     points[7000] = [points[7000]![0], -30];
     await addSamples(db, id, points);
+    // Written in bulk, not pushed: roll them up as the demo history does.
+    await rollUpRange(db, [id], start, nowS);
     const viewer = await signedIn(ctx, "viewer@example.com");
     const data = (await (await viewer.get(history(`${COLD_ROOM}_1`, `?start=${start}&end=${nowS}`))).json())
       .data;
