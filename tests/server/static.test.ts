@@ -50,6 +50,7 @@ describe("static site", () => {
     expect(shellFor("/public/report/h4sh")).toBe("/public/report/_/index.html");
     expect(shellFor("/p/device/h4sh")).toBe("/p/device/_/index.html");
     expect(shellFor("/public/device/h4sh")).toBe("/public/device/_/index.html");
+    expect(shellFor("/links/5")).toBe("/links/_/index.html");
     expect(shellFor("/s/order/details/12")).toBe("/s/index.html");
     expect(shellFor("/s")).toBe("/s/index.html");
     expect(shellFor("/p/quote/a/b")).toBeNull();
