@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
-import { rows, type Db } from "../db/client.ts";
+import type { Db } from "../db/client.ts";
+import { readRollups, readRollupsIn, readSamples, type RolledRows } from "./rollups.ts";
 import {
   chartPoints,
   groupBuckets,
@@ -30,52 +30,9 @@ const FINEST = ROLLUP_LEVELS[0];
 const MAX_REFINE_BUCKETS = 20_000;
 
 const round = (v: number) => Math.round(v * 10_000) / 10_000;
-const idList = (ids: readonly number[]) =>
-  sql.join(
-    ids.map((id) => sql`${id}`),
-    sql`, `,
-  );
+const byTime = (a: Bucket, b: Bucket) => a.firstAt - b.firstAt;
 
-/** Each channel's rows of a string_agg, "a,b,c;d,e,f", as number lists (one text per channel
- * keeps PGlite from converting thousands of rows field by field). */
-async function aggregated(db: Db, query: ReturnType<typeof sql>): Promise<Map<number, number[][]>> {
-  const found = await rows<{ id: number; data: string | null }>(db, query);
-  return new Map(
-    found.map((r) => [r.id, r.data ? r.data.split(";").map((row) => row.split(",").map(Number)) : []]),
-  );
-}
-
-/** Rolled-up buckets of `level` starting in [from, to). */
-function rollupRows(db: Db, ids: readonly number[], level: number, from: number, to: number) {
-  const epoch = (col: string) => sql.raw(`date_part('epoch', ${col})`);
-  return aggregated(
-    db,
-    sql`select channel_id as id, string_agg(concat_ws(',', ${epoch("bucket")}, min_value, max_value,
-          ${epoch("min_at")}, ${epoch("max_at")}, ${epoch("first_at")}, ${epoch("last_at")}, sum_value,
-          sample_count), ';') as data
-        from sample_rollups
-        where channel_id in (${idList(ids)}) and level = ${level}
-          and bucket >= to_timestamp(${from}) and bucket < to_timestamp(${to})
-        group by channel_id`,
-  );
-}
-
-/** Raw samples in the given [from, to] spans (to inclusive only for the last). */
-function sampleRows(db: Db, ids: readonly number[], spans: readonly [number, number, boolean][]) {
-  const inSpans = sql.join(
-    spans.map(
-      ([from, to, inclusive]) =>
-        sql`(time >= to_timestamp(${from}) and time ${sql.raw(inclusive ? "<=" : "<")} to_timestamp(${to}))`,
-    ),
-    sql` or `,
-  );
-  return aggregated(
-    db,
-    sql`select channel_id as id, string_agg(concat_ws(',', date_part('epoch', time), value), ';') as data
-        from samples where channel_id in (${idList(ids)}) and (${inSpans}) group by channel_id`,
-  );
-}
-
+/** Rolled-up rows as buckets with the adjustment applied (their sums are the channel's totals). */
 const fromRollup =
   (level: number, adjust: number) =>
   (r: number[]): Bucket => ({
@@ -87,8 +44,8 @@ const fromRollup =
     maxAt: r[4]!,
     firstAt: r[5]!,
     lastAt: r[6]!,
-    sum: r[7]! + adjust * r[8]!,
-    count: r[8]!,
+    sum: 0,
+    count: 0,
   });
 const fromSample =
   (adjust: number) =>
@@ -107,7 +64,26 @@ const fromSample =
       count: 1,
     };
   };
-const byTime = (a: Bucket, b: Bucket) => a.firstAt - b.firstAt;
+
+/** A channel's buckets over the window and its statistics. */
+interface Read {
+  buckets: Bucket[];
+  stats: ReportSeries["stats"];
+}
+
+/** Statistics of the window: extremes of its buckets, sums of raw samples and rolled-up totals. */
+function statsOf(
+  raw: readonly Bucket[],
+  rolled: RolledRows | undefined,
+  buckets: readonly Bucket[],
+  adjust: number,
+) {
+  const count = raw.length + (rolled?.count ?? 0);
+  const all = summarize(buckets);
+  if (!count || !all) return null;
+  const sum = raw.reduce((n, b) => n + b.sum, 0) + (rolled ? rolled.total + adjust * rolled.count : 0);
+  return { min: all.min, max: all.max, avg: round(sum / count), count };
+}
 
 /**
  * The window's buckets per channel at `level`: whole rolled-up buckets inside it and the raw
@@ -120,7 +96,7 @@ async function windowBuckets(db: Db, list: readonly ChartChannel[], level: 0 | R
     ? { from: Math.ceil(w.start / level) * level, to: Math.floor(w.end / level) * level }
     : null;
   const useRollups = inner !== null && inner.from < inner.to;
-  const raw = await sampleRows(
+  const raw = await readSamples(
     db,
     ids,
     useRollups
@@ -131,16 +107,15 @@ async function windowBuckets(db: Db, list: readonly ChartChannel[], level: 0 | R
       : [[w.start, w.end, true]],
   );
   const rolled = useRollups
-    ? await rollupRows(db, ids, level, inner.from, inner.to)
-    : new Map<number, number[][]>();
+    ? await readRollups(db, ids, level, inner.from, inner.to)
+    : new Map<number, RolledRows>();
   return new Map(
-    list.map((c) => [
-      c.channelId,
-      [
-        ...(raw.get(c.channelId) ?? []).map(fromSample(c.adjust)),
-        ...(rolled.get(c.channelId) ?? []).map(fromRollup(useRollups ? level : 0, c.adjust)),
-      ].sort(byTime),
-    ]),
+    list.map((c): [number, Read] => {
+      const samples = (raw.get(c.channelId) ?? []).map(fromSample(c.adjust));
+      const r = rolled.get(c.channelId);
+      const buckets = [...samples, ...(r?.rows ?? []).map(fromRollup(level, c.adjust))].sort(byTime);
+      return [c.channelId, { buckets, stats: statsOf(samples, r, buckets, c.adjust) }];
+    }),
   );
 }
 
@@ -165,45 +140,31 @@ async function excursionBuckets(
   db: Db,
   list: readonly ChartChannel[],
   level: 0 | RollupLevel,
-  byChannel: ReadonlyMap<number, Bucket[]>,
+  reads: ReadonlyMap<number, Read>,
 ) {
   const out = new Map<number, { buckets: Bucket[]; precision: number }>();
-  const spans = new Map(list.map((c) => [c.channelId, touchingSpans(byChannel.get(c.channelId)!, c.ranges)]));
+  const spans = new Map(
+    list.map((c) => [c.channelId, touchingSpans(reads.get(c.channelId)!.buckets, c.ranges)]),
+  );
   const needed = [...spans.values()].flat().reduce((n, [from, to]) => n + (to - from) / FINEST, 0);
   const refine = level > FINEST && needed > 0 && needed <= MAX_REFINE_BUCKETS;
-  const fine = refine ? await finestIn(db, spans) : new Map<number, number[][]>();
+  const fine = refine ? await readRollupsIn(db, FINEST, spans) : new Map<number, RolledRows>();
+  // Without any bucket in a range, that much is known to the finest level too.
+  const precision = level === 0 ? 0 : refine || needed === 0 ? FINEST : level;
   for (const c of list) {
-    const all = byChannel.get(c.channelId)!;
-    if (!refine) {
-      out.set(c.channelId, { buckets: readingSpans(all, c.gapSeconds), precision: level });
+    const all = reads.get(c.channelId)!.buckets;
+    const own = spans.get(c.channelId)!;
+    if (!refine || !own.length) {
+      out.set(c.channelId, { buckets: readingSpans(all, c.gapSeconds), precision });
       continue;
     }
     const inSpan = (b: Bucket) =>
-      spans.get(c.channelId)!.some(([from, to]) => b.start >= from && b.end <= to && b.start !== b.end);
-    const merged = [
-      ...all.filter((b) => !inSpan(b)),
-      ...(fine.get(c.channelId) ?? []).map(fromRollup(FINEST, c.adjust)),
-    ];
-    out.set(c.channelId, { buckets: readingSpans(merged.sort(byTime), c.gapSeconds), precision: FINEST });
+      b.start !== b.end && own.some(([from, to]) => b.start >= from && b.end <= to);
+    const sharper = (fine.get(c.channelId)?.rows ?? []).map(fromRollup(FINEST, c.adjust));
+    const merged = [...all.filter((b) => !inSpan(b)), ...sharper].sort(byTime);
+    out.set(c.channelId, { buckets: readingSpans(merged, c.gapSeconds), precision });
   }
   return out;
-}
-
-/** The finest level's buckets inside each channel's spans. */
-function finestIn(db: Db, spans: ReadonlyMap<number, readonly [number, number][]>) {
-  const flat = [...spans].flatMap(([id, list]) => list.map(([from, to]) => [id, from, to] as const));
-  const column = (i: number) => sql`${`{${flat.map((f) => f[i]).join(",")}}`}::float8[]`;
-  const epoch = (col: string) => sql.raw(`date_part('epoch', r.${col})`);
-  return aggregated(
-    db,
-    sql`select r.channel_id as id, string_agg(concat_ws(',', ${epoch("bucket")}, r.min_value, r.max_value,
-          ${epoch("min_at")}, ${epoch("max_at")}, ${epoch("first_at")}, ${epoch("last_at")}, r.sum_value,
-          r.sample_count), ';') as data
-        from unnest(${column(0)}, ${column(1)}, ${column(2)}) as t(c, f, e)
-        join sample_rollups r on r.channel_id = t.c::int and r.level = ${FINEST}
-          and r.bucket >= to_timestamp(t.f) and r.bucket < to_timestamp(t.e)
-        group by r.channel_id`,
-  );
 }
 
 /**
@@ -219,10 +180,10 @@ export async function chartData(
   if (!list.length) return [];
   const range = window.end - window.start;
   const level = pickLevel(range);
-  const byChannel = await windowBuckets(db, list, level, window);
-  const forExcursions = await excursionBuckets(db, list, level, byChannel);
+  const reads = await windowBuckets(db, list, level, window);
+  const forExcursions = await excursionBuckets(db, list, level, reads);
   return list.map((c) => {
-    const buckets = byChannel.get(c.channelId)!;
+    const { buckets, stats } = reads.get(c.channelId)!;
     const raw = level === 0 && buckets.length <= MAX_POINTS;
     const width = raw ? 0 : groupWidth(range, level);
     const points = chartPoints(raw ? buckets : groupBuckets(buckets, width), c.gapSeconds);
@@ -233,7 +194,7 @@ export async function chartData(
       channelKey: c.channelKey,
       bucketSeconds: width,
       points,
-      stats: summarize(buckets),
+      stats,
       excursions: found.excursions.map(({ rangeId, ...e }) => ({ thresholdRangeId: rangeId, ...e })),
       secondsOutside: found.secondsOutside,
       excursionPrecision: ex.precision,

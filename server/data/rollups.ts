@@ -164,3 +164,120 @@ export async function rollupCoverage(db: Db, channelId: number) {
   );
   return { oldestSample: row?.sample ?? null, oldestBucket: row?.bucket ?? null };
 }
+
+/** A channel's rolled-up rows: [bucket, min, max, minAt, maxAt, firstAt, lastAt] (epoch
+ * seconds, values as stored), with the sum and count of all their samples. */
+export interface RolledRows {
+  rows: number[][];
+  total: number;
+  count: number;
+}
+
+/** Seconds after the bucket's start: small integers, quick to turn into text. */
+const OFFSETS = sql.raw(`date_part('epoch', r.bucket)::int8, r.min_value, r.max_value,
+  date_part('epoch', r.min_at - r.bucket)::int, date_part('epoch', r.max_at - r.bucket)::int,
+  date_part('epoch', r.first_at - r.bucket)::int, date_part('epoch', r.last_at - r.bucket)::int`);
+
+/**
+ * Rows of each channel as one text ("a,b;c,d"), turned into numbers here: PGlite and
+ * node-postgres convert a few long texts far faster than thousands of rows field by field.
+ */
+async function perChannel(db: Db, query: SQL) {
+  const found = await rows<{ id: number; data: string | null; total: number | null; n: number | null }>(
+    db,
+    query,
+  );
+  return new Map(
+    found.map((r) => [
+      r.id,
+      {
+        rows: r.data ? r.data.split(";").map((row) => row.split(",").map(Number)) : [],
+        total: r.total ?? 0,
+        count: r.n ?? 0,
+      },
+    ]),
+  );
+}
+
+const absolute = (r: number[]) => [
+  r[0]!,
+  r[1]!,
+  r[2]!,
+  r[0]! + r[3]!,
+  r[0]! + r[4]!,
+  r[0]! + r[5]!,
+  r[0]! + r[6]!,
+];
+
+/** Each channel's buckets of `level` starting in [from, to) (epoch seconds). */
+export async function readRollups(
+  db: Db,
+  channelIds: readonly number[],
+  level: number,
+  from: number,
+  to: number,
+) {
+  const ids = sql.join(
+    channelIds.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  const found = await perChannel(
+    db,
+    sql`select r.channel_id as id, string_agg(concat_ws(',', ${OFFSETS}), ';') as data,
+          sum(r.sum_value) as total, sum(r.sample_count)::int as n
+        from sample_rollups r where r.channel_id in (${ids}) and r.level = ${level}
+          and r.bucket >= to_timestamp(${from}) and r.bucket < to_timestamp(${to})
+        group by r.channel_id`,
+  );
+  return new Map([...found].map(([id, f]) => [id, { ...f, rows: f.rows.map(absolute) }] as const));
+}
+
+/**
+ * Each channel's buckets of `level` inside its spans [from, to), each span read through the key
+ * (offset 0 keeps the planner from turning the lateral lookup into a join over the whole table).
+ */
+export async function readRollupsIn(
+  db: Db,
+  level: number,
+  spans: ReadonlyMap<number, readonly [number, number][]>,
+) {
+  const flat = [...spans].flatMap(([id, list]) => list.map(([from, to]) => [id, from, to] as const));
+  if (!flat.length) return new Map<number, RolledRows>();
+  const column = (i: 0 | 1 | 2, type: string) =>
+    sql`${`{${flat.map((f) => f[i]).join(",")}}`}::${sql.raw(type)}`;
+  const found = await perChannel(
+    db,
+    sql`select t.c as id, string_agg(concat_ws(',', ${OFFSETS}), ';') as data,
+          sum(r.sum_value) as total, sum(r.sample_count)::int as n
+        from unnest(${column(0, "int[]")}, ${column(1, "float8[]")}, ${column(2, "float8[]")}) as t(c, f, e)
+        cross join lateral (select * from sample_rollups r where r.channel_id = t.c and r.level = ${level}
+          and r.bucket >= to_timestamp(t.f) and r.bucket < to_timestamp(t.e) offset 0) as r
+        group by t.c`,
+  );
+  return new Map([...found].map(([id, f]) => [id, { ...f, rows: f.rows.map(absolute) }] as const));
+}
+
+/** Each channel's raw samples as [time, value] in the spans [from, to) (to inclusive when flagged). */
+export async function readSamples(
+  db: Db,
+  channelIds: readonly number[],
+  spans: readonly [number, number, boolean][],
+) {
+  const ids = sql.join(
+    channelIds.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  const inSpans = sql.join(
+    spans.map(
+      ([from, to, inclusive]) =>
+        sql`(time >= to_timestamp(${from}) and time ${sql.raw(inclusive ? "<=" : "<")} to_timestamp(${to}))`,
+    ),
+    sql` or `,
+  );
+  const found = await perChannel(
+    db,
+    sql`select channel_id as id, string_agg(concat_ws(',', date_part('epoch', time)::int8, value), ';') as data
+        from samples where channel_id in (${ids}) and (${inSpans}) group by channel_id`,
+  );
+  return new Map([...found].map(([id, f]) => [id, f.rows] as const));
+}
