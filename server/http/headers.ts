@@ -16,6 +16,9 @@ export const PRIVATE_PATHS = [
   "/subscription/*",
   "/shipments/*",
   "/dev/*",
+  "/devices/data/*",
+  "/order/public/*",
+  "/quote/public/*",
 ];
 
 /** no-store, and the API's CSP unless the response brings its own (built pages hash their scripts). */

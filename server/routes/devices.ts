@@ -2,6 +2,7 @@ import { Hono, type Context } from "hono";
 import { ApiError, NOT_FOUND } from "../core/errors.ts";
 import { channelHistory, channelByKey, channelsOfDevice } from "../data/channels.ts";
 import { renameDevice, setPublicHash } from "../data/deviceEdits.ts";
+import { announceDevice } from "../data/liveNotify.ts";
 import { deviceById, deviceGeneral, deviceList } from "../data/devices.ts";
 import { saveSensorSettings } from "../data/sensorSettings.ts";
 import { groupByKey, groupOf, sensorsOfDevice } from "../data/sensors.ts";
@@ -67,6 +68,8 @@ export function deviceRoutes(deps: Deps) {
       if (!planAllows(authOf(c).subscription.features, "publicUrl"))
         throw new ApiError(403, PLAN_MESSAGES.publicUrl);
       const hash = (await setPublicHash(db, device.id, true))!;
+      // Open public pages of the old link are told at once (their watch is re-checked).
+      await announceDevice(db, device.id, deps.now());
       return reply(c, createPublicLink, {
         publicLink: publicDevicePath(device.deviceType, hash),
         publicPageHash: hash,
@@ -75,6 +78,7 @@ export function deviceRoutes(deps: Deps) {
     .delete(deletePublicLink.path, guard(deletePublicLink, deps), async (c) => {
       const device = await ownDevice(c, deps, "publicLink.manage");
       await setPublicHash(db, device.id, false);
+      await announceDevice(db, device.id, deps.now());
       return reply(c, deletePublicLink, { publicLink: null, publicPageHash: null });
     })
     .get(getChannelList.path, guard(getChannelList, deps), async (c) => {

@@ -60,6 +60,8 @@ const HINTS: [RegExp, unknown][] = [
   [/^referrer$/, "ord-1"],
   [/^sensors\.macAddress$/, "W1A001"],
   [/macAddress$/, "00:1A:2B:3C:4D:01"],
+  // update-sensor names a channel group (no channel type); channels name a channel.
+  [/^channelKey$/, "00:1A:2B:3C:4D:01_W1A001_1200_0"],
   [/channelKey$/, "00:1A:2B:3C:4D:01_W1A001_1200_0_1"],
   // A card the sandbox declines: examples reach the gateway and change nothing.
   [/^cardNumber$/, "4000000000000002"],

@@ -161,6 +161,8 @@ export const PATH_EXAMPLES: Record<string, Record<string, string>> = {
     paymentId: "1",
   },
   "/quote/public/:token/order": { token: DEMO.openQuoteToken },
+  "/api/v1/device-data/public/device-details/:publicPageHash": { publicPageHash: DEMO.raDeviceHash },
+  "/api/v1/device-data/channel-history/:channelKey": { channelKey: "00:1A:2B:3C:4D:01_W1A001_1200_0_1" },
 };
 
 /** The route's path with its parameters filled: a seeded record's where one is known, else "1". */
