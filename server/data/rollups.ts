@@ -179,8 +179,9 @@ const OFFSETS = sql.raw(`date_part('epoch', r.bucket)::int8, r.min_value, r.max_
   date_part('epoch', r.first_at - r.bucket)::int, date_part('epoch', r.last_at - r.bucket)::int`);
 
 /**
- * Rows of each channel as one text ("a,b;c,d"), turned into numbers here: PGlite and
- * node-postgres convert a few long texts far faster than thousands of rows field by field.
+ * Rows of each channel as one JSON text ("[[a,b],[c,d]]", built in SQL and read with
+ * JSON.parse): PGlite and node-postgres hand over a few long texts far faster than thousands
+ * of rows field by field, and JSON.parse reads numbers faster than splitting text.
  */
 async function perChannel(db: Db, query: SQL) {
   const found = await rows<{ id: number; data: string | null; total: number | null; n: number | null }>(
@@ -190,24 +191,18 @@ async function perChannel(db: Db, query: SQL) {
   return new Map(
     found.map((r) => [
       r.id,
-      {
-        rows: r.data ? r.data.split(";").map((row) => row.split(",").map(Number)) : [],
-        total: r.total ?? 0,
-        count: r.n ?? 0,
-      },
+      { rows: r.data ? (JSON.parse(r.data) as number[][]) : [], total: r.total ?? 0, count: r.n ?? 0 },
     ]),
   );
 }
+/** The aggregate that makes one JSON array of arrays from the rows' fields. */
+const jsonRows = (fields: SQL) => sql`'[' || string_agg('[' || concat_ws(',', ${fields}) || ']', ',') || ']'`;
 
-const absolute = (r: number[]) => [
-  r[0]!,
-  r[1]!,
-  r[2]!,
-  r[0]! + r[3]!,
-  r[0]! + r[4]!,
-  r[0]! + r[5]!,
-  r[0]! + r[6]!,
-];
+/** Turns the bucket-relative times of a row into epoch seconds, in place. */
+const absolute = (r: number[]) => {
+  for (let i = 3; i < 7; i++) r[i]! += r[0]!;
+  return r;
+};
 
 /** Each channel's buckets of `level` starting in [from, to) (epoch seconds). */
 export async function readRollups(
@@ -223,7 +218,7 @@ export async function readRollups(
   );
   const found = await perChannel(
     db,
-    sql`select r.channel_id as id, string_agg(concat_ws(',', ${OFFSETS}), ';') as data,
+    sql`select r.channel_id as id, ${jsonRows(OFFSETS)} as data,
           sum(r.sum_value) as total, sum(r.sample_count)::int as n
         from sample_rollups r where r.channel_id in (${ids}) and r.level = ${level}
           and r.bucket >= to_timestamp(${from}) and r.bucket < to_timestamp(${to})
@@ -247,7 +242,7 @@ export async function readRollupsIn(
     sql`${`{${flat.map((f) => f[i]).join(",")}}`}::${sql.raw(type)}`;
   const found = await perChannel(
     db,
-    sql`select t.c as id, string_agg(concat_ws(',', ${OFFSETS}), ';') as data,
+    sql`select t.c as id, ${jsonRows(OFFSETS)} as data,
           sum(r.sum_value) as total, sum(r.sample_count)::int as n
         from unnest(${column(0, "int[]")}, ${column(1, "float8[]")}, ${column(2, "float8[]")}) as t(c, f, e)
         cross join lateral (select * from sample_rollups r where r.channel_id = t.c and r.level = ${level}
@@ -276,7 +271,7 @@ export async function readSamples(
   );
   const found = await perChannel(
     db,
-    sql`select channel_id as id, string_agg(concat_ws(',', date_part('epoch', time)::int8, value), ';') as data
+    sql`select channel_id as id, ${jsonRows(sql.raw("date_part('epoch', time)::int8, value"))} as data
         from samples where channel_id in (${ids}) and (${inSpans}) group by channel_id`,
   );
   return new Map([...found].map(([id, f]) => [id, f.rows] as const));
