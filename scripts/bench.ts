@@ -12,6 +12,7 @@ import { median, timeRequest } from "./bench/timing.ts";
 import { chromium } from "@playwright/test";
 import { CHROMIUM, SLOW_LINK, cardPainted, formUsable, slowLinkMs } from "./bench/paint.ts";
 import { csvBench } from "./bench/csv.ts";
+import { chartDataBench } from "./bench/chartData.ts";
 
 const PORT = Number(process.env["BENCH_PORT"] ?? 4490);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -103,6 +104,8 @@ try {
 }
 // The device data download at the issue's scale, in the bench's own databases.
 await csvBench();
+// The report chart data call at the issue's scale, in the bench's own databases.
+await chartDataBench();
 
 /** What a visitor on the slow link waits for, in Chromium with an empty cache (median of 3). */
 async function slowLinkTable() {
