@@ -1,3 +1,5 @@
+// Imported so that the block below adds to Astro's types instead of replacing them.
+// oxlint-disable-next-line import/no-unassigned-import
 import "astro";
 
 declare module "astro" {

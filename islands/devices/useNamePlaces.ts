@@ -57,6 +57,8 @@ export function useNamePlaces(
     const observer = new ResizeObserver(measure);
     observer.observe(frame);
     return () => observer.disconnect();
+    // layoutKey is not read here: a new key (zoom, width) means the pins moved, so measure again.
+    // oxlint-disable-next-line react-hooks/exhaustive-deps
   }, [list, layoutKey]);
   return places;
 }

@@ -18,14 +18,14 @@ export const CHROMIUM = {
 export async function jsBeforeMark(page: Page, mark: string): Promise<{ gzip: number; files: string[] }> {
   const { files, inline } = await page.evaluate((name) => {
     const at = performance.getEntriesByName(name)[0]?.startTime ?? Infinity;
-    const files = performance
+    const requested = performance
       .getEntriesByType("resource")
       .filter((e) => e.startTime <= at && /\.m?js(\?|$)/.test(e.name))
       .map((e) => e.name);
-    const inline = [...document.querySelectorAll("script:not([src])")]
+    const scripts = [...document.querySelectorAll("script:not([src])")]
       .filter((s) => !/json/.test(s.getAttribute("type") ?? ""))
       .map((s) => s.textContent ?? "");
-    return { files, inline };
+    return { files: requested, inline: scripts };
   }, mark);
   let gzip = 0;
   for (const text of inline) gzip += gzipSync(Buffer.from(text), { level: 9 }).length;

@@ -85,7 +85,12 @@ export async function recordOrderPayment(
     paymentStatus = "Paid";
     await tx.update(orders).set({ paymentStatus }).where(eq(orders.id, p.orderId));
   }
-  return { paymentId: payment!.id, paymentStatus, balanceDue: record.balanceDue, validationId: record.row.validationId };
+  return {
+    paymentId: payment!.id,
+    paymentStatus,
+    balanceDue: record.balanceDue,
+    validationId: record.row.validationId,
+  };
 }
 
 /** Copies an address row (the order keeps the address it was placed with, whatever the quote's becomes). */
@@ -120,7 +125,9 @@ export async function orderFromQuote(
   const validationId = randomToken(18);
   const shippingAddressId = await copyAddress(tx, quote.shippingAddressId);
   const billingAddressId =
-    quote.billingAddressId === quote.shippingAddressId ? shippingAddressId : await copyAddress(tx, quote.billingAddressId);
+    quote.billingAddressId === quote.shippingAddressId
+      ? shippingAddressId
+      : await copyAddress(tx, quote.billingAddressId);
   await tx.insert(orders).values({
     id: orderId,
     subscriptionId: quote.subscriptionId,
@@ -145,7 +152,9 @@ export async function orderFromQuote(
   });
   const items = await tx.select().from(quoteLineItems).where(eq(quoteLineItems.quoteId, quote.id));
   if (items.length)
-    await tx.insert(orderLineItems).values(items.map(({ id: _id, quoteId: _q, ...item }) => ({ ...item, orderId })));
+    await tx
+      .insert(orderLineItems)
+      .values(items.map(({ id: _id, quoteId: _q, ...item }) => ({ ...item, orderId })));
   const [payment] = await tx
     .insert(payments)
     .values(paymentRow(orderId, p.key, p.charge, p.poNumber, at))

@@ -5,7 +5,7 @@ import { visitorZone } from "../domain/dayText.ts";
 import { deviceStatus, usesPublicDeviceRoute } from "../domain/device.ts";
 import { DEVICE_LOAD_FAILED, infoRows, NO_DEVICE_ID, STATUS_BADGE } from "../domain/deviceView.ts";
 import { PUBLIC_DEVICE_PATH, PUBLIC_SCALE, renderDashboard, renderInfo } from "./deviceRender.ts";
-import { badge, el, field, fill, painted } from "./paint.ts";
+import { badge, element, field, fill, painted } from "./paint.ts";
 import { getPublic, lastSegment } from "./publicData.ts";
 
 /*
@@ -24,13 +24,13 @@ function paintHeader(d: DeviceDetails["general"]) {
   fill(card, "type", d.deviceType);
   fill(card, "location", d.location ?? "No location");
   field(card, "tags").replaceChildren(
-    ...(d.tagList.length ? d.tagList.map((t) => el("li", t.name)) : [el("li", "No tags", "muted")]),
+    ...(d.tagList.length ? d.tagList.map((t) => element("li", t.name)) : [element("li", "No tags", "muted")]),
   );
 }
 
 /** The device's picture (max height 250px in device.css), named by its model. */
 function paintImage(d: DeviceDetails["general"]) {
-  const image = el("img", undefined, "device-image");
+  const image = element("img", undefined, "device-image");
   image.src = d.imageUrl ?? "";
   image.alt = d.model ?? d.deviceType;
   field(card, "image").replaceChildren(...(d.imageUrl ? [image] : []));
@@ -108,4 +108,7 @@ async function follow(hash: string, first: DeviceDetails) {
   );
 }
 
-void main();
+/** Runs the page: called once by its Astro page. */
+export function showDevice() {
+  void main();
+}

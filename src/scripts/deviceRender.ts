@@ -7,7 +7,7 @@ import {
   type TemperatureRow,
 } from "../domain/dashboard.ts";
 import type { InfoPart, InfoRow } from "../domain/deviceView.ts";
-import { el } from "./paint.ts";
+import { element } from "./paint.ts";
 
 /*
  * The public device page's panels drawn from the models of src/domain/deviceView.ts and
@@ -25,7 +25,7 @@ export const PUBLIC_SCALE = "F";
 export function icon(name: string, label?: string): Element {
   const template = document.getElementById(`icon-${name}`) as HTMLTemplateElement | null;
   const svg = template?.content.firstElementChild?.cloneNode(true) as Element | undefined;
-  if (!svg) return el("span");
+  if (!svg) return element("span");
   if (label) {
     svg.removeAttribute("aria-hidden");
     svg.setAttribute("role", "img");
@@ -35,7 +35,7 @@ export function icon(name: string, label?: string): Element {
 }
 
 function link(text: string, href: string) {
-  const a = el("a", text);
+  const a = element("a", text);
   a.href = href;
   return a;
 }
@@ -51,16 +51,20 @@ function partNode(p: InfoPart): Node {
       a.target = "_blank";
       a.rel = "noopener noreferrer";
       a.className = "open-interface";
-      a.append(icon("open"), el("span", p.text), el("span", " (opens in a new window)", "visually-hidden"));
+      a.append(
+        icon("open"),
+        element("span", p.text),
+        element("span", " (opens in a new window)", "visually-hidden"),
+      );
       return a;
     }
     case "icon": {
-      const span = el("span", undefined, `info-icon info-icon-${p.icon}`);
+      const span = element("span", undefined, `info-icon info-icon-${p.icon}`);
       span.append(icon(p.icon, p.label));
       return span;
     }
     case "badge":
-      return el("span", p.text, `badge badge-${p.text === "Pushing" ? "ok" : "bad"}`);
+      return element("span", p.text, `badge badge-${p.text === "Pushing" ? "ok" : "bad"}`);
   }
 }
 
@@ -69,8 +73,9 @@ const sameKind = (a: Node, b: Node) =>
   (!(a instanceof Element) || a.getAttribute("data-key") === (b as Element).getAttribute("data-key"));
 
 function syncAttributes(target: Element, source: Element) {
-  for (const { name } of [...target.attributes]) if (!source.hasAttribute(name)) target.removeAttribute(name);
-  for (const { name, value } of [...source.attributes])
+  for (const { name } of Array.from(target.attributes))
+    if (!source.hasAttribute(name)) target.removeAttribute(name);
+  for (const { name, value } of Array.from(source.attributes))
     if (target.getAttribute(name) !== value) target.setAttribute(name, value);
 }
 
@@ -97,28 +102,28 @@ export function morph(target: Node, source: Node) {
 
 /** Fills the info panel's list with its rows. */
 export function renderInfo(list: HTMLElement, rows: readonly InfoRow[]) {
-  const fresh = el("dl");
+  const fresh = element("dl");
   fresh.append(
     ...rows.flatMap((r) => {
-      const value = el("dd");
+      const value = element("dd");
       value.dataset["row"] = r.id;
       value.append(...r.parts.map(partNode));
-      return [el("dt", r.label), value];
+      return [element("dt", r.label), value];
     }),
   );
   morph(list, fresh);
 }
 
 function cardStatus(card: Card) {
-  const status = el("p", undefined, "unit-status");
+  const status = element("p", undefined, "unit-status");
   if (card.battery) {
-    const battery = el("span", undefined, `battery battery-${card.battery.band.toLowerCase()}`);
+    const battery = element("span", undefined, `battery battery-${card.battery.band.toLowerCase()}`);
     if (card.battery.alert) battery.classList.add("battery-alert");
     battery.append(icon(BATTERY_ICON[card.battery.band]), batteryText(card.battery));
     status.append(battery);
   }
   if (card.signal) {
-    const signal = el("span", undefined, "signal");
+    const signal = element("span", undefined, "signal");
     signal.append(icon("signal"), `Signal: ${card.signal.strength} (${card.signal.dbm} dBm)`);
     status.append(signal);
   }
@@ -126,13 +131,13 @@ function cardStatus(card: Card) {
 }
 
 function readingsList(card: Card) {
-  if (!card.readings.length) return el("p", "No readings", "muted");
-  const list = el("dl", undefined, "readings");
+  if (!card.readings.length) return element("p", "No readings", "muted");
+  const list = element("dl", undefined, "readings");
   for (const r of card.readings) {
-    const row = el("div");
-    const value = el("dd");
+    const row = element("div");
+    const value = element("dd");
     value.append(r.text);
-    row.append(el("dt", r.label), value);
+    row.append(element("dt", r.label), value);
     list.append(row);
   }
   return list;
@@ -143,25 +148,25 @@ function readingsList(card: Card) {
  * explore page they lead to on the signed-in page is the owner's.
  */
 export function cardNode(card: Card): HTMLElement {
-  const item = el("li", undefined, `unit-card${card.muted ? " is-muted" : ""}`);
+  const item = element("li", undefined, `unit-card${card.muted ? " is-muted" : ""}`);
   item.dataset["key"] = card.key;
-  const title = el("h4");
-  if (card.port !== null) title.append(el("span", `Port ${card.port}`, "port"));
+  const title = element("h4");
+  if (card.port !== null) title.append(element("span", `Port ${card.port}`, "port"));
   title.append(card.title);
   if (card.warning) title.append(icon("warning", MUTED_WARNING));
   item.append(title);
-  if (card.sensorType) item.append(el("p", card.sensorType, "unit-type"));
+  if (card.sensorType) item.append(element("p", card.sensorType, "unit-type"));
   item.append(readingsList(card));
   if (card.battery || card.signal) item.append(cardStatus(card));
   return item;
 }
 
 function sectionNode(s: Section) {
-  const section = el("section", undefined, `dash-section dash-${s.kind}`);
+  const section = element("section", undefined, `dash-section dash-${s.kind}`);
   section.setAttribute("aria-labelledby", `dash-${s.kind}`);
-  const heading = el("h3", s.title);
+  const heading = element("h3", s.title);
   heading.id = `dash-${s.kind}`;
-  const list = el("ul", undefined, "unit-cards");
+  const list = element("ul", undefined, "unit-cards");
   list.append(...s.cards.map((c) => cardNode(c)));
   section.append(heading, list);
   return section;
@@ -169,14 +174,14 @@ function sectionNode(s: Section) {
 
 /** The internal-temperature view: each unit's temperature in one line. */
 function temperatureList(rows: readonly TemperatureRow[]) {
-  const section = el("section", undefined, "temp-view");
+  const section = element("section", undefined, "temp-view");
   section.setAttribute("aria-labelledby", "temp-view-title");
-  const heading = el("h3", "Temperature overview");
+  const heading = element("h3", "Temperature overview");
   heading.id = "temp-view-title";
-  const list = el("ul");
+  const list = element("ul");
   for (const r of rows) {
-    const item = el("li", undefined, r.muted ? "is-muted" : undefined);
-    item.append(el("span", r.title), el("span", r.reading.text));
+    const item = element("li", undefined, r.muted ? "is-muted" : undefined);
+    item.append(element("span", r.title), element("span", r.reading.text));
     list.append(item);
   }
   section.append(heading, list);
@@ -192,8 +197,8 @@ export function renderDashboard(
   const parts: HTMLElement[] = [];
   if (model.temperatures.length) parts.push(temperatureList(model.temperatures));
   parts.push(...model.sections.map((s) => sectionNode(s)));
-  if (!model.sections.length) parts.push(el("p", "No sensors to show.", "muted"));
-  const fresh = el("div");
+  if (!model.sections.length) parts.push(element("p", "No sensors to show.", "muted"));
+  const fresh = element("div");
   fresh.append(...parts);
   morph(root, fresh);
 }

@@ -5,7 +5,7 @@ import type { EpochSeconds } from "../domain/brand.ts";
 import { formatDate, visitorZone } from "../domain/dayText.ts";
 import { parsePublicOrderRef, publicOrderRef } from "../domain/order.ts";
 import { payAsGuestPath } from "../domain/paths.ts";
-import { badge, el, failed, fill, guestPay, painted, show } from "./paint.ts";
+import { badge, element, failed, fill, guestPay, painted, show } from "./paint.ts";
 import { getPublic, lastSegment } from "./publicData.ts";
 import { paintTimeline } from "./timeline.ts";
 
@@ -47,16 +47,16 @@ function nothingToPay(o: OrderDetails): string {
 function paintTracking(numbers: readonly string[], ref: string) {
   const list = card.querySelector<HTMLElement>('[data-field="trackingNumbers"]')!;
   if (!numbers.length) {
-    list.replaceChildren(el("li", "None yet", "muted"));
+    list.replaceChildren(element("li", "None yet", "muted"));
     return;
   }
   list.replaceChildren(
     ...numbers.map((n) => {
-      const button = el("button", n, "link");
+      const button = element("button", n, "link");
       button.type = "button";
       button.setAttribute("aria-haspopup", "dialog");
       button.addEventListener("click", () => void openShipment(button, ref, n));
-      const item = el("li");
+      const item = element("li");
       item.append(button);
       return item;
     }),
@@ -92,4 +92,7 @@ async function main() {
   }
 }
 
-void main();
+/** Runs the page: called once by its Astro page. */
+export function showOrder() {
+  void main();
+}

@@ -76,7 +76,7 @@ export function guestPay(href: string | null, note: string | null) {
 }
 
 /** Elements with text, for lists the script builds. */
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string) {
+export function element<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string) {
   const node = document.createElement(tag);
   if (text !== undefined) node.textContent = text;
   if (className) node.className = className;

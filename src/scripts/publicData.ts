@@ -19,15 +19,15 @@ export async function getPublic<T>(path: string, params: Record<string, string>)
 declare global {
   interface Window {
     /** The request src/components/EarlyRecord.astro started before this script arrived. */
-    __portalEarly?: { url: string; response: Promise<Response> } | undefined;
+    portalEarlyRecord?: { url: string; response: Promise<Response> } | undefined;
   }
 }
 
 /** The early request for this URL, once (a response body is read once). */
 function takeEarly(url: string): Promise<Response> | undefined {
-  const early = window.__portalEarly;
+  const early = window.portalEarlyRecord;
   if (early?.url !== url) return undefined;
-  window.__portalEarly = undefined;
+  window.portalEarlyRecord = undefined;
   return early.response;
 }
 

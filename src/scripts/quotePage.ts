@@ -54,4 +54,7 @@ async function main() {
   }
 }
 
-void main();
+/** Runs the page: called once by its Astro page. */
+export function showQuote() {
+  void main();
+}

@@ -1,7 +1,7 @@
 import type { EpochSeconds } from "../domain/brand.ts";
 import { formatDate, formatTime } from "../domain/dayText.ts";
 import type { TimelineKind } from "../domain/timeline.ts";
-import { el } from "./paint.ts";
+import { element } from "./paint.ts";
 
 /** The order's life as a list, each moment in the visitor's own time zone. */
 export function paintTimeline(
@@ -11,13 +11,13 @@ export function paintTimeline(
 ) {
   list.replaceChildren(
     ...events.map((e) => {
-      const item = el("li", undefined, `timeline-${e.kind}`);
-      const time = el(
+      const item = element("li", undefined, `timeline-${e.kind}`);
+      const time = element(
         "time",
         `${formatDate(e.at as EpochSeconds, zone)}, ${formatTime(e.at as EpochSeconds, zone)}`,
       );
       time.dateTime = new Date(e.at * 1000).toISOString();
-      item.append(time, el("span", e.text));
+      item.append(time, element("span", e.text));
       return item;
     }),
   );
