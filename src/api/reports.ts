@@ -84,7 +84,7 @@ export const getPublicReport = endpoint({
   }),
   response: PublicReportSchema,
   summary:
-    "A shared report's metadata (spec section 3): name and window, devices, channels with colours and axes, names 'sensor name - channel name', units, latest readings, threshold ranges (Celsius for temperatures). Counts a view unless refresh=1. 404 for a bad, deleted, expired or paused link.",
+    "A shared report's metadata (spec section 3): name and window, devices, channels with colours and axes, names 'sensor name - channel name', units, latest readings, threshold ranges (Celsius for temperatures). refresh=1 marks the page's 30-second refreshes, which are not views. 404 for a bad, deleted, expired or paused link.",
 });
 
 const epochQuery = (field: string) =>

@@ -143,6 +143,20 @@ describe("public report", () => {
     }
   });
 
+  it("answers a report without channels with empty lists, for the page's 'No sensor channels currently available.'", async () => {
+    const hash = "empty-report-hash-0123456789";
+    await db().execute(sql`insert into reports (subscription_id, name, public_hash, time_interval)
+      select id, 'Empty', ${hash}, 3600 from subscriptions where name like 'Acme%'`);
+    try {
+      const report = await json<PublicReport>(meta(hash));
+      expect(report).toMatchObject({ sensorMap: {}, deviceList: [], channelKeyList: [], channelIdList: [] });
+      expect(report.thresholdRangeAssociations).toEqual([]);
+      expect(await json<ReportData>(data(hash))).toEqual({ start: NOW - 3600, end: NOW, series: [] });
+    } finally {
+      await db().execute(sql`delete from reports where public_hash = ${hash}`);
+    }
+  });
+
   it("serves the rolling day by default as raw readings, one series per channel", async () => {
     const chart = await json<ReportData>(data(DEMO.reportHash));
     expect([chart.start, chart.end]).toEqual([NOW - 86_400, NOW]);
