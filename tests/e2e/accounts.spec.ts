@@ -214,6 +214,14 @@ test("saves temperature scale and time zone, and switches subscription", async (
   await page.getByLabel("Subscription").selectOption({ label: "Northwind Cold Storage (Viewer)" });
   await expect(page.getByText("Northwind Cold Storage · Viewer · Basic plan")).toBeVisible();
   await expect(page.getByRole("button", { name: "Dismiss Northwind notice" })).toBeVisible();
+  // The demo Administrator is shared with the device tests: put back Acme, °C and New York.
+  await page.getByLabel("Subscription").selectOption({ label: "Acme Labs (Administrator)" });
+  await expect(page.getByText("Acme Labs · Administrator", { exact: false })).toBeVisible();
+  await page.goto("/s/settings");
+  await page.getByLabel("Celsius (°C)").check();
+  await page.getByLabel("Time zone").selectOption("America/New_York");
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByRole("status")).toHaveText("Settings saved.");
 });
 
 test("sends a signed-out visitor of a signed-in page to sign in and back", async ({ page }) => {
