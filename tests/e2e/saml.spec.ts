@@ -152,8 +152,11 @@ test("sends a federated address that registers from an order to its identity pro
   await page.getByLabel("Email").fill(OWNER);
   await page.keyboard.press("Enter");
   await page.getByRole("button", { name: "Continue to the portal" }).click();
-  // Back on the order page, now signed in, the card opens the order in the signed-in area.
-  await expect(page).toHaveURL(`${PORTAL}/s/order/details/${DEMO.orderId}`);
+  // Back on the order page, now signed in. The order is Acme's and this person belongs to
+  // Northwind, so the page stays public (only a member is sent to the signed-in page).
+  await page.waitForURL(`${PORTAL}/p/order/ORD-${DEMO.orderId}-${DEMO.orderValidationId}`);
+  await expect(page.locator("#order-card")).not.toHaveAttribute("aria-busy", "true");
+  await expect(page).toHaveURL(`${PORTAL}/p/order/ORD-${DEMO.orderId}-${DEMO.orderValidationId}`);
 });
 
 test("does not complete in a browser that did not start the sign-in (login CSRF)", async ({ page }) => {
