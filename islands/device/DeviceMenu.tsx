@@ -1,5 +1,5 @@
 import { useStore } from "@nanostores/react";
-import { lazy, Suspense, useEffect, useId, useRef, useState, type ComponentType } from "react";
+import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
 import type { DeviceGeneral } from "../../src/api/devices.ts";
 import { $deviceRights, refreshDevice } from "../../src/stores/device.ts";
 import { EllipsisVertical } from "./icons.ts";
@@ -11,19 +11,16 @@ export interface DeviceDialogProps {
   onClose: () => void;
   onChanged?: () => void;
 }
-type DialogModule = { default: ComponentType<DeviceDialogProps> };
 
-// Found at build time: a dialog whose file is not there yet leaves its item out of the menu.
-const modules = import.meta.glob<DialogModule>("./dialogs/*Dialog.tsx");
-const dialog = (name: string) => {
-  const load = modules[`./dialogs/${name}.tsx`];
-  return load ? lazy(load) : null;
-};
+// Each dialog's code loads only when its item is first chosen.
+const LocationDialog = lazy(() => import("./dialogs/LocationDialog.tsx"));
+const PublicLinkDialog = lazy(() => import("./dialogs/PublicLinkDialog.tsx"));
+const DownloadDialog = lazy(() => import("./dialogs/DownloadDialog.tsx"));
 
 const ITEMS = [
-  { label: "Update Location", module: dialog("LocationDialog"), editorsOnly: true },
-  { label: "Manage Public Link", module: dialog("PublicLinkDialog"), editorsOnly: true },
-  { label: "Download Device Data", module: dialog("DownloadDialog"), editorsOnly: false },
+  { label: "Update Location", module: LocationDialog, editorsOnly: true },
+  { label: "Manage Public Link", module: PublicLinkDialog, editorsOnly: true },
+  { label: "Download Device Data", module: DownloadDialog, editorsOnly: false },
 ];
 
 /**
@@ -38,7 +35,7 @@ export function DeviceMenu({ device }: { device: DeviceGeneral }) {
   const listId = useId();
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
-  const items = ITEMS.filter((i) => i.module && (rights.edit || !i.editorsOnly));
+  const items = ITEMS.filter((i) => rights.edit || !i.editorsOnly);
   useEffect(() => {
     if (!expanded) return;
     const outside = (e: Event) => root.current?.contains(e.target as Node) || setExpanded(false);
@@ -84,7 +81,7 @@ export function DeviceMenu({ device }: { device: DeviceGeneral }) {
         ))}
       </ul>
       {items.map(({ label, module: Dialog }) =>
-        Dialog && openedOnce.includes(label) ? (
+        openedOnce.includes(label) ? (
           <Suspense key={label} fallback={null}>
             <Dialog
               device={device}
