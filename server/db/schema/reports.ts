@@ -15,8 +15,29 @@ export const reports = pgTable("reports", {
   timeInterval: integer("time_interval").notNull().default(0),
   startDate: tz("start_date"),
   endDate: tz("end_date"),
+  /** The public link stops opening the report at this time (null: never). */
+  expiresAt: tz("expires_at"),
+  /** Set while the owner has paused the public link: it answers like a missing one. */
+  pausedAt: tz("paused_at"),
   createdAt: createdAt(),
 });
+
+/**
+ * Views of a report's public link, one row per report and UTC day (one upsert per view, so
+ * counting stays cheap however often the link is opened); the builder sums the last 30 days.
+ */
+export const reportViews = pgTable(
+  "report_views",
+  {
+    reportId: integer("report_id")
+      .notNull()
+      .references(() => reports.id, { onDelete: "cascade" }),
+    /** The UTC midnight that starts the day. */
+    day: tz("day").notNull(),
+    views: integer("views").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.reportId, t.day] })],
+);
 
 export const reportChannels = pgTable(
   "report_channels",
