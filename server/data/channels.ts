@@ -1,7 +1,7 @@
 import { asc, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { channelGroups, channels, devices, sensors } from "../db/schema/index.ts";
-import type { ChannelListEntry } from "../../src/api/devices.ts";
+import type { ChannelListEntry } from "../../src/api/deviceData.ts";
 import { gapSecondsFor } from "../../src/domain/downsample.ts";
 import { chartData } from "./chartData.ts";
 

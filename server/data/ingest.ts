@@ -3,7 +3,7 @@ import type { Db } from "../db/client.ts";
 import { channelGroups, channels, devices, samples, sensors } from "../db/schema/index.ts";
 import { keyMatches } from "../core/crypto.ts";
 import { ApiError, type FieldError } from "../core/errors.ts";
-import type { Push } from "../../src/api/devices.ts";
+import type { Push } from "../../src/api/readings.ts";
 import { announceDevice } from "./liveNotify.ts";
 import { rollUpSamples } from "./rollups.ts";
 

@@ -1,4 +1,4 @@
-import { DEFAULT_CSV_NAME } from "../../src/api/devices.ts";
+import { DEFAULT_CSV_NAME } from "../../src/api/deviceData.ts";
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 

@@ -12,7 +12,8 @@ import { reply } from "../http/reply.ts";
 import { epochSeconds } from "../../src/domain/brand.ts";
 import { LOCATION_REQUIRED, locationUpdate } from "../../src/domain/location.ts";
 import { dataRange, PLAN_MESSAGES, planAllows } from "../../src/domain/plan.ts";
-import { changeDeviceLocation, downloadDeviceData } from "../../src/api/devices.ts";
+import { downloadDeviceData } from "../../src/api/deviceData.ts";
+import { changeDeviceLocation } from "../../src/api/devices.ts";
 import { csvFileName } from "./csvFileName.ts";
 
 export const BOTH_COORDINATES = "Enter both latitude and longitude.";

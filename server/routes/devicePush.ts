@@ -6,7 +6,7 @@ import { guard } from "../http/access.ts";
 import { errorResponse } from "../http/errors.ts";
 import { inputOf } from "../http/input.ts";
 import { reply } from "../http/reply.ts";
-import { pushReadings } from "../../src/api/devices.ts";
+import { pushReadings } from "../../src/api/readings.ts";
 
 const PUSH_BODY_LIMIT = 256 * 1024;
 const pushLimit = bodyLimit({

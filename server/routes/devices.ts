@@ -15,11 +15,10 @@ import { publicDevicePath } from "../../src/domain/device.ts";
 import { dataRange, PLAN_MESSAGES, planAllows } from "../../src/domain/plan.ts";
 import { epochSeconds } from "../../src/domain/brand.ts";
 import type { Action } from "../../src/domain/permissions.ts";
+import { getChannelHistory, getChannelList } from "../../src/api/deviceData.ts";
 import {
   createPublicLink,
   deletePublicLink,
-  getChannelHistory,
-  getChannelList,
   getDeviceDetails,
   listDevices,
   updateDevice,

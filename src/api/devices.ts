@@ -1,54 +1,9 @@
 import * as z from "zod/mini";
-import { parseChannelKey, parseGroupKey } from "../domain/channelKey.ts";
+import { parseGroupKey } from "../domain/channelKey.ts";
 import { MAX_ADJUSTMENT } from "../domain/device.ts";
 import { LABEL_MAX } from "../domain/labels.ts";
 import { endpoint } from "./endpoint.ts";
-import { ID_RANGE, MAX_ID, orDefault } from "./fields.ts";
-
-const CHANNEL_KEY_FORM =
-  "Channel key is not in the form device_sensor_groupType_groupIndex_channelType[_channelIndex].";
-
-/** The body a device posts with its key. Temperatures are in Celsius, times epoch seconds. */
-export const PushSchema = z.strictObject({
-  macAddress: z.string().check(z.trim(), z.minLength(1, "macAddress is required."), z.maxLength(64)),
-  uptime: z.optional(z.int().check(z.minimum(0), z.maximum(10 * 365 * 86400))),
-  readings: z
-    .array(
-      z.strictObject({
-        channelKey: z.string().check(z.refine((k) => parseChannelKey(k) !== null, CHANNEL_KEY_FORM)),
-        value: z.number({ error: "Reading value must be a finite number." }),
-        time: z.optional(z.int().check(z.positive())),
-      }),
-    )
-    .check(
-      z.minLength(1, "At least one reading is required."),
-      z.maxLength(2000, "At most 2000 readings per push."),
-    ),
-  sensors: z.optional(
-    z
-      .array(
-        z.strictObject({
-          macAddress: z.string().check(z.minLength(1), z.maxLength(64)),
-          battery: z.optional(z.int().check(z.minimum(0), z.maximum(100))),
-          signal: z.optional(z.int().check(z.minimum(-150), z.maximum(0))),
-          pluggedIn: z.optional(z.boolean()),
-        }),
-      )
-      .check(z.maxLength(500)),
-  ),
-});
-export type Push = z.infer<typeof PushSchema>;
-
-export const pushReadings = endpoint({
-  method: "post",
-  path: "/api/v1/device-data/push",
-  host: "api",
-  body: "json",
-  request: PushSchema,
-  response: z.object({ accepted: z.number() }),
-  summary:
-    "A device's readings, authenticated with `Authorization: Device {key}`; stored whole or not at all.",
-});
+import { channelKeyField, ID_RANGE, MAX_ID, orDefault } from "./fields.ts";
 
 /*
  * The device pages (spec sections 2, 3 and 7). Times are epoch seconds; temperature values
@@ -201,7 +156,7 @@ export const updateSensor = endpoint({
       z
         .array(
           z.strictObject({
-            channelKey: z.string().check(z.refine((k) => parseChannelKey(k) !== null, CHANNEL_KEY_FORM)),
+            channelKey: channelKeyField,
             /** Celsius for temperatures; only adjustable kinds may be non-zero. */
             adjust: z
               .number({ error: ADJUST_RULE })
@@ -253,28 +208,6 @@ export const deletePublicLink = endpoint({
   summary: "Deletes the device's public link; its page fails at once.",
 });
 
-export const ChannelListEntrySchema = z.object({
-  channelKey: z.string(),
-  /** "Cold Room - Temperature": the sensor's label (or type) and the channel's name. */
-  name: z.string(),
-  sensorLabel: z.string(),
-  channelName: z.string(),
-  kind: z.string(),
-  units: z.nullable(z.string()),
-  isHidden: z.boolean(),
-});
-export type ChannelListEntry = z.infer<typeof ChannelListEntrySchema>;
-
-export const getChannelList = endpoint({
-  method: "get",
-  path: "/api/v1/alerts/channel-list/:deviceId",
-  host: "api",
-  body: "none",
-  request: undefined,
-  response: z.object({ channelList: z.array(ChannelListEntrySchema) }),
-  summary: "The device's channels with their names, in dashboard order.",
-});
-
 const coordinate = (field: string, limit: number) =>
   z.optional(
     z.string().check(
@@ -310,31 +243,6 @@ export const changeDeviceLocation = endpoint({
     "Sets a device's location text and/or coordinates (multipart or form): 'Either location or coordinates (lat/lng) must be provided'.",
 });
 
-const isoTime = (field: string) =>
-  z.optional(
-    z
-      .string()
-      .check(
-        z.refine(
-          (v) =>
-            /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,9})?)?(Z|[+-]\d\d:?\d\d)$/.test(v) &&
-            Number.isFinite(Date.parse(v)),
-          `${field} must be an ISO date and time such as 2026-11-22T12:00:00Z.`,
-        ),
-      ),
-  );
-export const DEFAULT_CSV_NAME = "device-data.csv";
-export const downloadDeviceData = endpoint({
-  method: "get",
-  path: "/devices/data/download-device-data-by-date-range/:deviceId",
-  host: "web",
-  body: "query",
-  request: z.object({ startTime: isoTime("Start time"), endTime: isoTime("End time") }),
-  response: z.string(),
-  summary:
-    "The device's readings as text/csv (streamed): 'Time (UTC)' then a column per channel ('Cold Room - Temperature (°C)'), one row per time; the last 24 hours by default. Needs the plan's CSV export feature; the start is held to the plan's data-age limit.",
-});
-
 export const DeviceListItemSchema = z.object({
   id: z.int(),
   name: z.string(),
@@ -358,32 +266,4 @@ export const listDevices = endpoint({
   request: undefined,
   response: z.object({ deviceList: z.array(DeviceListItemSchema) }),
   summary: "The active subscription's devices, by name, with tags, location, last push and status.",
-});
-
-export const MAX_HISTORY_POINTS = 3000;
-const epochQuery = (field: string) =>
-  z.optional(
-    z
-      .string()
-      .check(z.refine((v) => /^\d{1,10}$/.test(v) && Number(v) <= MAX_ID, `${field} must be epoch seconds.`)),
-  );
-export const getChannelHistory = endpoint({
-  method: "get",
-  path: "/api/v1/device-data/channel-history/:channelKey",
-  host: "api",
-  body: "query",
-  request: z.object({ start: epochQuery("start"), end: epochQuery("end") }),
-  response: z.object({
-    channel: ChannelListEntrySchema,
-    deviceId: z.int(),
-    deviceName: z.string(),
-    start: epoch,
-    end: epoch,
-    /** 0 for raw samples; else the bucket width whose min and max each point pair is. */
-    bucketSeconds: z.int(),
-    /** [epoch seconds, value], oldest first, at most 3000 (Celsius for temperatures). */
-    points: z.array(z.tuple([epoch, z.number()])),
-  }),
-  summary:
-    "A channel's history for the explore page (last 24 hours by default), at most 3000 points: raw, or each bucket's min and max.",
 });

@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import { INVALID_EMAIL, PASSWORD_RULE, isEmail, passwordError } from "../domain/auth.ts";
 import { isKnownTimezone } from "../domain/timezones.ts";
 import { parseReferrer } from "../domain/publicRecord.ts";
+import { parseChannelKey } from "../domain/channelKey.ts";
 
 /** PostgreSQL integer ids: 1 to 2,147,483,647. */
 export const MAX_ID = 2_147_483_647;
@@ -40,3 +41,13 @@ export const orDefault = z._default;
 
 /** An emailed link's token; a missing one is an empty, unusable token. */
 export const tokenField = orDefault(z.string(), "");
+
+/** A channel's key (spec section 3): device_sensor_groupType_groupIndex_channelType[_channelIndex]. */
+export const channelKeyField = z
+  .string()
+  .check(
+    z.refine(
+      (k) => parseChannelKey(k) !== null,
+      "Channel key is not in the form device_sensor_groupType_groupIndex_channelType[_channelIndex].",
+    ),
+  );

@@ -1,6 +1,7 @@
 import * as accounts from "./accounts.ts";
 import * as config from "./config.ts";
 import * as countries from "./countries.ts";
+import * as deviceData from "./deviceData.ts";
 import * as devices from "./devices.ts";
 import type { Endpoint } from "./endpoint.ts";
 import * as gateway from "./gateway.ts";
@@ -8,6 +9,8 @@ import * as links from "./links.ts";
 import * as lookup from "./lookup.ts";
 import * as orders from "./orders.ts";
 import * as quotes from "./quotes.ts";
+import * as readings from "./readings.ts";
+import * as reportBuilder from "./reportBuilder.ts";
 import * as reports from "./reports.ts";
 import * as session from "./session.ts";
 import * as shipments from "./shipments.ts";
@@ -25,12 +28,15 @@ const MODULES: Record<string, Record<string, unknown>> = {
   accounts,
   config,
   countries,
+  deviceData,
   devices,
   gateway,
   links,
   lookup,
   orders,
   quotes,
+  readings,
+  reportBuilder,
   reports,
   session,
   shipments,

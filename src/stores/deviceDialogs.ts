@@ -1,10 +1,9 @@
 import { atom, computed } from "nanostores";
+import { DEFAULT_CSV_NAME, downloadDeviceData } from "../api/deviceData.ts";
 import {
   changeDeviceLocation,
   createPublicLink,
-  DEFAULT_CSV_NAME,
   deletePublicLink,
-  downloadDeviceData,
   type DeviceGeneral,
 } from "../api/devices.ts";
 import { pathOf } from "../api/endpoint.ts";

@@ -1,5 +1,5 @@
 import { atom, computed } from "nanostores";
-import { getChannelHistory } from "../api/devices.ts";
+import { getChannelHistory } from "../api/deviceData.ts";
 import type { ResponseOf } from "../api/endpoint.ts";
 import type { FieldError } from "../api/errors.ts";
 import type { Celsius } from "../domain/brand.ts";

@@ -1,6 +1,6 @@
 import { cleanStores } from "nanostores";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { getChannelHistory, type ChannelListEntry } from "../../src/api/devices.ts";
+import { getChannelHistory, type ChannelListEntry } from "../../src/api/deviceData.ts";
 import type { ResponseOf } from "../../src/api/endpoint.ts";
 import { RANGE_ORDER } from "../../src/domain/plan.ts";
 import { $devicePrefs } from "../../src/stores/device.ts";

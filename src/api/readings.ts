@@ -1,0 +1,47 @@
+import * as z from "zod/mini";
+import { endpoint } from "./endpoint.ts";
+import { channelKeyField } from "./fields.ts";
+
+/* What devices send (spec section 7): the one call a device makes, with its own key. */
+
+/** The body a device posts with its key. Temperatures are in Celsius, times epoch seconds. */
+export const PushSchema = z.strictObject({
+  macAddress: z.string().check(z.trim(), z.minLength(1, "macAddress is required."), z.maxLength(64)),
+  uptime: z.optional(z.int().check(z.minimum(0), z.maximum(10 * 365 * 86400))),
+  readings: z
+    .array(
+      z.strictObject({
+        channelKey: channelKeyField,
+        value: z.number({ error: "Reading value must be a finite number." }),
+        time: z.optional(z.int().check(z.positive())),
+      }),
+    )
+    .check(
+      z.minLength(1, "At least one reading is required."),
+      z.maxLength(2000, "At most 2000 readings per push."),
+    ),
+  sensors: z.optional(
+    z
+      .array(
+        z.strictObject({
+          macAddress: z.string().check(z.minLength(1), z.maxLength(64)),
+          battery: z.optional(z.int().check(z.minimum(0), z.maximum(100))),
+          signal: z.optional(z.int().check(z.minimum(-150), z.maximum(0))),
+          pluggedIn: z.optional(z.boolean()),
+        }),
+      )
+      .check(z.maxLength(500)),
+  ),
+});
+export type Push = z.infer<typeof PushSchema>;
+
+export const pushReadings = endpoint({
+  method: "post",
+  path: "/api/v1/device-data/push",
+  host: "api",
+  body: "json",
+  request: PushSchema,
+  response: z.object({ accepted: z.number() }),
+  summary:
+    "A device's readings, authenticated with `Authorization: Device {key}`; stored whole or not at all.",
+});
