@@ -55,6 +55,16 @@ export const ACCESS = {
   // Public report page (issue 10). TOKEN: the report's public hash in the path.
   "GET /api/v1/device-data/public/report/:publicHash": TOKEN,
   "GET /api/v1/device-data/public/report/data/:hash": TOKEN,
+  // Report builder (issue 10): everyone reads, Administrator and Manager change.
+  "GET /api/v1/reports": session("report.view"),
+  "GET /api/v1/report-channels": session("report.view"),
+  "GET /api/v1/reports/:id": session("report.view"),
+  "POST /api/v1/reports": session("report.edit"),
+  "PATCH /api/v1/reports/:id": session("report.edit"),
+  "DELETE /api/v1/reports/:id": session("report.edit"),
+  "POST /api/v1/reports/:id/public-link": session("report.edit"),
+  "PATCH /api/v1/reports/:id/public-link": session("report.edit"),
+  "DELETE /api/v1/reports/:id/public-link": session("report.edit"),
   "PATCH /api/v1/device-data/update-device/:deviceId": session("device.edit"),
   "PATCH /api/v1/device-data/update-sensor/": session("sensor.edit"),
   "POST /api/v1/device-data/public-link/:deviceId": session("publicLink.manage"),

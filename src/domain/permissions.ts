@@ -16,7 +16,9 @@ export type Action =
   | "share.link"
   | "access.grant"
   | "account.view"
-  | "account.settings";
+  | "account.settings"
+  | "report.view"
+  | "report.edit";
 
 const ALL: readonly RoleId[] = Object.values(Role);
 const EDITORS: readonly RoleId[] = [Role.ADMINISTRATOR, Role.MANAGER];
@@ -39,6 +41,8 @@ const MATRIX: Record<Action, readonly RoleId[]> = {
   "access.grant": [Role.ADMINISTRATOR],
   "account.view": ALL,
   "account.settings": ALL,
+  "report.view": ALL,
+  "report.edit": EDITORS,
 };
 
 /** May a person holding this role do the action (in their active subscription)? */

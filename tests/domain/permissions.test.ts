@@ -22,6 +22,8 @@ describe("roles and permissions", () => {
     ["sensor.edit", [Role.ADMINISTRATOR, Role.MANAGER, Role.PROVISIONER]],
     ["order.pay", [Role.ADMINISTRATOR, Role.MANAGER, Role.BILLING]],
     ["access.grant", [Role.ADMINISTRATOR]],
+    ["report.view", [Role.ADMINISTRATOR, Role.MANAGER, Role.VIEWER, Role.PROVISIONER, Role.BILLING]],
+    ["report.edit", [Role.ADMINISTRATOR, Role.MANAGER]],
   ])("lets exactly the right roles %s", (action, allowed) => {
     const who = Object.values(Role).filter((r) => roleMay(r, action));
     expect(who).toEqual(allowed);

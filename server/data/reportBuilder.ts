@@ -1,0 +1,324 @@
+import { and, asc, count, eq, gte, inArray, notExists, sql } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import {
+  channelGroups,
+  channels,
+  devices,
+  reportChannels,
+  reportThresholds,
+  reportViews,
+  reports,
+  sensors,
+  thresholdRanges,
+} from "../db/schema/index.ts";
+import { ApiError, NOT_FOUND } from "../core/errors.ts";
+import { randomToken } from "../core/crypto.ts";
+import { secondsOf } from "../core/time.ts";
+import type {
+  ChannelOption,
+  LinkState,
+  ReportDetail,
+  ReportInput,
+  ReportLink,
+  ReportSummary,
+} from "../../src/api/reportBuilder.ts";
+
+type ReportRow = typeof reports.$inferSelect;
+const DAY_MS = 86_400_000;
+/** Views are counted over the last 30 days, today included. */
+const VIEW_DAYS = 30;
+
+const dayOf = (now: Date) => new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
+const epochOrNull = (d: Date | null) => (d ? secondsOf(d) : null);
+
+/** The link's state at `now`; a paused link reads paused even after its expiry. */
+export function linkStateOf(row: Pick<ReportRow, "pausedAt" | "expiresAt">, now: Date): LinkState {
+  if (row.pausedAt) return "paused";
+  return row.expiresAt && row.expiresAt <= now ? "expired" : "live";
+}
+
+function linkOf(row: ReportRow, now: Date): ReportLink | null {
+  if (!row.publicHash) return null;
+  return {
+    publicHash: row.publicHash,
+    expiresAt: epochOrNull(row.expiresAt),
+    pausedAt: epochOrNull(row.pausedAt),
+    state: linkStateOf(row, now),
+  };
+}
+
+const channelCounts = (db: Db) =>
+  db
+    .select({ reportId: reportChannels.reportId, n: count().as("n") })
+    .from(reportChannels)
+    .groupBy(reportChannels.reportId)
+    .as("cc");
+
+/** The subscription's reports (or one of them) as the list shows them. */
+export async function reportSummaries(
+  db: Db,
+  subscriptionId: number,
+  now: Date,
+  onlyId?: number,
+): Promise<ReportSummary[]> {
+  const cc = channelCounts(db);
+  const since = new Date(dayOf(now).getTime() - (VIEW_DAYS - 1) * DAY_MS);
+  const views = db
+    .select({ reportId: reportViews.reportId, n: sql<number>`sum(${reportViews.views})::int`.as("v") })
+    .from(reportViews)
+    .where(gte(reportViews.day, since))
+    .groupBy(reportViews.reportId)
+    .as("rv");
+  const rows = await db
+    .select({ report: reports, channelCount: cc.n, views: views.n })
+    .from(reports)
+    .leftJoin(cc, eq(cc.reportId, reports.id))
+    .leftJoin(views, eq(views.reportId, reports.id))
+    .where(
+      and(
+        eq(reports.subscriptionId, subscriptionId),
+        onlyId === undefined ? undefined : eq(reports.id, onlyId),
+      ),
+    )
+    .orderBy(asc(sql`lower(${reports.name})`), asc(reports.id));
+  return rows.map(({ report, channelCount, views: n }) => ({
+    id: report.id,
+    name: report.name,
+    channelCount: Number(channelCount ?? 0),
+    timeInterval: report.timeInterval,
+    startDate: epochOrNull(report.startDate),
+    endDate: epochOrNull(report.endDate),
+    link: linkOf(report, now),
+    views30Days: Number(n ?? 0),
+  }));
+}
+
+/** A report row by id, or null; callers check its subscription. */
+export async function findReport(db: Db, id: number): Promise<ReportRow | null> {
+  const [row] = await db.select().from(reports).where(eq(reports.id, id));
+  return row ?? null;
+}
+
+/** One report of the subscription with its channels and threshold ranges, or null. */
+export async function reportDetail(
+  db: Db,
+  subscriptionId: number,
+  id: number,
+  now: Date,
+): Promise<ReportDetail | null> {
+  const [summary] = await reportSummaries(db, subscriptionId, now, id);
+  if (!summary) return null;
+  const [picked, ranges] = await Promise.all([
+    db
+      .select({ channelId: reportChannels.channelId, color: reportChannels.color, axis: reportChannels.axis })
+      .from(reportChannels)
+      .where(eq(reportChannels.reportId, id))
+      .orderBy(asc(reportChannels.axis), asc(reportChannels.channelId)),
+    db
+      .select({
+        id: thresholdRanges.id,
+        name: thresholdRanges.name,
+        channelId: thresholdRanges.channelId,
+        minValue: thresholdRanges.minValue,
+        maxValue: thresholdRanges.maxValue,
+        color: thresholdRanges.color,
+      })
+      .from(reportThresholds)
+      .innerJoin(thresholdRanges, eq(thresholdRanges.id, reportThresholds.thresholdRangeId))
+      .where(and(eq(reportThresholds.reportId, id), eq(thresholdRanges.subscriptionId, subscriptionId)))
+      .orderBy(asc(thresholdRanges.id)),
+  ]);
+  return { ...summary, channels: picked, thresholds: ranges };
+}
+
+/** Every channel of the subscription's devices, by device, sensor and channel. */
+export async function channelOptions(db: Db, subscriptionId: number): Promise<ChannelOption[]> {
+  return db
+    .select({
+      channelId: channels.id,
+      channelKey: channels.channelKey,
+      deviceId: devices.id,
+      deviceName: devices.name,
+      // The sensor's name as the device pages and the public report show it.
+      sensorName: sql<string>`coalesce(nullif(${channelGroups.label}, ''), nullif(${sensors.label}, ''), ${sensors.sensorType}, ${sensors.macAddress})`,
+      channelName: channels.name,
+      kind: channels.kind,
+      units: channels.units,
+    })
+    .from(channels)
+    .innerJoin(channelGroups, eq(channelGroups.id, channels.channelGroupId))
+    .innerJoin(sensors, eq(sensors.id, channelGroups.sensorId))
+    .innerJoin(devices, eq(devices.id, sensors.deviceId))
+    .where(eq(devices.subscriptionId, subscriptionId))
+    .orderBy(
+      asc(sql`lower(${devices.name})`),
+      asc(devices.id),
+      asc(sensors.id),
+      asc(channelGroups.id),
+      asc(channels.id),
+    );
+}
+
+/** Refuses channels that are not the subscription's devices' own, exactly like missing ones. */
+async function requireOwnChannels(tx: Db, subscriptionId: number, ids: readonly number[]) {
+  const found = await tx
+    .select({ id: channels.id })
+    .from(channels)
+    .innerJoin(channelGroups, eq(channelGroups.id, channels.channelGroupId))
+    .innerJoin(sensors, eq(sensors.id, channelGroups.sensorId))
+    .innerJoin(devices, eq(devices.id, sensors.deviceId))
+    .where(and(inArray(channels.id, [...ids]), eq(devices.subscriptionId, subscriptionId)));
+  if (found.length !== new Set(ids).size) throw new ApiError(404, NOT_FOUND);
+}
+
+/** Replaces the report's channels and threshold ranges (ranges no other report uses go with it). */
+async function writeParts(tx: Db, subscriptionId: number, reportId: number, input: ReportInput) {
+  await tx.delete(reportChannels).where(eq(reportChannels.reportId, reportId));
+  await tx.insert(reportChannels).values(input.channels.map((c) => ({ reportId, ...c })));
+  const old = await tx
+    .delete(reportThresholds)
+    .where(eq(reportThresholds.reportId, reportId))
+    .returning({ id: reportThresholds.thresholdRangeId });
+  if (old.length)
+    await tx.delete(thresholdRanges).where(
+      and(
+        inArray(
+          thresholdRanges.id,
+          old.map((o) => o.id),
+        ),
+        notExists(
+          tx.select().from(reportThresholds).where(eq(reportThresholds.thresholdRangeId, thresholdRanges.id)),
+        ),
+      ),
+    );
+  if (!input.thresholds.length) return;
+  const made = await tx
+    .insert(thresholdRanges)
+    .values(input.thresholds.map((t) => ({ subscriptionId, ...t })))
+    .returning({ id: thresholdRanges.id });
+  await tx.insert(reportThresholds).values(made.map((m) => ({ reportId, thresholdRangeId: m.id })));
+}
+
+const timingOf = (input: ReportInput) =>
+  input.timeInterval > 0
+    ? { timeInterval: input.timeInterval, startDate: null, endDate: null }
+    : {
+        timeInterval: 0,
+        startDate: new Date(input.startDate! * 1000),
+        endDate: new Date(input.endDate! * 1000),
+      };
+
+/** Creates a report (not shared) with its channels and ranges, in one transaction; its id. */
+export async function createReport(db: Db, subscriptionId: number, input: ReportInput): Promise<number> {
+  return db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db;
+    await requireOwnChannels(
+      tx,
+      subscriptionId,
+      input.channels.map((c) => c.channelId),
+    );
+    const [row] = await tx
+      .insert(reports)
+      .values({ subscriptionId, name: input.name, ...timingOf(input) })
+      .returning({ id: reports.id });
+    await writeParts(tx, subscriptionId, row!.id, input);
+    return row!.id;
+  });
+}
+
+/** Replaces a report's name, window, channels and ranges; false when it is gone meanwhile. */
+export async function updateReport(
+  db: Db,
+  subscriptionId: number,
+  id: number,
+  input: ReportInput,
+): Promise<boolean> {
+  return db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db;
+    await requireOwnChannels(
+      tx,
+      subscriptionId,
+      input.channels.map((c) => c.channelId),
+    );
+    const updated = await tx
+      .update(reports)
+      .set({ name: input.name, ...timingOf(input) })
+      .where(and(eq(reports.id, id), eq(reports.subscriptionId, subscriptionId)))
+      .returning({ id: reports.id });
+    if (!updated.length) return false;
+    await writeParts(tx, subscriptionId, id, input);
+    return true;
+  });
+}
+
+/** Deletes a report and the ranges only it used; false when there was none. */
+export async function deleteReport(db: Db, id: number): Promise<boolean> {
+  return db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db;
+    const ranges = await tx
+      .select({ id: reportThresholds.thresholdRangeId })
+      .from(reportThresholds)
+      .where(eq(reportThresholds.reportId, id));
+    const gone = await tx.delete(reports).where(eq(reports.id, id)).returning({ id: reports.id });
+    if (ranges.length)
+      await tx.delete(thresholdRanges).where(
+        and(
+          inArray(
+            thresholdRanges.id,
+            ranges.map((r) => r.id),
+          ),
+          notExists(
+            tx
+              .select()
+              .from(reportThresholds)
+              .where(eq(reportThresholds.thresholdRangeId, thresholdRanges.id)),
+          ),
+        ),
+      );
+    return gone.length > 0;
+  });
+}
+
+/**
+ * Shares the report under a new token (256 bits), live, with the given expiry. Sharing again
+ * replaces the token in the same statement, so the old link fails at once.
+ */
+export async function shareReport(db: Db, id: number, expiresAt: Date | null) {
+  await db
+    .update(reports)
+    .set({ publicHash: randomToken(32), pausedAt: null, expiresAt })
+    .where(eq(reports.id, id));
+}
+
+/** Pauses, resumes, or changes the expiry of a shared report's link. */
+export async function changeReportLink(
+  db: Db,
+  id: number,
+  change: { pausedAt: Date | null | undefined; expiresAt: Date | null | undefined },
+) {
+  const set = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined));
+  if (!Object.keys(set).length) return;
+  await db.update(reports).set(set).where(eq(reports.id, id));
+}
+
+/** Stops sharing: the token, pause and expiry go; the link fails at once. */
+export async function unshareReport(db: Db, id: number) {
+  await db
+    .update(reports)
+    .set({ publicHash: null, pausedAt: null, expiresAt: null })
+    .where(eq(reports.id, id));
+}
+
+/**
+ * Counts one view of a report's public link: one upsert of today's row (UTC), so a busy
+ * link costs one small write per view and the list sums at most 30 rows per report.
+ */
+export async function countReportView(db: Db, reportId: number, now: Date) {
+  await db
+    .insert(reportViews)
+    .values({ reportId, day: dayOf(now), views: 1 })
+    .onConflictDoUpdate({
+      target: [reportViews.reportId, reportViews.day],
+      set: { views: sql`${reportViews.views} + 1` },
+    });
+}

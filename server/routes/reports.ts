@@ -1,0 +1,112 @@
+import { Hono, type Context } from "hono";
+import { ApiError, NOT_FOUND } from "../core/errors.ts";
+import {
+  changeReportLink,
+  channelOptions,
+  createReport as insertReport,
+  deleteReport as removeReport,
+  findReport,
+  reportDetail,
+  reportSummaries,
+  shareReport,
+  unshareReport,
+  updateReport as rewriteReport,
+} from "../data/reportBuilder.ts";
+import type { Deps } from "../deps.ts";
+import { guard } from "../http/access.ts";
+import { authOf, authorize } from "../http/auth.ts";
+import { idParam, inputOf } from "../http/input.ts";
+import { reply } from "../http/reply.ts";
+import {
+  createReport,
+  createReportLink,
+  deleteReport,
+  deleteReportLink,
+  getReport,
+  listReportChannels,
+  listReports,
+  updateReport,
+  updateReportLink,
+} from "../../src/api/reportBuilder.ts";
+import type { Action } from "../../src/domain/permissions.ts";
+
+const dateOf = (epoch: number | null) => (epoch === null ? null : new Date(epoch * 1000));
+
+/**
+ * The report builder of the signed-in app: reports of the active subscription and their
+ * public links. Another subscription's report answers exactly like a missing one (404), and
+ * only report.edit (Administrator, Manager) changes anything.
+ */
+export function reportRoutes(deps: Deps) {
+  const { db } = deps;
+  /** The path's report when the caller may do the action on it. */
+  const ownReport = async (c: Context, action: Action) => {
+    const auth = authOf(c);
+    const report = await findReport(db, idParam(c));
+    if (!report) throw new ApiError(404, NOT_FOUND);
+    authorize(auth, action, report);
+    return { auth, report };
+  };
+  const detail = async (subscriptionId: number, id: number) => {
+    const found = await reportDetail(db, subscriptionId, id, deps.now());
+    if (!found) throw new ApiError(404, NOT_FOUND);
+    return found;
+  };
+  const summary = async (subscriptionId: number, id: number) => {
+    const [found] = await reportSummaries(db, subscriptionId, deps.now(), id);
+    if (!found) throw new ApiError(404, NOT_FOUND);
+    return found;
+  };
+  return new Hono()
+    .get(listReports.path, guard(listReports, deps), async (c) =>
+      reply(c, listReports, await reportSummaries(db, authOf(c).subscription.id, deps.now())),
+    )
+    .get(listReportChannels.path, guard(listReportChannels, deps), async (c) =>
+      reply(c, listReportChannels, await channelOptions(db, authOf(c).subscription.id)),
+    )
+    .get(getReport.path, guard(getReport, deps), async (c) => {
+      const { auth, report } = await ownReport(c, "report.view");
+      return reply(c, getReport, await detail(auth.subscription.id, report.id));
+    })
+    .post(createReport.path, guard(createReport, deps), async (c) => {
+      const input = await inputOf(c, createReport);
+      const subscriptionId = authOf(c).subscription.id;
+      const id = await insertReport(db, subscriptionId, input);
+      return reply(c, createReport, await detail(subscriptionId, id));
+    })
+    .patch(updateReport.path, guard(updateReport, deps), async (c) => {
+      const { auth, report } = await ownReport(c, "report.edit");
+      const input = await inputOf(c, updateReport);
+      if (!(await rewriteReport(db, auth.subscription.id, report.id, input)))
+        throw new ApiError(404, NOT_FOUND);
+      return reply(c, updateReport, await detail(auth.subscription.id, report.id));
+    })
+    .delete(deleteReport.path, guard(deleteReport, deps), async (c) => {
+      const { report } = await ownReport(c, "report.edit");
+      if (!(await removeReport(db, report.id))) throw new ApiError(404, NOT_FOUND);
+      return reply(c, deleteReport, { id: report.id });
+    })
+    .post(createReportLink.path, guard(createReportLink, deps), async (c) => {
+      const { auth, report } = await ownReport(c, "report.edit");
+      const { expiresAt } = await inputOf(c, createReportLink);
+      await shareReport(db, report.id, dateOf(expiresAt));
+      return reply(c, createReportLink, await summary(auth.subscription.id, report.id));
+    })
+    .patch(updateReportLink.path, guard(updateReportLink, deps), async (c) => {
+      const { auth, report } = await ownReport(c, "report.edit");
+      const input = await inputOf(c, updateReportLink);
+      if (!report.publicHash) throw new ApiError(404, "The report is not shared.");
+      await changeReportLink(db, report.id, {
+        // Pausing keeps the first pause time; resuming clears it.
+        pausedAt:
+          input.paused === undefined ? undefined : input.paused ? (report.pausedAt ?? deps.now()) : null,
+        expiresAt: input.expiresAt === undefined ? undefined : dateOf(input.expiresAt),
+      });
+      return reply(c, updateReportLink, await summary(auth.subscription.id, report.id));
+    })
+    .delete(deleteReportLink.path, guard(deleteReportLink, deps), async (c) => {
+      const { auth, report } = await ownReport(c, "report.edit");
+      await unshareReport(db, report.id);
+      return reply(c, deleteReportLink, await summary(auth.subscription.id, report.id));
+    });
+}
