@@ -36,6 +36,7 @@ import { tagRoutes } from "./routes/tags.ts";
 import { deviceRoutes } from "./routes/devices.ts";
 import { publicDeviceRoutes } from "./routes/publicDevices.ts";
 import { publicReportRoutes } from "./routes/publicReports.ts";
+import { reportExportRoutes } from "./routes/reportExports.ts";
 import { reportRoutes } from "./routes/reports.ts";
 import { deviceDataRoutes } from "./routes/deviceData.ts";
 import { linkRoutes } from "./routes/links.ts";
@@ -97,6 +98,7 @@ export function buildApp(input: AppDeps) {
   app.route("/", deviceRoutes(deps));
   app.route("/", publicDeviceRoutes(deps));
   app.route("/", publicReportRoutes(deps));
+  app.route("/", reportExportRoutes(deps));
   app.route("/", reportRoutes(deps));
   app.route("/", linkRoutes(deps));
   // websocket host: live readings (same origin unless WS_ORIGIN says otherwise).

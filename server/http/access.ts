@@ -55,6 +55,8 @@ export const ACCESS = {
   // Public report page (issue 10). TOKEN: the report's public hash in the path.
   "GET /api/v1/device-data/public/report/:publicHash": TOKEN,
   "GET /api/v1/device-data/public/report/data/:hash": TOKEN,
+  // Report exports (issue 10). TOKEN: the report's public hash in the path or query.
+  "GET /public/report-svg/:hash": TOKEN,
   // Report builder (issue 10): everyone reads, Administrator and Manager change.
   "GET /api/v1/reports": session("report.view"),
   "GET /api/v1/report-channels": session("report.view"),

@@ -1,0 +1,108 @@
+// The shared steps of the report exports (reportExports.ts): open a report by its public hash,
+// read its channels, thresholds and chart data, and turn them into what a picture shows, in
+// the visitor's temperature scale. Not a route file.
+import { ApiError, NOT_FOUND } from "../core/errors.ts";
+import { secondsOf } from "../core/time.ts";
+import { chartData } from "../data/chartData.ts";
+import {
+  chartChannels,
+  reportByPublicHash,
+  reportChannelList,
+  reportThresholdList,
+  timingOf,
+  type ReportChannel,
+  type ReportRow,
+  type ReportThreshold,
+} from "../data/reports.ts";
+import type { Db } from "../db/client.ts";
+import type { SvgBand, SvgSeries } from "../services/chartSvg.ts";
+import { celsius } from "../../src/domain/brand.ts";
+import { isTemperatureKind } from "../../src/domain/device.ts";
+import { reportWindow, type TimeWindow } from "../../src/domain/reportWindow.ts";
+import { fromCelsius, type TemperatureScale } from "../../src/domain/temperature.ts";
+import type { ReportSeries } from "../../src/api/reports.ts";
+
+/** The report a public hash opens now, else the same 404 for every kind of bad link. */
+export async function openReport(db: Db, hash: string | undefined, now: Date): Promise<ReportRow> {
+  const report = await reportByPublicHash(db, hash ?? "", now);
+  if (!report) throw new ApiError(404, NOT_FOUND);
+  return report;
+}
+
+/** A report's channels and thresholds, and its own window at `now`. */
+export async function reportParts(db: Db, report: ReportRow, now: Date) {
+  const [channels, thresholds] = await Promise.all([
+    reportChannelList(db, report.id),
+    reportThresholdList(db, report.id),
+  ]);
+  return { channels, thresholds, window: reportWindow(timingOf(report), secondsOf(now)) };
+}
+
+/** The chart data of the channels over the window (downsampled, with statistics and excursions). */
+export function readSeries(
+  db: Db,
+  channels: readonly ReportChannel[],
+  thresholds: readonly ReportThreshold[],
+  window: TimeWindow,
+): Promise<ReportSeries[]> {
+  return chartData(db, chartChannels(channels, thresholds), window);
+}
+
+/** A channel's values in the chosen scale: temperatures converted and rounded, others as read. */
+export function valueIn(kind: string, scale: TemperatureScale): (v: number) => number {
+  return isTemperatureKind(kind) ? (v) => fromCelsius(celsius(v), scale) : (v) => v;
+}
+
+/** The picture's lines: one per channel, in its colour, on its axis, values in the scale. */
+export function svgSeries(
+  channels: readonly ReportChannel[],
+  series: readonly ReportSeries[],
+  scale: TemperatureScale,
+): SvgSeries[] {
+  return channels.map((ch) => {
+    const convert = valueIn(ch.kind, scale);
+    const points = series.find((s) => s.channelId === ch.channelId)?.points ?? [];
+    return {
+      name: ch.name,
+      color: ch.color,
+      axis: ch.axis,
+      points: points.map(([at, v]) => [at, v === null ? null : convert(v)] as const),
+    };
+  });
+}
+
+/**
+ * The threshold bands per axis: a range belongs to the axes of the channels it applies to
+ * (all of them when it names none), in the scale of that axis's first such channel; a band
+ * drawn once per axis.
+ */
+export function svgBands(
+  channels: readonly ReportChannel[],
+  thresholds: readonly ReportThreshold[],
+  scale: TemperatureScale,
+): SvgBand[] {
+  const bands = new Map<string, SvgBand>();
+  for (const t of thresholds) {
+    for (const ch of channels) {
+      if (t.channelId !== null && t.channelId !== ch.channelId) continue;
+      const key = `${t.id}:${ch.axis}`;
+      if (bands.has(key)) continue;
+      const convert = valueIn(ch.kind, scale);
+      bands.set(key, {
+        axis: ch.axis,
+        min: t.minValue === null ? null : convert(t.minValue),
+        max: t.maxValue === null ? null : convert(t.maxValue),
+        color: t.color,
+      });
+    }
+  }
+  return [...bands.values()];
+}
+
+/** What makes the picture change besides the clock: channels, colours, thresholds, latest readings. */
+export function dataVersion(channels: readonly ReportChannel[], thresholds: readonly ReportThreshold[]) {
+  return JSON.stringify([
+    channels.map((c) => [c.channelId, c.color, c.axis, c.adjust, c.kind, c.lastReceived]),
+    thresholds.map((t) => [t.id, t.channelId, t.minValue, t.maxValue, t.color]),
+  ]);
+}

@@ -1,0 +1,137 @@
+import { LineChart } from "echarts/charts";
+import { GridComponent, MarkAreaComponent } from "echarts/components";
+import * as echarts from "echarts/core";
+import { SVGRenderer } from "echarts/renderers";
+import type { EChartsCoreOption } from "echarts/core";
+
+// ECharts draws the report's first chart on the server (its server-side SVG rendering), so a
+// visitor sees it before any chart library arrives, kiosk screens never load one, and the PDF
+// draws the same picture. Only the line chart, the grid, threshold bands and the SVG renderer
+// are registered (tree-shaken echarts/core): no tooltip, legend or zoom is needed in a picture.
+echarts.use([LineChart, GridComponent, MarkAreaComponent, SVGRenderer]);
+
+/** One line: its colour, its y axis (0 left, 1 right) and [epoch seconds, value] points, null for a gap. */
+export interface SvgSeries {
+  name: string;
+  color: string;
+  axis: number;
+  points: readonly (readonly [number, number | null])[];
+}
+
+/** A threshold band on one y axis; a null side is open (reaches the chart's edge). */
+export interface SvgBand {
+  axis: number;
+  min: number | null;
+  max: number | null;
+  color: string;
+}
+
+export interface SvgChart {
+  width: number;
+  height: number;
+  /** The x axis, epoch seconds. */
+  start: number;
+  end: number;
+  series: readonly SvgSeries[];
+  bands: readonly SvgBand[];
+  /** Seconds to add to a time to get the wall time the axis labels show (the visitor's zone). */
+  offsetOf: (at: number) => number;
+  /** Dark text and grid lines on a dark background (kiosk theme=dark). */
+  dark?: boolean;
+}
+
+/** The visitor's wall time in ms, which ECharts then labels as UTC (useUTC). */
+const wall = (chart: SvgChart, at: number) => (at + chart.offsetOf(at)) * 1000;
+
+function bandsOn(chart: SvgChart, axis: number) {
+  return chart.bands
+    .filter((b) => b.axis === axis)
+    .map((b) => [
+      { ...(b.min === null ? {} : { yAxis: b.min }), itemStyle: { color: b.color, opacity: 0.45 } },
+      b.max === null ? {} : { yAxis: b.max },
+    ]);
+}
+
+/** The ECharts option of the picture: a line per channel, bands under the lines of their axis. */
+export function svgOption(chart: SvgChart): EChartsCoreOption {
+  const ink = chart.dark ? "#d0d4da" : "#444";
+  const line = chart.dark ? "#3a3f47" : "#e4e4e4";
+  const axes = [0, 1].filter((a) => a === 0 || chart.series.some((s) => s.axis === a));
+  const firstOn = (axis: number) => chart.series.findIndex((s) => s.axis === axis);
+  return {
+    animation: false,
+    useUTC: true,
+    textStyle: { fontFamily: "system-ui, sans-serif" },
+    grid: { left: 48, right: axes.length > 1 ? 48 : 16, top: 16, bottom: 28, containLabel: false },
+    xAxis: {
+      type: "time",
+      min: wall(chart, chart.start),
+      max: wall(chart, chart.end),
+      axisLabel: { color: ink, hideOverlap: true },
+      axisLine: { lineStyle: { color: ink } },
+      splitLine: { show: false },
+    },
+    yAxis: axes.map((axis) => ({
+      type: "value",
+      scale: true,
+      position: axis === 0 ? "left" : "right",
+      axisLabel: { color: ink },
+      splitLine: { show: axis === 0, lineStyle: { color: line } },
+    })),
+    series: chart.series.map((s, i) => ({
+      type: "line",
+      name: s.name,
+      yAxisIndex: axes.includes(s.axis) ? s.axis : 0,
+      color: s.color,
+      showSymbol: false,
+      connectNulls: false,
+      lineStyle: { width: 1.5 },
+      data: s.points.map(([at, v]) => [wall(chart, at), v]),
+      // Each axis's bands once, on its first line, so overlapping copies do not darken them.
+      ...(firstOn(s.axis) === i ? { markArea: { silent: true, data: bandsOn(chart, s.axis) } } : {}),
+    })),
+  };
+}
+
+/** The chart as an SVG document (viewBox, so the page can stretch it to its own width). */
+export function renderChartSvg(chart: SvgChart): string {
+  const instance = echarts.init(null, null, {
+    renderer: "svg",
+    ssr: true,
+    width: chart.width,
+    height: chart.height,
+  });
+  try {
+    instance.setOption(svgOption(chart));
+    return instance.renderToSVGString({ useViewBox: true });
+  } finally {
+    instance.dispose();
+  }
+}
+
+/**
+ * A short-lived cache of pictures by key (hash, size, scale, zone, data version): a page
+ * opened by many visitors, or a kiosk wall, draws once per data change. Identical requests
+ * that arrive together share one drawing; a failed one is forgotten.
+ */
+export function svgCache(ttlMs = 30_000, maxEntries = 500, clock: () => number = Date.now) {
+  const entries = new Map<string, { at: number; svg: Promise<string> }>();
+  return {
+    get(key: string, draw: () => Promise<string>): Promise<string> {
+      const now = clock();
+      const hit = entries.get(key);
+      if (hit && now - hit.at < ttlMs) return hit.svg;
+      entries.delete(key);
+      while (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
+      const svg = draw();
+      entries.set(key, { at: now, svg });
+      svg.catch(() => {
+        if (entries.get(key)?.svg === svg) entries.delete(key);
+      });
+      return svg;
+    },
+    get size() {
+      return entries.size;
+    },
+  };
+}
