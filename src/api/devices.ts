@@ -3,6 +3,7 @@ import { parseGroupKey } from "../domain/channelKey.ts";
 import { MAX_ADJUSTMENT } from "../domain/device.ts";
 import { LABEL_MAX } from "../domain/labels.ts";
 import { endpoint } from "./endpoint.ts";
+import { PUBLIC_API } from "./paths.ts";
 import { channelKeyField, ID_RANGE, MAX_ID, orDefault } from "./fields.ts";
 
 /*
@@ -117,7 +118,7 @@ export const getDeviceDetails = endpoint({
 
 export const getPublicDeviceDetails = endpoint({
   method: "get",
-  path: "/api/v1/device-data/public/device-details/:publicPageHash",
+  path: PUBLIC_API.device,
   host: "api",
   body: "none",
   request: undefined,

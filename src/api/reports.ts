@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { MAX_ID } from "./fields.ts";
 import { endpoint } from "./endpoint.ts";
+import { PUBLIC_API } from "./paths.ts";
 
 /*
  * The public report page (spec sections 2, 3 and 7): its metadata, refreshed every 30 seconds,
@@ -75,7 +76,7 @@ export type PublicReport = z.infer<typeof PublicReportSchema>;
 
 export const getPublicReport = endpoint({
   method: "get",
-  path: "/api/v1/device-data/public/report/:publicHash",
+  path: PUBLIC_API.report,
   host: "api",
   body: "query",
   request: z.object({
@@ -135,7 +136,7 @@ export type ReportData = z.infer<typeof ReportDataSchema>;
 
 export const getPublicReportData = endpoint({
   method: "get",
-  path: "/api/v1/device-data/public/report/data/:hash",
+  path: PUBLIC_API.reportData,
   host: "api",
   body: "query",
   request: z.object({ start: epochQuery("start"), end: epochQuery("end") }),

@@ -1,10 +1,11 @@
 import type { DeviceDetails } from "../api/devices.ts";
+import { PUBLIC_API } from "../api/paths.ts";
 import { epochSeconds, type EpochSeconds } from "../domain/brand.ts";
 import { dashboard, isRamax, temperatureView } from "../domain/dashboard.ts";
 import { visitorZone } from "../domain/dayText.ts";
 import { deviceStatus, usesPublicDeviceRoute } from "../domain/device.ts";
 import { DEVICE_LOAD_FAILED, infoRows, NO_DEVICE_ID, STATUS_BADGE } from "../domain/deviceView.ts";
-import { PUBLIC_DEVICE_PATH, PUBLIC_SCALE, renderDashboard, renderInfo } from "./deviceRender.ts";
+import { PUBLIC_SCALE, renderDashboard, renderInfo } from "./deviceRender.ts";
 import { badge, element, field, fill, painted } from "./paint.ts";
 import { getPublic, lastSegment } from "./publicData.ts";
 
@@ -75,7 +76,7 @@ async function main() {
   if (!hash || hash === "_") return fail(NO_DEVICE_ID);
   let device: DeviceDetails;
   try {
-    ({ device } = await getPublic<{ device: DeviceDetails }>(PUBLIC_DEVICE_PATH, { publicPageHash: hash }));
+    ({ device } = await getPublic<{ device: DeviceDetails }>(PUBLIC_API.device, { publicPageHash: hash }));
   } catch {
     return fail(DEVICE_LOAD_FAILED);
   }

@@ -16,8 +16,6 @@ import { element } from "./paint.ts";
  * rendered at build time), so no icon code ships.
  */
 
-/** The contract's path (src/api/devices.ts getPublicDeviceDetails; a test keeps them equal). */
-export const PUBLIC_DEVICE_PATH = "/api/v1/device-data/public/device-details/:publicPageHash";
 /** Public visitors see Fahrenheit, the spec's public default. */
 export const PUBLIC_SCALE = "F";
 

@@ -3,7 +3,6 @@ import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import {
   DEVICE_NAME_RULE,
   getDeviceDetails,
-  getPublicDeviceDetails,
   LABEL_TOO_LONG,
   updateDevice,
   updateSensor,
@@ -12,7 +11,6 @@ import {
 } from "../../src/api/devices.ts";
 import { DEVICE_LOAD_FAILED, NO_DEVICE_ID } from "../../src/domain/deviceView.ts";
 import { Role } from "../../src/domain/roles.ts";
-import { PUBLIC_DEVICE_PATH } from "../../src/scripts/deviceRender.ts";
 import type { LiveState } from "../../src/api/live.ts";
 import type { SocketLike } from "../../src/stores/live.ts";
 import {
@@ -190,10 +188,6 @@ describe("loading the device", () => {
     first.resolve({ device: renamed("Old page") });
     await slow;
     expect($device.get()).toMatchObject({ status: "success", id: 42, device: DEVICE });
-  });
-
-  test("reads the contract's path in the public page's script", () => {
-    expect(PUBLIC_DEVICE_PATH).toBe(getPublicDeviceDetails.path);
   });
 });
 
