@@ -3,7 +3,6 @@
 // one answers), rolled up as the demo history does, then GET .../public/report/data/{hash}
 // through the app for a day, a month and a year (median of 9), beside the naive date_bin
 // scan of raw samples the issue measured.
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,15 +10,15 @@ import { pathToFileURL } from "node:url";
 import { sql } from "drizzle-orm";
 import { buildApp } from "../../server/app.ts";
 import { parseConfig } from "../../server/config.ts";
-import { openDatabase, rows, type Database, type Db } from "../../server/db/client.ts";
+import { openDatabase, rows, type Db } from "../../server/db/client.ts";
 import { rollUpRange } from "../../server/data/rollups.ts";
 import { median } from "./timing.ts";
+import { openPostgresBench, PG_URL } from "./postgres.ts";
 
 const DAY = 86_400;
 const END = Date.parse("2026-01-01T00:00:00Z") / 1000;
 const START = END - 365 * DAY;
 const HASH = "bench-report-hash-0123456789";
-const PG_URL = process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres:postgres@127.0.0.1:5432/postgres";
 const WINDOWS = [
   ["a day", DAY],
   ["a month (30 days)", 30 * DAY],
@@ -108,33 +107,6 @@ async function measure(db: Db, ids: readonly number[]) {
   return out;
 }
 
-/** A fresh PostgreSQL database for the bench, or null when no server answers. */
-async function openPostgresBench(): Promise<(Database & { drop(): Promise<void> }) | null> {
-  const { default: pg } = await import("pg");
-  const admin = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await admin.connect();
-  } catch {
-    return null;
-  }
-  const name = `portal_chart_bench_${randomBytes(4).toString("hex")}`;
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
-  return {
-    ...database,
-    drop: async () => {
-      await database.close();
-      const again = new pg.Client({ connectionString: PG_URL });
-      await again.connect();
-      await again.query(`drop database if exists ${name}`);
-      await again.end();
-    },
-  };
-}
-
 /** Seeds each engine, measures, prints the table (budgets: a year ≤ 150 ms PGlite, ≤ 60 ms PostgreSQL). */
 export async function chartDataBench() {
   const dir = mkdtempSync(join(tmpdir(), "portal-chart-bench-"));
@@ -148,7 +120,7 @@ export async function chartDataBench() {
     );
     results.push({ engine: "PGlite", r: await measure(lite.db, ids) });
     await lite.close();
-    const pg = await openPostgresBench();
+    const pg = await openPostgresBench("portal_chart_bench");
     if (pg) {
       started = performance.now();
       const pgIds = await seed(pg.db);

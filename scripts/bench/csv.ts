@@ -3,7 +3,6 @@
 // PostgreSQL when one answers), exported through the server's CSV stream. Prints rows/s and
 // the growth of the process's memory (RSS sampled during the export), beside the two ways the
 // issue measured (row-by-row query() in chunks, PGlite's COPY ... TO '/dev/blob' in chunks).
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +10,7 @@ import { pathToFileURL } from "node:url";
 import { sql } from "drizzle-orm";
 import { openDatabase, rows, type Database, type Db } from "../../server/db/client.ts";
 import { channelGroups, channels, devices, sensors, subscriptions } from "../../server/db/schema/index.ts";
+import { openPostgresBench, PG_URL } from "./postgres.ts";
 import { CHUNK_CELLS, csvStream, type CsvPlan } from "../../server/data/csvExport.ts";
 
 const MINUTES = 525_600;
@@ -18,7 +18,6 @@ const END = new Date("2026-01-01T00:00:00Z");
 const START = new Date(END.getTime() - MINUTES * 60_000);
 /** The rows of a chunk for the comparisons, as the server's stream takes them for 4 channels. */
 const ROWS_PER_CHUNK = CHUNK_CELLS / 4;
-const PG_URL = process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres:postgres@127.0.0.1:5432/postgres";
 
 /** One device, one sensor, four channels, and a year of minute samples for each. */
 export async function seed(db: Db): Promise<CsvPlan> {
@@ -197,33 +196,6 @@ const cell = (r: Row) =>
     : "—";
 const STREAM = "server CSV stream (keyset time windows, pivot + format in SQL)";
 
-/** A fresh PostgreSQL database for the bench, or null when no server answers. */
-async function openPostgresBench(): Promise<(Database & { drop(): Promise<void> }) | null> {
-  const { default: pg } = await import("pg");
-  const admin = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await admin.connect();
-  } catch {
-    return null;
-  }
-  const name = `portal_bench_${randomBytes(4).toString("hex")}`;
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
-  return {
-    ...database,
-    drop: async () => {
-      await database.close();
-      const again = new pg.Client({ connectionString: PG_URL });
-      await again.connect();
-      await again.query(`drop database if exists ${name}`);
-      await again.end();
-    },
-  };
-}
-
 /** Seeds, exports three ways (two on PostgreSQL), prints the table. */
 export async function csvBench() {
   const dir = mkdtempSync(join(tmpdir(), "portal-csv-bench-"));
@@ -241,7 +213,7 @@ export async function csvBench() {
     put("row-by-row query() in chunks", "pglite", await measure(() => rowByRow(lite.db, plan)));
     put("COPY (…) TO '/dev/blob' in chunks", "pglite", await measure(() => copyToBlob(lite, plan)));
     await lite.close();
-    const pg = await openPostgresBench();
+    const pg = await openPostgresBench("portal_bench");
     if (pg) {
       started = performance.now();
       const pgPlan = await seed(pg.db);
