@@ -5,6 +5,7 @@ type Page = LazyExoticComponent<ComponentType>;
 
 const home = lazy(() => import("./pages/HomePage.tsx"));
 const comingSoon = lazy(() => import("./pages/ComingSoon.tsx"));
+const reportForm = lazy(() => import("../reports/ReportFormPage.tsx"));
 
 /**
  * Each route's page, its code loaded the first time the route shows (a chart page's
@@ -25,6 +26,9 @@ export const pages = {
   explore: lazy(() => import("../explore/ExplorePage.tsx")),
   link: lazy(() => import("../links/LinkPage.tsx")),
   deviceMap: lazy(() => import("../devices/DeviceMapPage.tsx")),
+  reports: lazy(() => import("../reports/ReportsPage.tsx")),
+  reportNew: reportForm,
+  reportEdit: reportForm,
 } satisfies Record<RouteName, Page>;
 
 /** An /s address that names no route. */

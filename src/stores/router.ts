@@ -24,6 +24,9 @@ export const $router = createRouter(
     explore: "/s/sensor-data/explore/:channelKey",
     link: "/links/:linkId",
     deviceMap: "/devices/device-map",
+    reports: "/s/reports",
+    reportNew: "/s/reports/new",
+    reportEdit: "/s/reports/:id",
   },
   { links: false },
 );
