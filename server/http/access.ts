@@ -57,6 +57,7 @@ export const ACCESS = {
   "GET /api/v1/device-data/public/report/data/:hash": TOKEN,
   // Report exports (issue 10). TOKEN: the report's public hash in the path or query.
   "GET /public/report-svg/:hash": TOKEN,
+  "GET /api/v1/device-data/public/samples/csv": TOKEN,
   // Report builder (issue 10): everyone reads, Administrator and Manager change.
   "GET /api/v1/reports": session("report.view"),
   "GET /api/v1/report-channels": session("report.view"),

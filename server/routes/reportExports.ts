@@ -7,8 +7,19 @@ import { inputOf } from "../http/input.ts";
 import { renderChartSvg, svgCache } from "../services/chartSvg.ts";
 import { resolveTemperatureScale } from "../../src/domain/temperature.ts";
 import { zoneClock } from "../../src/domain/zoneTime.ts";
-import { getReportSvg, SVG_HEIGHT, SVG_WIDTH } from "../../src/api/reportExports.ts";
-import { dataVersion, openReport, readSeries, reportParts, svgBands, svgSeries } from "./reportView.ts";
+import { downloadReportCsv, getReportSvg, SVG_HEIGHT, SVG_WIDTH } from "../../src/api/reportExports.ts";
+import { requestedWindow, type TimeWindow } from "../../src/domain/reportWindow.ts";
+import { ApiError } from "../core/errors.ts";
+import { reportCsvStream } from "../data/reportCsv.ts";
+import {
+  dataVersion,
+  fileDisposition,
+  openReport,
+  readSeries,
+  reportParts,
+  svgBands,
+  svgSeries,
+} from "./reportView.ts";
 
 /** A rolling report's picture is drawn again at most this often (seconds) while its data stands still. */
 const ROLLING_REDRAW_SECONDS = 30;
@@ -30,6 +41,20 @@ function bucket(
   return Math.min(size.max, Math.max(size.min, stepped));
 }
 
+/** The part of the report's window asked for (ends default to the window's), or a 400 on `field`. */
+export function askedWindow(
+  window: TimeWindow,
+  start: number | undefined,
+  end: number | undefined,
+  field: string,
+) {
+  const asked = requestedWindow(window, { start, end });
+  if ("error" in asked) throw new ApiError(400, [{ field, message: asked.error }]);
+  return asked;
+}
+
+const epochOrUndefined = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+
 /**
  * A shared report's exports by its public hash (token access): the first chart as SVG, the
  * CSV of its readings and the audit PDF. Every bad link answers the same 404 first.
@@ -37,39 +62,73 @@ function bucket(
 export function reportExportRoutes(deps: Deps) {
   const { db } = deps;
   const pictures = svgCache();
-  return new Hono().get(getReportSvg.path, guard(getReportSvg, deps), privateResponse, async (c) => {
-    const report = await openReport(db, c.req.param("hash"), deps.now());
-    const input = await inputOf(c, getReportSvg);
-    const scale = resolveTemperatureScale(input.tempScale);
-    const clock = zoneClock(input.timezone ?? "UTC");
-    const width = bucket(input.width, SVG_WIDTH);
-    const height = bucket(input.height, SVG_HEIGHT);
-    const dark = input.theme === "dark";
-    const { channels, thresholds, window } = await reportParts(db, report, deps.now());
-    const moment = report.timeInterval > 0 ? Math.floor(secondsOf(deps.now()) / ROLLING_REDRAW_SECONDS) : 0;
-    const key = JSON.stringify([
-      report.id,
-      width,
-      height,
-      scale,
-      clock.zone,
-      dark,
-      moment,
-      dataVersion(channels, thresholds),
-    ]);
-    const svg = await pictures.get(key, async () => {
-      const series = await readSeries(db, channels, thresholds, window);
-      return renderChartSvg({
+  return new Hono()
+    .get(getReportSvg.path, guard(getReportSvg, deps), privateResponse, async (c) => {
+      const report = await openReport(db, c.req.param("hash"), deps.now());
+      const input = await inputOf(c, getReportSvg);
+      const scale = resolveTemperatureScale(input.tempScale);
+      const clock = zoneClock(input.timezone ?? "UTC");
+      const width = bucket(input.width, SVG_WIDTH);
+      const height = bucket(input.height, SVG_HEIGHT);
+      const dark = input.theme === "dark";
+      const { channels, thresholds, window } = await reportParts(db, report, deps.now());
+      const moment = report.timeInterval > 0 ? Math.floor(secondsOf(deps.now()) / ROLLING_REDRAW_SECONDS) : 0;
+      const key = JSON.stringify([
+        report.id,
         width,
         height,
-        start: window.start,
-        end: window.end,
-        series: svgSeries(channels, series, scale),
-        bands: svgBands(channels, thresholds, scale),
-        offsetOf: clock.offset,
+        scale,
+        clock.zone,
         dark,
+        moment,
+        dataVersion(channels, thresholds),
+      ]);
+      const svg = await pictures.get(key, async () => {
+        const series = await readSeries(db, channels, thresholds, window);
+        return renderChartSvg({
+          width,
+          height,
+          start: window.start,
+          end: window.end,
+          series: svgSeries(channels, series, scale),
+          bands: svgBands(channels, thresholds, scale),
+          offsetOf: clock.offset,
+          dark,
+        });
+      });
+      return c.body(svg, 200, SVG_HEADERS);
+    })
+    .get(downloadReportCsv.path, guard(downloadReportCsv, deps), async (c) => {
+      const report = await openReport(db, c.req.query("publicHash"), deps.now());
+      const input = await inputOf(c, downloadReportCsv);
+      const { channels, window } = await reportParts(db, report, deps.now());
+      const range = askedWindow(
+        window,
+        epochOrUndefined(input.startTime),
+        epochOrUndefined(input.endTime),
+        "startTime",
+      );
+      const stream = reportCsvStream(db, {
+        columns: channels.map((ch) => ({
+          channelId: ch.channelId,
+          kind: ch.kind,
+          adjust: ch.adjust,
+          title: ch.name,
+          units: ch.units,
+        })),
+        start: range.start,
+        end: range.end,
+        scale: resolveTemperatureScale(input.temperatureScale),
+        clock: zoneClock(input.timeZone ?? "UTC"),
+      });
+      return c.body(stream, 200, {
+        "content-type": "text/csv; charset=utf-8",
+        "content-disposition": fileDisposition(
+          "attachment",
+          input.reportName || report.name,
+          "csv",
+          "report",
+        ),
       });
     });
-    return c.body(svg, 200, SVG_HEADERS);
-  });
 }

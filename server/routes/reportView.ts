@@ -106,3 +106,28 @@ export function dataVersion(channels: readonly ReportChannel[], thresholds: read
     thresholds.map((t) => [t.id, t.channelId, t.minValue, t.maxValue, t.color]),
   ]);
 }
+
+/** Percent-encoding for filename*: encodeURIComponent leaves ' ( ) * as they are. */
+const rfc5987 = (text: string) =>
+  encodeURIComponent(text).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/**
+ * A Content-Disposition naming the file after the report: "Lab Climate — Audit Week.csv" in
+ * UTF-8 (RFC 5987) with a plain ASCII fallback; control characters, path and quoting
+ * characters removed; `fallback` when nothing printable is left.
+ */
+export function fileDisposition(kind: "attachment" | "inline", name: string, ext: string, fallback: string) {
+  const clean = name
+    .replace(/[\p{Cc}\p{Cf}\\/:*?"<>|]+/gu, " ")
+    .trim()
+    .replace(/\s+/g, " ")
+    .slice(0, 100)
+    .trim();
+  const ascii = clean
+    .replace(/[^\x20-\x7e]/g, "")
+    .replace(/[%;,'`]/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  if (!clean) return `${kind}; filename="${fallback}.${ext}"`;
+  return `${kind}; filename="${ascii || fallback}.${ext}"; filename*=UTF-8''${rfc5987(`${clean}.${ext}`)}`;
+}

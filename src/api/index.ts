@@ -11,6 +11,7 @@ import * as orders from "./orders.ts";
 import * as quotes from "./quotes.ts";
 import * as readings from "./readings.ts";
 import * as reportBuilder from "./reportBuilder.ts";
+import * as reportExports from "./reportExports.ts";
 import * as reports from "./reports.ts";
 import * as session from "./session.ts";
 import * as shipments from "./shipments.ts";
@@ -37,6 +38,7 @@ const MODULES: Record<string, Record<string, unknown>> = {
   quotes,
   readings,
   reportBuilder,
+  reportExports,
   reports,
   session,
   shipments,

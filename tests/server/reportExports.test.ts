@@ -1,5 +1,7 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
+import { channelGroups, channels, reportChannels, reports, samples } from "../../server/db/schema/index.ts";
 import { DEMO } from "../../server/seed/demo.ts";
 import { fillHistory } from "../../server/seed/history.ts";
 import { seedDemo } from "../../server/seed/index.ts";
@@ -31,6 +33,53 @@ describe("report exports", () => {
   });
   const get = (path: string, headers: Record<string, string> = {}) =>
     ctx.app.request(`http://localhost${path}`, { headers });
+  const db = () => ctx.database.db;
+  const date = (iso: string) => new Date(iso);
+  const epoch = (iso: string) => Date.parse(iso) / 1000;
+
+  /**
+   * A fixed report over New York's spring-forward night (07:00 UTC on 2026-03-08) with the
+   * cold room's temperature and humidity, and readings at four known minutes around it.
+   */
+  const dstReport = async (name: string) => {
+    const [demo] = await db().select().from(reports).where(eq(reports.publicHash, DEMO.reportHash));
+    const ids = new Map(
+      (await db().select({ id: channels.id, key: channels.channelKey }).from(channels)).map((c) => [
+        c.key,
+        c.id,
+      ]),
+    );
+    const temperature = ids.get(REPORT_CHANNELS[0]!.key)!;
+    const humidity = ids.get(REPORT_CHANNELS[1]!.key)!;
+    const hash = `dst${Math.random().toString(36).slice(2)}`.padEnd(24, "x");
+    const [report] = await db()
+      .insert(reports)
+      .values({
+        subscriptionId: demo!.subscriptionId,
+        name,
+        publicHash: hash,
+        startDate: date("2026-03-08T06:00:00Z"),
+        endDate: date("2026-03-08T08:00:00Z"),
+      })
+      .returning();
+    await db()
+      .insert(reportChannels)
+      .values([
+        { reportId: report!.id, channelId: temperature, color: "#1e88e5", axis: 0 },
+        { reportId: report!.id, channelId: humidity, color: "#43a047", axis: 1 },
+      ]);
+    await db()
+      .insert(samples)
+      .values([
+        { channelId: temperature, time: date("2026-03-08T06:58:00Z"), value: 4 },
+        { channelId: temperature, time: date("2026-03-08T06:59:00Z"), value: 8.25 },
+        { channelId: humidity, time: date("2026-03-08T06:59:00Z"), value: 55.5 },
+        { channelId: temperature, time: date("2026-03-08T07:00:00Z"), value: -1.5 },
+        { channelId: humidity, time: date("2026-03-08T07:01:00Z"), value: 56 },
+      ])
+      .onConflictDoNothing();
+    return { hash, temperature, humidity };
+  };
 
   describe("the server-rendered chart", () => {
     const svg = (hash: string, query = "") => `/public/report-svg/${encodeURIComponent(hash)}${query}`;
@@ -119,6 +168,136 @@ describe("report exports", () => {
       const texts = await Promise.all(answers.map((r) => r.text()));
       expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200]);
       expect(new Set(texts).size).toBe(1);
+    });
+  });
+
+  describe("the CSV download", () => {
+    const csv = (query: Record<string, string>) =>
+      `/api/v1/device-data/public/samples/csv?${new URLSearchParams(query).toString()}`;
+    const lines = async (res: Response) => (await res.text()).replace(/^\uFEFF/, "").split("\r\n");
+
+    it("streams a row per time with a column per channel, times in the zone with their offset across a DST change", async () => {
+      const { hash } = await dstReport("Spring forward");
+      const res = await get(
+        csv({
+          publicHash: hash,
+          temperatureScale: "C",
+          timeZone: "America/New_York",
+          reportName: "Night audit",
+        }),
+      );
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+      expect(res.headers.get("content-disposition")).toBe(
+        `attachment; filename="Night audit.csv"; filename*=UTF-8''Night%20audit.csv`,
+      );
+      expect(res.headers.get("cache-control")).toBe("no-store");
+      expect(await lines(res)).toEqual([
+        "Time (America/New_York),Cold Room - Temperature (°C),Cold Room - Humidity (%)",
+        "2026-03-08T01:58:00-05:00,4,",
+        "2026-03-08T01:59:00-05:00,8.25,55.5",
+        "2026-03-08T03:00:00-04:00,-1.5,",
+        "2026-03-08T03:01:00-04:00,,56",
+        "",
+      ]);
+    });
+
+    it("converts temperatures to F (the default, and for an unknown scale) rounded to one decimal; bad zone is UTC", async () => {
+      const { hash } = await dstReport("Spring forward F");
+      for (const scale of [{}, { temperatureScale: "F" }, { temperatureScale: "kelvin" }]) {
+        const res = await get(csv({ publicHash: hash, timeZone: "Mars/Olympus", ...scale }));
+        const [header, first, second, third] = await lines(res);
+        expect(header).toBe("Time (UTC),Cold Room - Temperature (°F),Cold Room - Humidity (%)");
+        expect([first, second, third]).toEqual([
+          "2026-03-08T06:58:00+00:00,39.2,",
+          "2026-03-08T06:59:00+00:00,46.9,55.5",
+          "2026-03-08T07:00:00+00:00,29.3,",
+        ]);
+      }
+    });
+
+    it("keeps to the asked range inside the report's window and names the file after the report", async () => {
+      const { hash } = await dstReport('Lab / "Audit" — März');
+      const res = await get(
+        csv({
+          publicHash: hash,
+          startTime: String(epoch("2026-03-08T06:59:00Z")),
+          endTime: String(epoch("2026-03-08T07:00:00Z")),
+        }),
+      );
+      expect(res.headers.get("content-disposition")).toBe(
+        `attachment; filename="Lab Audit Mrz.csv"; filename*=UTF-8''Lab%20Audit%20%E2%80%94%20M%C3%A4rz.csv`,
+      );
+      expect((await lines(res)).slice(1)).toEqual([
+        "2026-03-08T06:59:00+00:00,46.9,55.5",
+        "2026-03-08T07:00:00+00:00,29.3,",
+        "",
+      ]);
+    });
+
+    it("escapes formula prefixes in text cells", async () => {
+      const { hash, humidity } = await dstReport("Formulas");
+      const [channel] = await db().select().from(channels).where(eq(channels.id, humidity));
+      const [group] = await db()
+        .select()
+        .from(channelGroups)
+        .where(eq(channelGroups.id, channel!.channelGroupId));
+      await db().update(channelGroups).set({ label: "=HYPERLINK(1)" }).where(eq(channelGroups.id, group!.id));
+      try {
+        const [header] = await lines(await get(csv({ publicHash: hash })));
+        expect(header).toBe("Time (UTC),'=HYPERLINK(1) - Temperature (°F),'=HYPERLINK(1) - Humidity (%)");
+      } finally {
+        await db().update(channelGroups).set({ label: group!.label }).where(eq(channelGroups.id, group!.id));
+      }
+    });
+
+    it("reads the whole range in many small chunks without losing or repeating a row", async () => {
+      const { reportCsvStream } = await import("../../server/data/reportCsv.ts");
+      const { zoneClock } = await import("../../src/domain/zoneTime.ts");
+      const [demo] = await db().select().from(reports).where(eq(reports.publicHash, DEMO.reportHash));
+      const { reportChannelList } = await import("../../server/data/reports.ts");
+      const list = await reportChannelList(db(), demo!.id);
+      const plan = {
+        columns: list.map((ch) => ({
+          channelId: ch.channelId,
+          kind: ch.kind,
+          adjust: ch.adjust,
+          title: ch.name,
+          units: ch.units,
+        })),
+        start: TEST_NOW.getTime() / 1000 - 6 * 3600,
+        end: TEST_NOW.getTime() / 1000,
+        scale: "C" as const,
+        clock: zoneClock("UTC"),
+      };
+      const read = async (rowsPerChunk?: number) => {
+        const text = await new Response(reportCsvStream(db(), plan, rowsPerChunk)).text();
+        return text.split("\r\n").slice(1, -1);
+      };
+      const small = await read(100);
+      const whole = await read(100_000);
+      expect(small.length).toBe(6 * 60 + 1);
+      expect(small).toEqual(whole);
+      expect(new Set(small.map((l) => l.split(",")[0])).size).toBe(small.length);
+    });
+
+    it("answers the same 404 for every bad link and 400 for bad times, never a 500", async () => {
+      for (const publicHash of BAD_HASHES) {
+        const res = await get(csv({ publicHash, startTime: "abc" }));
+        expect(res.status, publicHash).toBe(404);
+        expect(await res.json()).toEqual(NOT_FOUND);
+      }
+      expect((await get("/api/v1/device-data/public/samples/csv")).status).toBe(404);
+      for (const bad of [
+        { startTime: "abc" },
+        { endTime: "-5" },
+        { startTime: "2000", endTime: "1000" },
+        { startTime: "1000", endTime: "2000" },
+        { reportName: "x".repeat(500) },
+      ]) {
+        const res = await get(csv({ publicHash: DEMO.reportHash, ...bad }));
+        expect(res.status, JSON.stringify(bad)).toBe(400);
+      }
     });
   });
 });
