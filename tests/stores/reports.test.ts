@@ -70,7 +70,7 @@ const summary = (over: Partial<ReportSummary> = {}): ReportSummary => ({
 const LIVE = { publicHash: "h".repeat(43), expiresAt: null, pausedAt: null, state: "live" as const };
 
 /** Signs Ada in with a role, a scale and a zone. */
-function signedInAs(roleId: number, temperatureScale = "C", timezone = "UTC") {
+function signedInAs(roleId: number, temperatureScale: "C" | "F" = "C", timezone = "UTC") {
   const info = session().sessionInformation;
   $session.set({
     status: "signedIn",
