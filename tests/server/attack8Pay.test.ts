@@ -1,8 +1,6 @@
-import { randomBytes } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { eq } from "drizzle-orm";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../../server/app.ts";
-import { rows } from "../../server/db/client.ts";
 import { orders, outbox, paymentAttempts, payments, sandboxCharges } from "../../server/db/schema/index.ts";
 import { orderRecord } from "../../server/data/orders.ts";
 import { sandboxChargeStore } from "../../server/data/payments.ts";
@@ -11,8 +9,16 @@ import { HEARTBEAT_MS, KEY_REUSED } from "../../server/routes/paymentFlow.ts";
 import { DEMO, demoToken } from "../../server/seed/demo.ts";
 import { createSandboxGateway, type PaymentGateway } from "../../server/services/payments.ts";
 import { CARD_MESSAGES } from "../../src/domain/card.ts";
-import { publicOrderRef } from "../../src/domain/order.ts";
 import { browser } from "./client.ts";
+import {
+  captureConsole,
+  cardFormFor,
+  newKey,
+  orderRef,
+  payPath,
+  quotePath,
+  rowsWhere,
+} from "./guestPayKit.ts";
 import { TEST_NOW, testConfig, useTestApp } from "./helpers.ts";
 
 /*
@@ -29,29 +35,10 @@ const CARD = "4242424242424242";
 const SAME_LAST4_AS_DECLINED = "4242424242400002";
 const OPEN = 5001;
 const PART_PAID = 5003;
-const orderRef = (id: number) => publicOrderRef(id, demoToken(`order-${id}`));
-const payPath = (id: number) => `/order/public/${orderRef(id)}/pay-amount-due`;
-const quotePath = (token: string) => `/quote/public/${token}/order`;
-const newKey = () => randomBytes(16).toString("base64url");
-const cardForm = (over: Record<string, string> = {}) => ({
-  cardNumber: "4242 4242 4242 4242",
-  cardExpirationMonth: "12",
-  cardExpirationYear: "28",
-  cardCvv: CVV,
-  email: "attacker@example.org",
-  idempotencyKey: newKey(),
-  ...over,
-});
+const cardForm = cardFormFor(CVV, "attacker@example.org");
 
-const printed: string[] = [];
-beforeAll(() => {
-  for (const level of ["log", "info", "warn", "error"] as const)
-    vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
-      printed.push(args.map(String).join(" "));
-    });
-});
+const printed = captureConsole();
 afterAll(() => {
-  vi.restoreAllMocks();
   const text = printed.join("\n");
   expect(text).not.toMatch(/4242\D?4242\D?4242\D?4242|4242\D?4242\D?4240\D?0002|4000\D?0000\D?0000\D?0\d{3}/);
   expect(text).not.toMatch(new RegExp(`(?<!\\d)${CVV}(?!\\d)`));
@@ -59,27 +46,14 @@ afterAll(() => {
 
 type Db = Parameters<typeof buildApp>[0]["db"];
 
-/** Every row of every table as JSON text that holds a card number or the code. */
-async function cardDataIn(db: Db): Promise<string[]> {
-  const tables = await rows<{ tablename: string }>(
+/** Every row of every table (as JSON text) that holds a card number or the code. */
+const cardDataIn = (db: Db) =>
+  rowsWhere(
     db,
-    sql`select tablename from pg_tables where schemaname = 'public'`,
+    (row) =>
+      /4242\D?4242\D?42\d\d\D?\d{4}|4000\D?0000\D?0000\D?0\d{3}/.test(row) ||
+      new RegExp(`(?<!\\d)${CVV}(?!\\d)`).test(row),
   );
-  const leaks: string[] = [];
-  for (const { tablename } of tables) {
-    const found = await rows<{ row: string }>(
-      db,
-      sql.raw(`select row_to_json(t)::text as row from "${tablename}" t`),
-    );
-    for (const { row } of found)
-      if (
-        /4242\D?4242\D?42\d\d\D?\d{4}|4000\D?0000\D?0000\D?0\d{3}/.test(row) ||
-        new RegExp(`(?<!\\d)${CVV}(?!\\d)`).test(row)
-      )
-        leaks.push(`${tablename}: ${row.slice(0, 200)}`);
-  }
-  return leaks;
-}
 
 describe("attacks on guest payments", () => {
   const ctx = useTestApp({ seeded: true });

@@ -1,8 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
-import { rows } from "../../server/db/client.ts";
 import {
   addresses,
   orderLineItems,
@@ -22,8 +20,8 @@ import { DEMO, demoHexToken, demoToken } from "../../server/seed/demo.ts";
 import { createSandboxGateway, type PaymentGateway } from "../../server/services/payments.ts";
 import { CARD_MESSAGES } from "../../src/domain/card.ts";
 import { formatMoney } from "../../src/domain/money.ts";
-import { publicOrderRef } from "../../src/domain/order.ts";
 import { browser } from "./client.ts";
+import { captureConsole, cardFormFor, orderRef, payPath, quotePath, rowsWhere } from "./guestPayKit.ts";
 import { TEST_NOW, testConfig, useTestApp } from "./helpers.ts";
 
 const ORIGIN = "http://localhost";
@@ -32,32 +30,10 @@ const CARD = "4242424242424242";
 const CVV = "864";
 const EMAIL = "guest@example.org";
 const PART_PAID = 5003;
-const orderRef = (id: number) => publicOrderRef(id, demoToken(`order-${id}`));
-const payPath = (id: number) => `/order/public/${orderRef(id)}/pay-amount-due`;
-const quotePath = (token: string) => `/quote/public/${token}/order`;
-const newKey = () => randomBytes(16).toString("base64url");
+const cardForm = cardFormFor(CVV, EMAIL);
 
-/** The card form as the page sends it (expiry in 2028, after TEST_NOW). */
-const cardForm = (over: Record<string, string> = {}) => ({
-  cardNumber: "4242 4242 4242 4242",
-  cardExpirationMonth: "12",
-  cardExpirationYear: "28",
-  cardCvv: CVV,
-  email: EMAIL,
-  idempotencyKey: newKey(),
-  ...over,
-});
-
-/** Everything the console printed during this file, to look for card data at the end. */
-const printed: string[] = [];
-beforeAll(() => {
-  for (const level of ["log", "info", "warn", "error"] as const)
-    vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
-      printed.push(args.map(String).join(" "));
-    });
-});
+const printed = captureConsole();
 afterAll(() => {
-  vi.restoreAllMocks();
   const text = printed.join("\n");
   expect(text).not.toMatch(/4242\D?4242\D?4242\D?4242|4000\D?0000\D?0000\D?0\d{3}/);
   expect(text).not.toMatch(new RegExp(`(?<![\\d:.])${CVV}(?!\\d)`));
@@ -434,25 +410,12 @@ function* entriesOf(value: unknown, name = ""): Generator<[string, unknown]> {
 }
 
 /** Rows of any table holding a card number, the code, or a field named like either. */
-async function cardDataIn(db: Db): Promise<string[]> {
-  const tables = await rows<{ tablename: string }>(
+const cardDataIn = (db: Db) =>
+  rowsWhere(
     db,
-    sql`select tablename from pg_tables where schemaname = 'public'`,
+    (row) =>
+      /4242\D?4242\D?4242\D?4242|4000\D?0000\D?0000\D?0\d{3}/.test(row) ||
+      [...entriesOf(JSON.parse(row))].some(
+        ([name, v]) => /cvv|cvc|card_?number/i.test(name) || v === CVV || v === `${CVV}1`,
+      ),
   );
-  const leaks: string[] = [];
-  for (const { tablename } of tables) {
-    const found = await rows<{ row: string }>(
-      db,
-      sql.raw(`select row_to_json(t)::text as row from "${tablename}" t`),
-    );
-    for (const { row } of found) {
-      const leak =
-        /4242\D?4242\D?4242\D?4242|4000\D?0000\D?0000\D?0\d{3}/.test(row) ||
-        [...entriesOf(JSON.parse(row))].some(
-          ([name, v]) => /cvv|cvc|card_?number/i.test(name) || v === CVV || v === `${CVV}1`,
-        );
-      if (leak) leaks.push(`${tablename}: ${row.slice(0, 300)}`);
-    }
-  }
-  return leaks;
-}
