@@ -15,6 +15,7 @@ import {
   type ReportSummary,
 } from "../api/reportBuilder.ts";
 import type { FieldError } from "../api/errors.ts";
+import { isTemperatureKind } from "../domain/device.ts";
 import { publicReportPath } from "../domain/paths.ts";
 import { roleMay } from "../domain/permissions.ts";
 import { isRoleId } from "../domain/roles.ts";
@@ -152,7 +153,7 @@ export function rangeIsTemperature(
 ) {
   const kindOf = (id: number) => options.find((o) => o.channelId === id)?.kind;
   const ids = channelId === null ? draft.channels.map((c) => c.channelId) : [channelId];
-  return ids.length > 0 && ids.every((id) => kindOf(id) === "temperature");
+  return ids.length > 0 && ids.every((id) => isTemperatureKind(kindOf(id) ?? ""));
 }
 
 const shown = (celsius: number | null, temperature: boolean, scale: TemperatureScale) =>
