@@ -15,7 +15,7 @@ import {
   type SensorDraft,
 } from "../../src/stores/device.ts";
 import { BusyButton } from "../ui/BusyButton.tsx";
-import { Dialog } from "../ui/Dialog.tsx";
+import { Dialog, DialogActions } from "../ui/Dialog.tsx";
 import { Field, FormErrors } from "../ui/Field.tsx";
 
 /** The sensor and its group for a group key, from the shown device. */
@@ -45,16 +45,13 @@ export default function SensorSettingsDialog({ groupKey, open, onClose }: Props)
       open={open && found !== null}
       onClose={onClose}
       footer={
-        <div className="button-row settings-actions">
-          <button type="button" className="secondary" onClick={onClose}>
-            Close
-          </button>
+        <DialogActions onClose={onClose} className="settings-actions">
           {editSensors && (
             <BusyButton form={formId} busy={save.busy} busyLabel="Saving...">
               Save
             </BusyButton>
           )}
-        </div>
+        </DialogActions>
       }
     >
       {found && <SettingsForm id={formId} title={title} {...found} onSaved={onClose} />}

@@ -52,3 +52,23 @@ export function Dialog({ open, onClose, children, footer, title, labelledBy }: D
     </dialog>
   );
 }
+
+/** The usual foot of a dialog: a Close button first, then the dialog's own actions. */
+export function DialogActions({
+  onClose,
+  className = "dialog-actions",
+  children,
+}: {
+  onClose: () => void;
+  className?: string;
+  children?: ReactNode;
+}) {
+  return (
+    <div className={`button-row ${className}`}>
+      <button type="button" className="secondary" onClick={onClose}>
+        Close
+      </button>
+      {children}
+    </div>
+  );
+}

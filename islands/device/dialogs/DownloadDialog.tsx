@@ -4,7 +4,7 @@ import type { DeviceGeneral } from "../../../src/api/devices.ts";
 import { $download, $planBlocks, fetchDeviceCsv } from "../../../src/stores/deviceDialogs.ts";
 import { zonedInput, type RangeDraft } from "../../../src/stores/explore.ts";
 import { BusyButton } from "../../ui/BusyButton.tsx";
-import { Dialog } from "../../ui/Dialog.tsx";
+import { Dialog, DialogActions } from "../../ui/Dialog.tsx";
 import { FormErrors } from "../../ui/Field.tsx";
 import { RangeFields } from "../../explore/RangeFields.tsx";
 import type { DeviceDialogProps } from "../DeviceMenu.tsx";
@@ -38,16 +38,13 @@ export default function DownloadDialog({ device, open, onClose }: DeviceDialogPr
       open={open}
       onClose={onClose}
       footer={
-        <div className="button-row dialog-actions">
-          <button type="button" className="secondary" onClick={onClose}>
-            Close
-          </button>
+        <DialogActions onClose={onClose}>
           {!blocked && (
             <BusyButton form={formId} busy={form.busy} busyLabel="Downloading...">
               Download
             </BusyButton>
           )}
-        </div>
+        </DialogActions>
       }
     >
       {blocked ? <p className="plan-block">{blocked}</p> : <DownloadForm id={formId} device={device} />}

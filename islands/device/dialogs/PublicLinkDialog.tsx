@@ -14,7 +14,7 @@ import {
   showPublicLink,
 } from "../../../src/stores/deviceDialogs.ts";
 import { BusyButton } from "../../ui/BusyButton.tsx";
-import { Dialog } from "../../ui/Dialog.tsx";
+import { Dialog, DialogActions } from "../../ui/Dialog.tsx";
 import { FormErrors } from "../../ui/Field.tsx";
 import type { DeviceDialogProps } from "../DeviceMenu.tsx";
 import "../../../src/styles/devices.css";
@@ -29,18 +29,7 @@ export const EDITORS_ONLY = "Only an Administrator or a Manager can manage the p
  */
 export default function PublicLinkDialog({ device, open, onClose, onChanged }: DeviceDialogProps) {
   return (
-    <Dialog
-      title="Public Link"
-      open={open}
-      onClose={onClose}
-      footer={
-        <div className="button-row dialog-actions">
-          <button type="button" className="secondary" onClick={onClose}>
-            Close
-          </button>
-        </div>
-      }
-    >
+    <Dialog title="Public Link" open={open} onClose={onClose} footer={<DialogActions onClose={onClose} />}>
       <PublicLinkBody device={device} onChanged={onChanged} />
     </Dialog>
   );
