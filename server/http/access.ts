@@ -58,6 +58,7 @@ export const ACCESS = {
   // Report exports (issue 10). TOKEN: the report's public hash in the path or query.
   "GET /public/report-svg/:hash": TOKEN,
   "GET /api/v1/device-data/public/samples/csv": TOKEN,
+  "GET /public/report-pdf/": TOKEN,
   // Report builder (issue 10): everyone reads, Administrator and Manager change.
   "GET /api/v1/reports": session("report.view"),
   "GET /api/v1/report-channels": session("report.view"),

@@ -7,7 +7,16 @@ import { inputOf } from "../http/input.ts";
 import { renderChartSvg, svgCache } from "../services/chartSvg.ts";
 import { resolveTemperatureScale } from "../../src/domain/temperature.ts";
 import { zoneClock } from "../../src/domain/zoneTime.ts";
-import { downloadReportCsv, getReportSvg, SVG_HEIGHT, SVG_WIDTH } from "../../src/api/reportExports.ts";
+import {
+  downloadReportCsv,
+  downloadReportPdf,
+  getReportSvg,
+  SVG_HEIGHT,
+  SVG_WIDTH,
+} from "../../src/api/reportExports.ts";
+import { pageLinkOrigin } from "../http/links.ts";
+import { reportPdf } from "../services/reportPdf.ts";
+import { pdfChannels, pickChannels } from "./reportView.ts";
 import { requestedWindow, type TimeWindow } from "../../src/domain/reportWindow.ts";
 import { ApiError } from "../core/errors.ts";
 import { reportCsvStream } from "../data/reportCsv.ts";
@@ -54,6 +63,8 @@ export function askedWindow(
 }
 
 const epochOrUndefined = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+const isoSeconds = (v: string | undefined) =>
+  v === undefined ? undefined : Math.floor(Date.parse(v) / 1000);
 
 /**
  * A shared report's exports by its public hash (token access): the first chart as SVG, the
@@ -129,6 +140,52 @@ export function reportExportRoutes(deps: Deps) {
           "csv",
           "report",
         ),
+      });
+    })
+    .get(downloadReportPdf.path, guard(downloadReportPdf, deps), privateResponse, async (c) => {
+      const hash = c.req.query("reportPublicLinkHash");
+      const report = await openReport(db, hash, deps.now());
+      const input = await inputOf(c, downloadReportPdf);
+      const scale = resolveTemperatureScale(input.tempScale);
+      const clock = zoneClock(input.timezone ?? "UTC");
+      const parts = await reportParts(db, report, deps.now());
+      const range = askedWindow(
+        parts.window,
+        isoSeconds(input.startTime),
+        isoSeconds(input.endTime),
+        "startTime",
+      );
+      const channels = pickChannels(parts.channels, input.channelIds);
+      const series = await readSeries(db, channels, parts.thresholds, range);
+      const svgWidth = 1040;
+      const svgHeight = 320;
+      const svg = renderChartSvg({
+        width: svgWidth,
+        height: svgHeight,
+        start: range.start,
+        end: range.end,
+        series: svgSeries(channels, series, scale),
+        bands: svgBands(channels, parts.thresholds, scale),
+        offsetOf: clock.offset,
+      });
+      const live = new URL(`/public/report/${encodeURIComponent(hash ?? "")}`, pageLinkOrigin(deps.config));
+      live.search = new URLSearchParams({ tempScale: scale, timezone: clock.zone }).toString();
+      const title = input.channelReportName || report.name;
+      const pdf = await reportPdf({
+        title,
+        start: range.start,
+        end: range.end,
+        zone: clock.zone,
+        generatedAt: secondsOf(deps.now()),
+        liveUrl: live.toString(),
+        svg,
+        svgWidth,
+        svgHeight,
+        channels: pdfChannels(channels, parts.thresholds, series, scale),
+      });
+      return c.body(new Uint8Array(pdf), 200, {
+        "content-type": "application/pdf",
+        "content-disposition": fileDisposition("inline", title, "pdf", "report"),
       });
     });
 }

@@ -14,13 +14,15 @@ import {
   type ReportRow,
   type ReportThreshold,
 } from "../data/reports.ts";
-import type { Db } from "../db/client.ts";
+import type { Deps } from "../deps.ts";
 import type { SvgBand, SvgSeries } from "../services/chartSvg.ts";
 import { celsius } from "../../src/domain/brand.ts";
 import { isTemperatureKind } from "../../src/domain/device.ts";
 import { reportWindow, type TimeWindow } from "../../src/domain/reportWindow.ts";
 import { fromCelsius, type TemperatureScale } from "../../src/domain/temperature.ts";
 import type { ReportSeries } from "../../src/api/reports.ts";
+
+type Db = Deps["db"];
 
 /** The report a public hash opens now, else the same 404 for every kind of bad link. */
 export async function openReport(db: Db, hash: string | undefined, now: Date): Promise<ReportRow> {
@@ -130,4 +132,53 @@ export function fileDisposition(kind: "attachment" | "inline", name: string, ext
     .trim();
   if (!clean) return `${kind}; filename="${fallback}.${ext}"`;
   return `${kind}; filename="${ascii || fallback}.${ext}"; filename*=UTF-8''${rfc5987(`${clean}.${ext}`)}`;
+}
+
+/** The channels a PDF asked for by id (ids not in the report ignored); all of them when none is left. */
+export function pickChannels(channels: readonly ReportChannel[], ids: string | undefined): ReportChannel[] {
+  const wanted = new Set(
+    (ids ?? "")
+      .split(",")
+      .filter((v) => v.trim() !== "")
+      .map((v) => Number(v)),
+  );
+  const picked = channels.filter((ch) => wanted.has(ch.channelId));
+  return picked.length ? picked : [...channels];
+}
+
+/** A channel's unit as the exports show it: temperatures in the scale, others as stored. */
+export function unitIn(kind: string, units: string | null, scale: TemperatureScale): string {
+  return isTemperatureKind(kind) ? (scale === "C" ? "°C" : "°F") : (units ?? "");
+}
+
+/** The PDF's channel sections: statistics and excursions in the scale, excursions named by their range. */
+export function pdfChannels(
+  channels: readonly ReportChannel[],
+  thresholds: readonly ReportThreshold[],
+  series: readonly ReportSeries[],
+  scale: TemperatureScale,
+) {
+  const rangeName = new Map(thresholds.map((t) => [t.id, t.name]));
+  return channels.map((ch) => {
+    const s = series.find((x) => x.channelId === ch.channelId);
+    const inScale = valueIn(ch.kind, scale);
+    // Temperatures are rounded by the scale's rule; other readings to two decimals for reading.
+    const convert = isTemperatureKind(ch.kind) ? inScale : (v: number) => Math.round(inScale(v) * 100) / 100;
+    return {
+      name: ch.name,
+      color: ch.color,
+      unit: unitIn(ch.kind, ch.units, scale),
+      stats: s?.stats
+        ? { min: convert(s.stats.min), max: convert(s.stats.max), avg: convert(s.stats.avg) }
+        : null,
+      secondsOutside: s?.secondsOutside ?? 0,
+      excursions: (s?.excursions ?? []).map((e) => ({
+        range: rangeName.get(e.thresholdRangeId) ?? "",
+        start: e.start,
+        end: e.end,
+        duration: e.duration,
+        worst: convert(e.worst),
+      })),
+    };
+  });
 }

@@ -27,6 +27,30 @@ const epochQuery = (field: string) =>
       .check(z.refine((v) => /^\d{1,10}$/.test(v) && Number(v) <= MAX_ID, `${field} must be epoch seconds.`)),
   );
 
+const isoQuery = (field: string) =>
+  z.optional(
+    z
+      .string()
+      .check(
+        z.refine(
+          (v) => v.length <= 40 && /^\d{4}-\d{2}-\d{2}/.test(v) && Number.isFinite(Date.parse(v)),
+          `${field} must be an ISO date and time.`,
+        ),
+      ),
+  );
+
+/** Comma-separated channel ids, or empty. */
+const idList = z.optional(
+  z
+    .string()
+    .check(
+      z.refine(
+        (v) => v.length <= 2000 && /^\s*(\d{1,10}\s*(,\s*\d{1,10}\s*)*)?,?$/.test(v),
+        "channelIds must be channel ids separated by commas.",
+      ),
+    ),
+);
+
 export const SVG_WIDTH = { min: 240, max: 3840, step: 40, fallback: 960 } as const;
 export const SVG_HEIGHT = { min: 120, max: 2160, step: 20, fallback: 300 } as const;
 
@@ -65,4 +89,25 @@ export const downloadReportCsv = endpoint({
   response: z.string(),
   summary:
     "A shared report's readings as text/csv, streamed: 'Time' then a column per channel ('Cold Room - Temperature (°F)'), one row per time, times in the chosen zone with their offset (2026-03-08T01:59:00-05:00), temperatures in the chosen scale. startTime and endTime (epoch seconds) default to the report's window and are clipped to it; no row limit. The file is named after reportName, else the report.",
+});
+
+export const downloadReportPdf = endpoint({
+  method: "get",
+  path: "/public/report-pdf/",
+  host: "web",
+  body: "query",
+  request: z.object({
+    reportPublicLinkHash: z.string(),
+    timezone: loose(64),
+    tempScale: loose(16),
+    /** The title the PDF shows and is named after; the report's own name by default. */
+    channelReportName: loose(200),
+    /** Comma-separated channel ids: only those of the report's channels (all by default). */
+    channelIds: idList,
+    startTime: isoQuery("startTime"),
+    endTime: isoQuery("endTime"),
+  }),
+  response: z.string(),
+  summary:
+    "A shared report as an audit PDF: name, range, zone, the chart with its thresholds, per channel minimum, maximum, average, time outside the thresholds and the excursions, the time it was made, and a QR code of the live report's address. startTime and endTime (ISO) default to the report's window and are clipped to it.",
 });

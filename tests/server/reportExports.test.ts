@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
@@ -7,6 +8,7 @@ import { fillHistory } from "../../server/seed/history.ts";
 import { seedDemo } from "../../server/seed/index.ts";
 import { REPORT_CHANNELS } from "../../server/seed/reports.ts";
 import { openTestDatabase, TEST_NOW, testConfig } from "./helpers.ts";
+import { pdfText } from "../support/pdfText.ts";
 
 const NOT_FOUND = { success: false, data: [{ field: null, message: "Not found." }] };
 const BAD_HASHES = ["x", "A".repeat(22), "%00", "a".repeat(300), `${DEMO.reportHash}x`];
@@ -296,6 +298,85 @@ describe("report exports", () => {
         { reportName: "x".repeat(500) },
       ]) {
         const res = await get(csv({ publicHash: DEMO.reportHash, ...bad }));
+        expect(res.status, JSON.stringify(bad)).toBe(400);
+      }
+    });
+  });
+
+  describe("the audit PDF", () => {
+    const pdf = (query: Record<string, string>) =>
+      `/public/report-pdf/?${new URLSearchParams(query).toString()}`;
+
+    it("writes the report's name, range, zone, statistics, the door's excursion and the live link", async () => {
+      const res = await get(
+        pdf({ reportPublicLinkHash: DEMO.reportHash, timezone: "America/New_York", tempScale: "C" }),
+      );
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("application/pdf");
+      expect(res.headers.get("cache-control")).toBe("no-store");
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
+      writeFileSync("/tmp/rs3-report.pdf", bytes);
+      const text = pdfText(bytes);
+      expect(text).toContain("Lab Climate — Last 24 Hours");
+      expect(text).toContain("Range: Nov 21, 2026 7:00 AM to Nov 22, 2026 7:00 AM");
+      expect(text).toContain("Time zone: America/New_York");
+      expect(text).toContain("Generated: Nov 22, 2026 7:00 AM");
+      expect(text.replaceAll("\n", "")).toContain(
+        `Live report: https://portal.example.com/public/report/${DEMO.reportHash}?tempScale=C&timezone=America%2FNew_York`,
+      );
+      expect(text).toContain("Cold Room - Temperature");
+      expect(text).toMatch(/Minimum -?\d+(\.\d+)? °C {3}Maximum \d+(\.\d+)? °C {3}Average/);
+      // The demo's open door: one excursion into 'Cold room too warm', worst at or above 8 °C.
+      const row = text.split("\n").indexOf("Cold room too warm");
+      expect(row).toBeGreaterThan(0);
+      expect(text).toMatch(/Time outside thresholds: \d+ min/);
+      expect(Number(text.split("\n")[row + 4]!.replace(" °C", ""))).toBeGreaterThanOrEqual(8);
+      // The chart's lines (vectors) and the QR code (an image).
+      expect(bytes.includes("/Subtype /Image")).toBe(true);
+    });
+
+    it("uses the asked title, channels and range, in F by default, with a file named after the title", async () => {
+      const { hash, humidity } = await dstReport("Spring forward PDF");
+      const res = await get(
+        pdf({
+          reportPublicLinkHash: hash,
+          channelReportName: "Night =audit",
+          channelIds: `${humidity},999999`,
+          startTime: "2026-03-08T06:30:00Z",
+          endTime: "2026-03-08T07:30:00Z",
+          timezone: "Nowhere/City",
+        }),
+      );
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-disposition")).toBe(
+        `inline; filename="Night =audit.pdf"; filename*=UTF-8''Night%20%3Daudit.pdf`,
+      );
+      const text = pdfText(Buffer.from(await res.arrayBuffer()));
+      expect(text).toContain("Night =audit");
+      expect(text).toContain("Range: Mar 08, 2026 6:30 AM to Mar 08, 2026 7:30 AM");
+      expect(text).toContain("Time zone: UTC");
+      expect(text).toContain("Cold Room - Humidity");
+      expect(text).toContain("Minimum 55.5 %   Maximum 56 %   Average 55.75 %");
+      expect(text).not.toContain("Cold Room - Temperature");
+    });
+
+    it("answers the same 404 for every bad link and 400 for bad input, never a 500", async () => {
+      for (const reportPublicLinkHash of BAD_HASHES) {
+        const res = await get(pdf({ reportPublicLinkHash, startTime: "nonsense" }));
+        expect(res.status, reportPublicLinkHash).toBe(404);
+        expect(await res.json()).toEqual(NOT_FOUND);
+      }
+      expect((await get("/public/report-pdf/")).status).toBe(404);
+      for (const bad of [
+        { startTime: "nonsense" },
+        { endTime: "2026-13-45T99:00:00Z" },
+        { startTime: "2026-11-22T10:00:00Z", endTime: "2026-11-22T09:00:00Z" },
+        { startTime: "2001-01-01T00:00:00Z", endTime: "2001-01-02T00:00:00Z" },
+        { channelIds: "1;drop table" },
+        { channelReportName: "x".repeat(500) },
+      ]) {
+        const res = await get(pdf({ reportPublicLinkHash: DEMO.reportHash, ...bad }));
         expect(res.status, JSON.stringify(bad)).toBe(400);
       }
     });

@@ -1,0 +1,164 @@
+import PdfKit from "pdfkit";
+import QRCode from "qrcode";
+import SVGtoPDF from "svg-to-pdfkit";
+import { epochSeconds } from "../../src/domain/brand.ts";
+import { formatDate, formatTime } from "../../src/domain/dayText.ts";
+
+// The audit PDF of a shared report (pdfkit): what an auditor files. The chart is the same
+// ECharts server SVG the page shows, drawn as vectors by svg-to-pdfkit, so the PDF and the
+// page never disagree about the picture; statistics and excursions follow as text.
+
+/** One channel's lines of the PDF, values already in the visitor's scale and units. */
+export interface PdfChannel {
+  name: string;
+  color: string;
+  /** "°F", "%", or "" */
+  unit: string;
+  stats: { min: number; max: number; avg: number } | null;
+  secondsOutside: number;
+  excursions: readonly { range: string; start: number; end: number; duration: number; worst: number }[];
+}
+
+export interface ReportPdfFacts {
+  title: string;
+  /** Epoch seconds. */
+  start: number;
+  end: number;
+  zone: string;
+  generatedAt: number;
+  /** The live report's address, also as a QR code. */
+  liveUrl: string;
+  /** The chart (ECharts SVG) and its own size in pixels. */
+  svg: string;
+  svgWidth: number;
+  svgHeight: number;
+  channels: readonly PdfChannel[];
+}
+
+const MARGIN = 40;
+const GREY = "#555555";
+
+/** "3 d 4 h", "1 h 40 min", "12 min", "30 s". */
+export function durationText(seconds: number): string {
+  const d = Math.floor(seconds / 86_400);
+  const h = Math.floor((seconds % 86_400) / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  if (d) return h ? `${d} d ${h} h` : `${d} d`;
+  if (h) return m ? `${h} h ${m} min` : `${h} h`;
+  if (m) return `${m} min`;
+  return `${seconds} s`;
+}
+
+/** 'Mar 08, 2026 1:59 AM' in the zone. */
+const when = (at: number, zone: string) =>
+  `${formatDate(epochSeconds(at), zone)} ${formatTime(epochSeconds(at), zone)}`;
+
+/** The PDF as bytes. */
+export async function reportPdf(facts: ReportPdfFacts): Promise<Buffer> {
+  const qr = await QRCode.toBuffer(facts.liveUrl, { margin: 1, width: 240, errorCorrectionLevel: "M" });
+  const doc = new PdfKit({
+    size: "A4",
+    margin: MARGIN,
+    info: { Title: facts.title, Author: "Device Portal", CreationDate: new Date(facts.generatedAt * 1000) },
+  });
+  const chunks: Buffer[] = [];
+  doc.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on("end", () => resolve(Buffer.concat(chunks)));
+    doc.on("error", reject);
+  });
+  header(doc, facts, qr);
+  chart(doc, facts);
+  for (const ch of facts.channels) channel(doc, ch, facts.zone);
+  if (!facts.channels.length)
+    doc.font("Helvetica").fontSize(10).text("No sensor channels currently available.");
+  doc.end();
+  return done;
+}
+
+type Doc = InstanceType<typeof PdfKit>;
+const contentWidth = (doc: Doc) => doc.page.width - 2 * MARGIN;
+
+/** Title, range, zone, generation time, and the QR code of the live report at the top right. */
+function header(doc: Doc, f: ReportPdfFacts, qr: Buffer) {
+  const qrSize = 78;
+  const textWidth = contentWidth(doc) - qrSize - 12;
+  doc.image(qr, doc.page.width - MARGIN - qrSize, MARGIN, { width: qrSize });
+  doc.font("Helvetica-Bold").fontSize(18).text(f.title, MARGIN, MARGIN, { width: textWidth });
+  doc.moveDown(0.3).font("Helvetica").fontSize(10).fillColor(GREY);
+  doc.text(`Range: ${when(f.start, f.zone)} to ${when(f.end, f.zone)}`, { width: textWidth });
+  doc.text(`Time zone: ${f.zone}`, { width: textWidth });
+  doc.text(`Generated: ${when(f.generatedAt, f.zone)}`, { width: textWidth });
+  doc.text(`Live report: ${f.liveUrl}`, { width: textWidth, link: f.liveUrl });
+  doc.fillColor("#000000");
+  doc.y = Math.max(doc.y, MARGIN + qrSize) + 12;
+}
+
+/** The ECharts SVG at the page's width. */
+function chart(doc: Doc, f: ReportPdfFacts) {
+  const width = contentWidth(doc);
+  const height = (width * f.svgHeight) / f.svgWidth;
+  const top = doc.y;
+  SVGtoPDF(doc as unknown as Parameters<typeof SVGtoPDF>[0], f.svg, MARGIN, top, {
+    width,
+    height,
+    preserveAspectRatio: "xMinYMin meet",
+  });
+  doc.y = top + height + 10;
+  doc.x = MARGIN;
+}
+
+/** Starts a new page when fewer than `needed` points are left. */
+function room(doc: Doc, needed: number) {
+  if (doc.y + needed > doc.page.height - MARGIN) doc.addPage();
+}
+
+const number = (v: number, unit: string) => `${v}${unit ? ` ${unit}` : ""}`;
+
+/** A channel's statistics, its time outside thresholds and its excursions as a table. */
+function channel(doc: Doc, ch: PdfChannel, zone: string) {
+  room(doc, 60);
+  const y = doc.y;
+  doc.rect(MARGIN, y + 3, 8, 8).fill(ch.color);
+  doc
+    .fillColor("#000000")
+    .font("Helvetica-Bold")
+    .fontSize(12)
+    .text(ch.name, MARGIN + 14, y);
+  doc.font("Helvetica").fontSize(10);
+  const stats = ch.stats
+    ? `Minimum ${number(ch.stats.min, ch.unit)}   Maximum ${number(ch.stats.max, ch.unit)}   Average ${number(ch.stats.avg, ch.unit)}`
+    : "No readings in this range.";
+  doc.text(stats, MARGIN);
+  const outside = ch.secondsOutside ? durationText(ch.secondsOutside) : "none";
+  doc.text(`Time outside thresholds: ${outside}`, MARGIN);
+  if (!ch.excursions.length) {
+    doc.fillColor(GREY).text("No excursions.", MARGIN).fillColor("#000000").moveDown(0.8);
+    return;
+  }
+  doc.moveDown(0.3);
+  const columns = [0, 120, 250, 380, 450];
+  const row = (cells: string[], bold = false) => {
+    room(doc, 16);
+    const top = doc.y;
+    doc.font(bold ? "Helvetica-Bold" : "Helvetica").fontSize(9);
+    cells.forEach((cell, i) =>
+      doc.text(cell, MARGIN + columns[i]!, top, {
+        width: (columns[i + 1] ?? 515) - columns[i]! - 6,
+        lineBreak: false,
+      }),
+    );
+    doc.x = MARGIN;
+    doc.y = top + 13;
+  };
+  row(["Threshold", "Start", "End", "Duration", "Worst"], true);
+  for (const e of ch.excursions)
+    row([
+      e.range,
+      when(e.start, zone),
+      when(e.end, zone),
+      durationText(e.duration),
+      number(e.worst, ch.unit),
+    ]);
+  doc.moveDown(0.8);
+}
