@@ -11,7 +11,6 @@ import {
   saveReport,
   startEditReport,
   startNewReport,
-  WINDOW_PRESETS,
 } from "../../src/stores/reports.ts";
 import { $router } from "../../src/stores/router.ts";
 import { BusyButton } from "../ui/BusyButton.tsx";
@@ -19,6 +18,7 @@ import { Field, FormErrors } from "../ui/Field.tsx";
 import { Form } from "../ui/Form.tsx";
 import { ChannelPicker } from "./ChannelPicker.tsx";
 import { ThresholdList } from "./ThresholdList.tsx";
+import { WindowFields } from "./WindowFields.tsx";
 import "./reports.css";
 
 /** /s/reports/new and /s/reports/{id}: the report form (Administrators and Managers). */
@@ -57,7 +57,6 @@ export default function ReportFormPage() {
 function ReportForm({ options }: { options: ChannelOption[] }) {
   const draft = useStore($draft);
   const form = useStore($reportForm);
-  const { zone } = useStore($reportPrefs);
   const error = (field: string) => form.errors.find((e) => e.field === field)?.message;
   const general = form.errors.filter(
     (e) => e.field === null || e.field === "channels" || e.field === "thresholds",
@@ -79,48 +78,7 @@ function ReportForm({ options }: { options: ChannelOption[] }) {
         error={error("name")}
         onChange={(e) => $draft.setKey("name", e.target.value)}
       />
-      <fieldset>
-        <legend>Time window</legend>
-        <label htmlFor="report-window">Window</label>
-        <select
-          id="report-window"
-          value={draft.rolling}
-          onChange={(e) => $draft.setKey("rolling", Number(e.target.value))}
-        >
-          {!WINDOW_PRESETS.some((p) => p.seconds === draft.rolling) && draft.rolling > 0 && (
-            <option value={draft.rolling}>Last {draft.rolling} seconds</option>
-          )}
-          {WINDOW_PRESETS.map((p) => (
-            <option key={p.seconds} value={p.seconds}>
-              {p.label}
-            </option>
-          ))}
-          <option value={0}>Fixed start and end</option>
-        </select>
-        {error("timeInterval") && <small className="form-error">{error("timeInterval")}</small>}
-        {draft.rolling === 0 && (
-          <div className="grid">
-            <div>
-              <Field
-                label={`Start (${zone})`}
-                type="datetime-local"
-                value={draft.start}
-                error={error("startDate")}
-                onChange={(e) => $draft.setKey("start", e.target.value)}
-              />
-            </div>
-            <div>
-              <Field
-                label={`End (${zone})`}
-                type="datetime-local"
-                value={draft.end}
-                error={error("endDate")}
-                onChange={(e) => $draft.setKey("end", e.target.value)}
-              />
-            </div>
-          </div>
-        )}
-      </fieldset>
+      <WindowFields errors={form.errors} />
       <ChannelPicker options={options} />
       <ThresholdList options={options} errors={form.errors} />
       <FormErrors messages={general.map((e) => e.message)} />
