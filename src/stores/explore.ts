@@ -8,6 +8,7 @@ import { RANGE_ORDER } from "../domain/plan.ts";
 import { fromCelsius, type TemperatureScale } from "../domain/temperature.ts";
 import { $devicePrefs } from "./device.ts";
 import { call, RequestFailure } from "./http.ts";
+import { zoneOffsetSeconds } from "../domain/zoneTime.ts";
 
 /*
  * The explore page (/s/sensor-data/explore/{channelKey}): one channel's history over a range
@@ -44,23 +45,6 @@ export const $explore = atom<ExploreState>({ status: "loading" });
 /** Messages of the range picker (fields `from`, `to`), from the browser's checks or the server. */
 export const $rangeErrors = atom<FieldError[]>([]);
 
-/** The zone's offset from UTC at an instant, in seconds. */
-function offsetAt(epoch: number, zone: string): number {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone: zone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  }).formatToParts(new Date(epoch * 1000));
-  const n = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const wall = Date.UTC(n("year"), n("month") - 1, n("day"), n("hour"), n("minute"), n("second")) / 1000;
-  return wall - epoch;
-}
-
 /** Epoch seconds of a wall-clock time 'YYYY-MM-DDTHH:mm' in the zone; null when it is not one. */
 export function zonedToEpoch(local: string, zone: string): number | null {
   const m = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)$/.exec(local);
@@ -68,13 +52,13 @@ export function zonedToEpoch(local: string, zone: string): number | null {
   const asUtc = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!) / 1000;
   if (!Number.isFinite(asUtc)) return null;
   // Twice: the offset at the guess may differ from the offset at the answer near a DST change.
-  const guess = asUtc - offsetAt(asUtc, zone);
-  return asUtc - offsetAt(guess, zone);
+  const guess = asUtc - zoneOffsetSeconds(asUtc, zone);
+  return asUtc - zoneOffsetSeconds(guess, zone);
 }
 
 /** An instant as the wall-clock text a datetime-local input takes ('YYYY-MM-DDTHH:mm') in the zone. */
 export function zonedInput(epoch: number, zone: string): string {
-  return new Date((epoch + offsetAt(epoch, zone)) * 1000).toISOString().slice(0, 16);
+  return new Date((epoch + zoneOffsetSeconds(epoch, zone)) * 1000).toISOString().slice(0, 16);
 }
 
 /** The range to ask for, or the messages that stop it: a preset ends now; a custom range needs both ends in order. */
