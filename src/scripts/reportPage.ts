@@ -1,0 +1,201 @@
+import { readInlineConfig } from "../stores/inlineConfig.ts";
+import {
+  $report,
+  $view,
+  apiBase,
+  followReport,
+  formatStamp,
+  periodOf,
+  searchWith,
+  setFetcher,
+  setScale,
+  setZone,
+  viewOf,
+  type ReportState,
+} from "../stores/report.ts";
+import type { TemperatureScale } from "../domain/temperature.ts";
+import { painted } from "./paint.ts";
+import { lastSegment } from "./publicData.ts";
+import { csvHref, excursionBlocks, legendItems, pdfHref, tiles } from "./reportRender.ts";
+
+/*
+ * The public report page (/public/report/{hash}): chart first, library later. This script
+ * (no framework, no schemas) puts the server-rendered SVG chart in the page, paints the header,
+ * legend, excursions and kiosk tiles, and keeps them fresh every 30 seconds through the
+ * report store. Outside kiosk mode the interactive chart island loads once the chart shows;
+ * kiosk mode never loads a chart library.
+ */
+
+const $ = (id: string) => document.getElementById(id)!;
+const chart = $("report-chart");
+const kiosk = new URLSearchParams(location.search).get("kiosk") === "1";
+/** The page shows an SVG of the chart until the interactive island has drawn its own. */
+const islandLive = () => chart.dataset["live"] === "1";
+
+declare global {
+  interface Window {
+    /** Requests the page's head started (src/pages/public/report/[hash].astro). */
+    portalEarlyReport?: { report: string; reportResponse?: Promise<Response> } | undefined;
+  }
+}
+
+/** The head's early metadata request answers the store's first call for the same URL. */
+function takeEarlyRequest() {
+  const early = window.portalEarlyReport;
+  if (!early?.reportResponse) return;
+  const plain = (url: string) => fetch(url, { headers: { accept: "application/json" } });
+  let pending: Promise<Response> | undefined = early.reportResponse;
+  setFetcher((url) => {
+    if (pending && url === early.report) {
+      const r = pending;
+      pending = undefined;
+      return r;
+    }
+    return plain(url);
+  });
+}
+
+/** The server's SVG of the chart at the box's size, in the visitor's scale and zone. */
+function svgUrl(hash: string) {
+  const { scale, zone } = $view.get();
+  const width = Math.max(320, Math.round(chart.clientWidth || 800));
+  const height = Math.max(200, Math.round(chart.clientHeight || 300));
+  const q = new URLSearchParams({
+    width: String(width),
+    height: String(height),
+    tempScale: scale,
+    timezone: zone,
+  });
+  return `${apiBase()}/public/report-svg/${encodeURIComponent(hash)}?${q.toString()}`;
+}
+
+let svgRequest: AbortController | undefined;
+/** Replaces the chart box's SVG; a failure keeps the last one (kiosk shows 'stale since'). */
+async function loadSvg(hash: string) {
+  if (islandLive()) return;
+  svgRequest?.abort();
+  const request = new AbortController();
+  svgRequest = request;
+  try {
+    const res = await fetch(svgUrl(hash), { signal: request.signal });
+    if (!res.ok) throw new Error(`SVG answered ${res.status}`);
+    const svg = await res.text();
+    if (request.signal.aborted || islandLive()) return;
+    // Our own server's rendering (ECharts escapes the names in it); one node replaced per refresh.
+    const box = document.createElement("div");
+    box.className = "report-svg";
+    box.innerHTML = svg;
+    chart.replaceChildren(box);
+  } catch {
+    /* The chart keeps what it showed; the island (or the next refresh) draws it. */
+  } finally {
+    if (svgRequest === request) svgRequest = undefined;
+    chartShown();
+  }
+}
+
+/** The first chart is on screen: the budget test measures up to here; the island may load. */
+function chartShown() {
+  if (document.documentElement.dataset["painted"] === "1") return;
+  chart.removeAttribute("aria-busy");
+  performance.mark("report:chart");
+  painted(chart);
+  if (!kiosk) loadIsland();
+}
+
+/** The interactive chart (React, ECharts) once the browser is idle: tooltips and zoom. */
+function loadIsland() {
+  const idle = window.requestIdleCallback ?? ((cb: () => void) => setTimeout(cb, 1));
+  idle(async () => {
+    const { mountReportChart } = await import("../../islands/report/mountReportChart.tsx");
+    mountReportChart(chart);
+  });
+}
+
+function invalid() {
+  $("report-body").hidden = true;
+  $("report-stale").hidden = true;
+  const problem = $("report-invalid");
+  problem.hidden = false;
+  problem.focus();
+  chartShown();
+}
+
+function paintState(hash: string, state: ReportState) {
+  if (state.status === "loading") return;
+  if (state.status === "invalid") return invalid();
+  const { report, data } = state;
+  const view = $view.get();
+  const name = report.reportDetails.name;
+  $("report-name").textContent = name;
+  document.title = `${name} · Device Portal`;
+  const legend = legendItems(report);
+  $("report-legend").replaceChildren(...legend);
+  $("report-empty").hidden = legend.length > 0;
+  const web = readInlineConfig(document)?.webBase || location.origin;
+  link("report-csv", csvHref(apiBase(), hash, report, data, view));
+  link("report-pdf", pdfHref(web, hash, report, data, view));
+  const blocks = excursionBlocks(report, data, view);
+  const excursions = $("report-excursions");
+  excursions.hidden = blocks.length === 0;
+  excursions.querySelector('[data-field="zone"]')!.textContent = view.zone;
+  excursions.querySelector('[data-field="list"]')!.replaceChildren(...blocks);
+  const stale = $("report-stale");
+  stale.hidden = state.staleSince === null;
+  if (state.staleSince !== null)
+    stale.textContent = `stale since ${formatStamp(state.staleSince / 1000, view.zone)}`;
+  if (kiosk) {
+    const box = $("report-tiles");
+    box.hidden = false;
+    box.replaceChildren(...tiles(report, view, Date.now() / 1000));
+  }
+}
+
+function link(id: string, href: string) {
+  const a = $(id) as HTMLAnchorElement;
+  a.href = href;
+  a.removeAttribute("aria-disabled");
+}
+
+/** The header's radio and dropdown follow the view and change it. */
+function wireControls() {
+  const zones = $("report-zone") as HTMLSelectElement;
+  const { scale, zone } = $view.get();
+  if (![...zones.options].some((o) => o.value === zone)) zones.add(new Option(zone.replace(/_/g, " "), zone));
+  zones.value = zone;
+  zones.addEventListener("change", () => setZone(zones.value));
+  for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="tempScale"]')) {
+    radio.checked = radio.value === scale;
+    radio.addEventListener("change", () => radio.checked && setScale(radio.value as TemperatureScale));
+  }
+}
+
+async function main() {
+  const hash = lastSegment(location.pathname);
+  $view.set(viewOf(location.search));
+  history.replaceState(history.state, "", searchWith(location.search, $view.get()) + location.hash);
+  if (!hash || hash === "_") return invalid();
+  wireControls();
+  takeEarlyRequest();
+  void loadSvg(hash);
+  // A changed scale or zone is kept in the address (no reload) and redrawn.
+  $view.listen((view) => {
+    history.replaceState(history.state, "", searchWith(location.search, view) + location.hash);
+    paintState(hash, $report.get());
+    void loadSvg(hash);
+  });
+  let version: unknown;
+  $report.subscribe((state) => {
+    paintState(hash, state);
+    // A new answer (a refresh) redraws the SVG; an unchanged one (a stale mark) does not.
+    const data = state.status === "ready" ? state.data : undefined;
+    if (data && version !== undefined && data !== version) void loadSvg(hash);
+    if (data) version = data;
+  });
+  followReport(hash, { kiosk, periodMs: kiosk ? periodOf(location.search) : undefined });
+}
+
+/** Runs the page: called once by its Astro page. */
+export function showReport() {
+  void main();
+}

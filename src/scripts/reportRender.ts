@@ -1,0 +1,142 @@
+import type { PublicReport, ReportData, ReportSeries } from "../api/reports.ts";
+import {
+  formatAge,
+  formatDuration,
+  formatStamp,
+  shown,
+  unitOf,
+  REPORT_API,
+  type ReportView,
+} from "../stores/report.ts";
+import { element } from "./paint.ts";
+
+/*
+ * The report page's DOM, written by its small first script without a framework: legend,
+ * download links, excursions and kiosk tiles. Each call replaces what it drew before, so a
+ * page refreshed for weeks keeps the same number of nodes.
+ */
+
+/** 'sensor name - channel name' with its colour dot, or nothing (the page shows the empty message). */
+export function legendItems(report: PublicReport): HTMLElement[] {
+  return report.channelKeyList.map((ch) => {
+    const item = element("li");
+    const dot = element("span", undefined, "report-dot");
+    dot.style.background = ch.color;
+    dot.setAttribute("aria-hidden", "true");
+    item.append(dot, report.sensorMap[ch.channelKey]?.name ?? ch.channelKey);
+    return item;
+  });
+}
+
+/** The CSV call (spec section 7) for the window shown, in the visitor's scale and zone. */
+export function csvHref(
+  base: string,
+  hash: string,
+  report: PublicReport,
+  data: ReportData,
+  view: ReportView,
+) {
+  const q = new URLSearchParams({
+    publicHash: hash,
+    startTime: String(data.start),
+    endTime: String(data.end),
+    temperatureScale: view.scale,
+    timeZone: view.zone,
+    reportName: report.reportDetails.name,
+  });
+  return `${base}${REPORT_API.csv}?${q.toString()}`;
+}
+
+/** The PDF page (spec section 7): ISO times, the report's channels. */
+export function pdfHref(
+  base: string,
+  hash: string,
+  report: PublicReport,
+  data: ReportData,
+  view: ReportView,
+) {
+  const iso = (s: number) => new Date(s * 1000).toISOString();
+  const q = new URLSearchParams({
+    reportPublicLinkHash: hash,
+    timezone: view.zone,
+    tempScale: view.scale,
+    channelReportName: report.reportDetails.name,
+    channelIds: report.channelIdList.join(","),
+    startTime: iso(data.start),
+    endTime: iso(data.end),
+  });
+  return `${base}${REPORT_API.pdf}?${q.toString()}`;
+}
+
+function cell(tag: "td" | "th", text: string) {
+  const c = element(tag, text);
+  if (tag === "th") c.scope = "col";
+  return c;
+}
+
+/** One channel's excursions: the time outside, then start, end, duration and worst value. */
+function channelExcursions(series: ReportSeries, report: PublicReport, view: ReportView): HTMLElement {
+  const sensor = report.sensorMap[series.channelKey];
+  const box = element("article", undefined, "report-channel-excursions");
+  const name = sensor?.name ?? series.channelKey;
+  box.append(
+    element("h3", name),
+    element("p", `Time outside thresholds: ${formatDuration(series.secondsOutside)}`),
+  );
+  if (!series.excursions.length) return box;
+  const ranges = new Map(
+    report.thresholdRangeAssociations.map((a) => [a.thresholdRange.id, a.thresholdRange]),
+  );
+  const table = element("table", undefined, "striped");
+  const head = element("tr");
+  head.append(...["Range", "Start", "End", "Duration", "Worst value"].map((t) => cell("th", t)));
+  table.createTHead().append(head);
+  const body = table.createTBody();
+  const unit = sensor ? unitOf(sensor, view.scale) : "";
+  for (const e of series.excursions) {
+    const row = element("tr");
+    const worst = sensor ? shown(e.worst, sensor.kind, view.scale) : e.worst;
+    row.append(
+      cell("td", ranges.get(e.thresholdRangeId)?.name ?? ""),
+      cell("td", formatStamp(e.start, view.zone)),
+      cell("td", formatStamp(e.end, view.zone)),
+      cell("td", formatDuration(e.duration)),
+      cell("td", `${worst}${unit} at ${formatStamp(e.worstAt, view.zone)}`),
+    );
+    body.append(row);
+  }
+  const scroll = element("div", undefined, "report-table");
+  scroll.append(table);
+  box.append(scroll);
+  return box;
+}
+
+/** Excursions of the channels that have threshold ranges (the others have nothing to report). */
+export function excursionBlocks(report: PublicReport, data: ReportData, view: ReportView): HTMLElement[] {
+  const ranged = new Set<string | null>(
+    report.thresholdRangeAssociations.map((a) => a.thresholdRange.channelKey),
+  );
+  return data.series
+    .filter((s) => ranged.has(null) || ranged.has(s.channelKey))
+    .map((s) => channelExcursions(s, report, view));
+}
+
+/** Kiosk tiles: each channel's latest value, large, with its age. */
+export function tiles(report: PublicReport, view: ReportView, nowSeconds: number): HTMLElement[] {
+  return report.channelKeyList.map((ch) => {
+    const sensor = report.sensorMap[ch.channelKey];
+    const tile = element("div", undefined, "report-tile");
+    tile.style.borderColor = ch.color;
+    const value =
+      sensor?.value === null || sensor?.value === undefined
+        ? "—"
+        : `${shown(sensor.value, sensor.kind, view.scale)}${unitOf(sensor, view.scale)}`;
+    const age = sensor?.lastReceived ? formatAge(nowSeconds - sensor.lastReceived) : "no reading";
+    tile.append(
+      element("span", sensor?.name ?? ch.channelKey, "report-tile-name"),
+      element("strong", value, "report-tile-value"),
+      element("span", age, "report-tile-age"),
+    );
+    return tile;
+  });
+}

@@ -1,0 +1,313 @@
+import { atom } from "nanostores";
+import type { PublicReport, ReportData, ReportSensor } from "../api/reports.ts";
+import { celsius } from "../domain/brand.ts";
+import { TEMPERATURE_KINDS } from "../domain/device.ts";
+import { fromCelsius, resolveTemperatureScale, type TemperatureScale } from "../domain/temperature.ts";
+import { isKnownTimezone } from "../domain/timezones.ts";
+import { readInlineConfig } from "./inlineConfig.ts";
+
+/*
+ * The public report page's state (spec sections 2 and 4): the report and its chart data, the
+ * visitor's scale and zone, and the 30-second refresh. Shared by the page's small first script
+ * and the chart island, so it calls the API with plain fetch and no schemas (the first script
+ * must stay under 15 KB gzip; ky and zod would take most of that).
+ */
+
+export const REPORT_INVALID = "Invalid Report Link";
+export const NO_CHANNELS = "No sensor channels currently available.";
+/** Spec section 9: metadata and chart data every 30 seconds. */
+export const REFRESH_MS = 30_000;
+/** Kiosk retries after a dropped network: 5 s, doubling, at most a minute apart. */
+export const RETRY_FIRST_MS = 5_000;
+export const RETRY_MAX_MS = 60_000;
+
+export const REPORT_API = {
+  report: "/api/v1/device-data/public/report/:publicHash",
+  data: "/api/v1/device-data/public/report/data/:hash",
+  csv: "/api/v1/device-data/public/samples/csv",
+  pdf: "/public/report-pdf/",
+} as const;
+
+export interface ReportView {
+  scale: TemperatureScale;
+  zone: string;
+}
+
+export type ReportState =
+  | { status: "loading" }
+  | { status: "invalid" }
+  | {
+      status: "ready";
+      report: PublicReport;
+      data: ReportData;
+      /** Epoch ms of the last answer; staleSince is set while refreshes fail (kiosk only). */
+      fetchedAt: number;
+      staleSince: number | null;
+    };
+
+export const $report = atom<ReportState>({ status: "loading" });
+export const $view = atom<ReportView>({ scale: "F", zone: "UTC" });
+
+/** The scale and zone an address asks for: unknown values fall back to F and UTC (spec section 5). */
+export function viewOf(search: string): ReportView {
+  const q = new URLSearchParams(search);
+  const zone = q.get("timezone") ?? "";
+  return { scale: resolveTemperatureScale(q.get("tempScale")), zone: isKnownTimezone(zone) ? zone : "UTC" };
+}
+
+/** The address's query with the view written in; other parameters (kiosk, theme) are kept. */
+export function searchWith(search: string, view: ReportView): string {
+  const q = new URLSearchParams(search);
+  q.set("tempScale", view.scale);
+  q.set("timezone", view.zone);
+  return `?${q.toString()}`;
+}
+
+export function setScale(scale: TemperatureScale) {
+  $view.set({ ...$view.get(), scale });
+}
+
+export function setZone(zone: string) {
+  $view.set({ ...$view.get(), zone: isKnownTimezone(zone) ? zone : "UTC" });
+}
+
+/** A channel's value as the visitor sees it: temperatures in their scale, others as read. */
+export function shown(value: number, kind: string, scale: TemperatureScale): number {
+  return TEMPERATURE_KINDS.includes(kind)
+    ? fromCelsius(celsius(value), scale)
+    : Math.round(value * 100) / 100;
+}
+
+/** The unit after a value: °F/°C for temperatures, else the channel's own. */
+export function unitOf(sensor: Pick<ReportSensor, "kind" | "units">, scale: TemperatureScale): string {
+  return TEMPERATURE_KINDS.includes(sensor.kind) ? `°${scale}` : (sensor.units ?? "");
+}
+
+/** A report answer that is not there, as opposed to no answer at all. */
+export class ReportGone extends Error {}
+
+type Fetcher = (url: string) => Promise<Response>;
+let fetcher: Fetcher = (url) => fetch(url, { headers: { accept: "application/json" } });
+
+/** Tests and the page's early request replace the fetch. */
+export function setFetcher(next: Fetcher) {
+  fetcher = next;
+}
+
+/** The API's base: the runtime configuration's, else this origin. */
+export function apiBase(): string {
+  return (typeof document === "undefined" ? null : readInlineConfig(document))?.apiBase || location.origin;
+}
+
+async function getData<T>(path: string, query = ""): Promise<T> {
+  const res = await fetcher(apiBase() + path + query);
+  if (res.status === 404 || res.status === 400) throw new ReportGone(`${path} answered ${res.status}`);
+  const body = (await res.json()) as { success?: boolean; data?: unknown };
+  if (!res.ok || body.success !== true) throw new Error(`${path} answered ${res.status}`);
+  return body.data as T;
+}
+
+const pathTo = (path: string, name: string, hash: string) =>
+  path.replace(`:${name}`, encodeURIComponent(hash));
+
+/** The report and its chart data, both at once. `refresh` marks the 30-second refreshes (not views). */
+export async function fetchReport(hash: string, refresh: boolean) {
+  const [report, data] = await Promise.all([
+    getData<PublicReport>(pathTo(REPORT_API.report, "publicHash", hash), refresh ? "?refresh=1" : ""),
+    getData<ReportData>(pathTo(REPORT_API.data, "hash", hash)),
+  ]);
+  return { report, data };
+}
+
+/**
+ * Loads the report, or marks it invalid. `kiosk` keeps the last chart when the network fails
+ * (the page shows 'stale since'); without it any failure marks the report not found (spec 4).
+ */
+export async function loadReport(
+  hash: string,
+  opts: { refresh: boolean; kiosk: boolean; now?: () => number },
+) {
+  const now = opts.now ?? Date.now;
+  try {
+    const got = await fetchReport(hash, opts.refresh);
+    $report.set({ status: "ready", ...got, fetchedAt: now(), staleSince: null });
+    return true;
+  } catch (e) {
+    const last = $report.get();
+    if (opts.kiosk && !(e instanceof ReportGone) && last.status === "ready") {
+      $report.set({ ...last, staleSince: last.staleSince ?? last.fetchedAt });
+      return false;
+    }
+    $report.set({ status: "invalid" });
+    return false;
+  }
+}
+
+/**
+ * The wait before the next refresh: the period after a success; after failures a back-off
+ * from the shorter of the period and 5 s, doubling, at most a minute (a display does not
+ * hammer a server that is coming back, and finds it within a minute).
+ */
+export function nextDelay(failures: number, periodMs: number): number {
+  if (failures === 0) return periodMs;
+  return Math.min(RETRY_MAX_MS, Math.min(periodMs, RETRY_FIRST_MS) * 2 ** (failures - 1));
+}
+
+/** Kiosk's refresh period: `refreshSeconds` (1 to 3600, for tests and soaks), else 30 s. */
+export function periodOf(search: string): number {
+  const s = Number(new URLSearchParams(search).get("refreshSeconds"));
+  return Number.isInteger(s) && s >= 1 && s <= 3600 ? s * 1000 : REFRESH_MS;
+}
+
+/**
+ * Loads the report, then refreshes it every `periodMs` until stopped or invalid; in kiosk
+ * mode failures are retried with back-off. One timer at a time, so nothing piles up over weeks.
+ */
+export function followReport(hash: string, opts: { kiosk: boolean; periodMs?: number | undefined }) {
+  const period = opts.periodMs ?? REFRESH_MS;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  let failures = 0;
+  const run = async (refresh: boolean) => {
+    const ok = await loadReport(hash, { refresh, kiosk: opts.kiosk });
+    failures = ok ? 0 : failures + 1;
+    if (stopped || $report.get().status === "invalid") return;
+    timer = setTimeout(() => void run(true), nextDelay(failures, period));
+  };
+  void run(false);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
+
+/** The time zones of the dropdown: UTC, then about 80 of the world's common zones. */
+export const ZONES: readonly string[] = [
+  "UTC",
+  "Pacific/Honolulu",
+  "America/Anchorage",
+  "America/Los_Angeles",
+  "America/Vancouver",
+  "America/Tijuana",
+  "America/Phoenix",
+  "America/Denver",
+  "America/Edmonton",
+  "America/Chicago",
+  "America/Mexico_City",
+  "America/Winnipeg",
+  "America/Regina",
+  "America/Guatemala",
+  "America/New_York",
+  "America/Toronto",
+  "America/Detroit",
+  "America/Bogota",
+  "America/Lima",
+  "America/Panama",
+  "America/Halifax",
+  "America/Caracas",
+  "America/La_Paz",
+  "America/Santiago",
+  "America/Puerto_Rico",
+  "America/St_Johns",
+  "America/Sao_Paulo",
+  "America/Argentina/Buenos_Aires",
+  "America/Montevideo",
+  "Atlantic/Azores",
+  "Atlantic/Reykjavik",
+  "Europe/London",
+  "Europe/Dublin",
+  "Europe/Lisbon",
+  "Africa/Casablanca",
+  "Africa/Lagos",
+  "Europe/Paris",
+  "Europe/Berlin",
+  "Europe/Madrid",
+  "Europe/Rome",
+  "Europe/Amsterdam",
+  "Europe/Brussels",
+  "Europe/Zurich",
+  "Europe/Vienna",
+  "Europe/Stockholm",
+  "Europe/Oslo",
+  "Europe/Copenhagen",
+  "Europe/Warsaw",
+  "Europe/Prague",
+  "Europe/Budapest",
+  "Europe/Athens",
+  "Europe/Bucharest",
+  "Europe/Helsinki",
+  "Europe/Kyiv",
+  "Europe/Istanbul",
+  "Africa/Cairo",
+  "Africa/Johannesburg",
+  "Africa/Nairobi",
+  "Asia/Jerusalem",
+  "Europe/Moscow",
+  "Asia/Riyadh",
+  "Asia/Tehran",
+  "Asia/Dubai",
+  "Asia/Baku",
+  "Asia/Kabul",
+  "Asia/Karachi",
+  "Asia/Tashkent",
+  "Asia/Kolkata",
+  "Asia/Kathmandu",
+  "Asia/Dhaka",
+  "Asia/Yangon",
+  "Asia/Bangkok",
+  "Asia/Jakarta",
+  "Asia/Ho_Chi_Minh",
+  "Asia/Shanghai",
+  "Asia/Hong_Kong",
+  "Asia/Singapore",
+  "Asia/Taipei",
+  "Asia/Manila",
+  "Australia/Perth",
+  "Asia/Seoul",
+  "Asia/Tokyo",
+  "Australia/Darwin",
+  "Australia/Adelaide",
+  "Australia/Brisbane",
+  "Australia/Sydney",
+  "Australia/Melbourne",
+  "Pacific/Guam",
+  "Pacific/Noumea",
+  "Pacific/Auckland",
+  "Pacific/Fiji",
+];
+
+const stampFormats = new Map<string, Intl.DateTimeFormat>();
+/** 'Nov 22, 2026, 3:07 PM' in the zone: excursion times, tooltips, 'stale since'. */
+export function formatStamp(at: number, zone: string): string {
+  let f = stampFormats.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone: isKnownTimezone(zone) ? zone : "UTC",
+      month: "short",
+      day: "numeric",
+      year: "numeric",
+      hour: "numeric",
+      minute: "2-digit",
+    });
+    stampFormats.set(zone, f);
+  }
+  return f.format(new Date(at * 1000));
+}
+
+/** A duration in seconds as '2 d 3 h', '1 h 20 min', '45 min' or '30 s'. */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const d = Math.floor(s / 86_400);
+  const h = Math.floor((s % 86_400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  if (d) return h ? `${d} d ${h} h` : `${d} d`;
+  if (h) return m ? `${h} h ${m} min` : `${h} h`;
+  if (m) return `${m} min`;
+  return `${s} s`;
+}
+
+/** How old a reading is: 'just now', '5 min ago', '2 h ago', '3 d ago'. */
+export function formatAge(seconds: number): string {
+  if (seconds < 60) return "just now";
+  return `${formatDuration(seconds >= 3600 ? Math.floor(seconds / 3600) * 3600 : seconds).replace(/ \d+ (min|h)$/, "")} ago`;
+}
