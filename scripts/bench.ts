@@ -13,6 +13,7 @@ import { chromium } from "@playwright/test";
 import { CHROMIUM, SLOW_LINK, cardPainted, formUsable, slowLinkMs } from "./bench/paint.ts";
 import { csvBench } from "./bench/csv.ts";
 import { chartDataBench } from "./bench/chartData.ts";
+import { reportExportsBench } from "./bench/reportExports.ts";
 
 const PORT = Number(process.env["BENCH_PORT"] ?? 4490);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -106,6 +107,8 @@ try {
 await csvBench();
 // The report chart data call at the issue's scale, in the bench's own databases.
 await chartDataBench();
+// The report exports: server SVG render, PDF, and the report CSV over a year.
+await reportExportsBench();
 
 /** What a visitor on the slow link waits for, in Chromium with an empty cache (median of 3). */
 async function slowLinkTable() {
