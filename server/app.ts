@@ -26,6 +26,7 @@ import { openApiRoutes } from "./routes/openapi.ts";
 import { passwordResetRoutes } from "./routes/passwordReset.ts";
 import { publicOrderRoutes } from "./routes/publicOrders.ts";
 import { publicQuoteRoutes } from "./routes/publicQuotes.ts";
+import { accountOrderRoutes } from "./routes/accountOrders.ts";
 import { resetRequestRoutes } from "./routes/resetRequest.ts";
 import { runtimeConfigRoutes } from "./routes/runtimeConfig.ts";
 import { samlRoutes } from "./routes/saml.ts";
@@ -93,6 +94,7 @@ export function buildApp(input: AppDeps) {
   app.route("/", accountSessionRoutes(deps));
   app.route("/", publicOrderRoutes(deps));
   app.route("/", publicQuoteRoutes(deps));
+  app.route("/", accountOrderRoutes(deps));
   app.route("/", lookupRoutes(deps));
   app.route("/", tagRoutes(deps));
   app.route("/", deviceRoutes(deps));

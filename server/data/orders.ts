@@ -1,9 +1,10 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { orderLineItems, orders, payments, quotes } from "../db/schema/index.ts";
+import { orderLineItems, orders, payments, quotes, shipmentItems, shipments } from "../db/schema/index.ts";
 import { cents, epochSeconds, type Cents } from "../../src/domain/brand.ts";
 import { subtotal } from "../../src/domain/lineItem.ts";
 import { MAX_ID } from "../../src/api/fields.ts";
+import type { OrderSummary, ShippingProgress } from "../../src/api/accountOrders.ts";
 import type { OrderDetails } from "../../src/api/orders.ts";
 import type { Shipment } from "../../src/api/shipments.ts";
 import {
@@ -190,4 +191,108 @@ function timelineOf(record: OrderRecord, shipmentList: readonly Shipment[], scan
       })),
     })),
   });
+}
+
+/**
+ * The signed-in shipping progress (spec section 4's second computation, whose exact rule the
+ * spec leaves open; docs/decisions.md): the status words Cancelled, Hold and No Shipment (or
+ * Complete) decide alone; otherwise shipped item quantities against ordered ones give partial,
+ * then delivered when every shipment arrived, else shipped; with nothing shipped the status
+ * word says received, shipped or delivered, and anything else is unknown.
+ */
+export function shippingProgress(order: {
+  shippingStatus: string;
+  ordered: number;
+  shipped: number;
+  shipments: readonly { isDelivered: boolean }[];
+}): ShippingProgress {
+  const status = order.shippingStatus.trim().toLowerCase();
+  if (status === "cancelled") return "cancelled";
+  if (status === "hold") return "hold";
+  if (COMPLETE.has(status)) return "completed";
+  if (order.shipments.length) {
+    if (order.shipped < order.ordered) return "partial";
+    return order.shipments.every((s) => s.isDelivered) ? "delivered" : "shipped";
+  }
+  return BY_WORD[status] ?? "unknown";
+}
+
+const COMPLETE = new Set(["no shipment", "complete", "completed"]);
+const BY_WORD: Record<string, ShippingProgress> = {
+  "": "received",
+  new: "received",
+  open: "received",
+  received: "received",
+  shipped: "shipped",
+  delivered: "delivered",
+  partial: "partial",
+};
+
+/** Ordered and shipped item quantities of an order. */
+export function itemCounts(record: OrderRecord, shipmentList: readonly Shipment[]) {
+  const ordered = record.lineItems.reduce((sum, item) => sum + item.quantity, 0);
+  const shipped = shipmentList.reduce(
+    (sum, s) => sum + s.shipmentItems.reduce((n, item) => n + item.quantity, 0),
+    0,
+  );
+  return { ordered, shipped };
+}
+
+/**
+ * The active subscription's newest orders (at most `limit`), each with its totals and
+ * shipping progress; three queries whatever the count (orders, their items, their shipments'
+ * items and payments summed in SQL).
+ */
+export async function subscriptionOrders(db: Db, subscriptionId: number, limit: number) {
+  const rows = await db
+    .select()
+    .from(orders)
+    .where(eq(orders.subscriptionId, subscriptionId))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(limit + 1);
+  const shown = rows.slice(0, limit);
+  const ids = shown.map((o) => o.id);
+  if (!ids.length) return { list: [], truncated: false };
+  const items = await db.select().from(orderLineItems).where(inArray(orderLineItems.orderId, ids));
+  const paid = await db
+    .select({ orderId: payments.orderId, amount: sql<string>`sum(${payments.amount})` })
+    .from(payments)
+    .where(inArray(payments.orderId, ids))
+    .groupBy(payments.orderId);
+  const sent = await db
+    .select({
+      orderId: shipments.orderId,
+      shipped: sql<string>`coalesce(sum(${shipmentItems.quantity}), 0)`,
+      count: sql<string>`count(distinct ${shipments.id})`,
+      delivered: sql<string>`count(distinct ${shipments.id}) filter (where ${shipments.isDelivered})`,
+    })
+    .from(shipments)
+    .leftJoin(shipmentItems, eq(shipmentItems.shipmentId, shipments.id))
+    .where(inArray(shipments.orderId, ids))
+    .groupBy(shipments.orderId);
+  const list: OrderSummary[] = shown.map((row) => {
+    const own = items.filter((i) => i.orderId === row.id);
+    const grandTotal = cents(subtotal(own) + row.tax + row.shippingAmount);
+    const paidSum = Number(paid.find((p) => p.orderId === row.id)?.amount ?? 0);
+    const s = sent.find((x) => x.orderId === row.id);
+    const count = Number(s?.count ?? 0);
+    const delivered = Number(s?.delivered ?? 0);
+    return {
+      id: row.id,
+      orderNumber: `${ORDER_PREFIX}${row.id}`,
+      createdAt: seconds(row.createdAt),
+      shippingProgress: shippingProgress({
+        shippingStatus: row.shippingStatus,
+        ordered: own.reduce((sum, i) => sum + i.quantity, 0),
+        shipped: Number(s?.shipped ?? 0),
+        shipments: Array.from({ length: count }, (_, i) => ({ isDelivered: i < delivered })),
+      }),
+      billingStatus: billingStatus(row.paymentStatus),
+      poNumber: row.poNumber,
+      currency: row.currency,
+      grandTotal,
+      paymentBalanceDue: cents(balanceDue(grandTotal, paidSum)),
+    };
+  });
+  return { list, truncated: rows.length > limit };
 }

@@ -1,10 +1,11 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { quoteLineItems, quotes } from "../db/schema/index.ts";
 import { cents, type Cents } from "../../src/domain/brand.ts";
 import { subtotal } from "../../src/domain/lineItem.ts";
 import { isQuoteOpen, parseQuoteNumber, quoteNumber, quotePayable } from "../../src/domain/quote.ts";
 import { MAX_ID } from "../../src/api/fields.ts";
+import type { QuoteSummary } from "../../src/api/accountOrders.ts";
 import type { QuoteDetail, QuoteDetails } from "../../src/api/quotes.ts";
 import { lineItemOf, recordAddresses, seconds, secondsOrNull } from "./records.ts";
 
@@ -121,4 +122,36 @@ export async function quoteByPublicId(
   if (id === null || id < 1 || id > MAX_ID) return null;
   const record = await quoteRecord(db, id);
   return record ? { record, full: false } : null;
+}
+
+/** The active subscription's newest quotes (at most `limit`) with their grand totals; two queries. */
+export async function subscriptionQuotes(db: Db, subscriptionId: number, limit: number) {
+  const rows = await db
+    .select()
+    .from(quotes)
+    .where(eq(quotes.subscriptionId, subscriptionId))
+    .orderBy(desc(quotes.createdAt), desc(quotes.id))
+    .limit(limit + 1);
+  const shown = rows.slice(0, limit);
+  if (!shown.length) return { list: [], truncated: false };
+  const items = await db
+    .select()
+    .from(quoteLineItems)
+    .where(
+      inArray(
+        quoteLineItems.quoteId,
+        shown.map((q) => q.id),
+      ),
+    );
+  const list: QuoteSummary[] = shown.map((row) => ({
+    id: row.id,
+    quoteNumber: quoteNumber(row.id),
+    status: row.status,
+    isOpen: isQuoteOpen(row.status),
+    createdAt: seconds(row.createdAt),
+    expiresAt: secondsOrNull(row.expiresAt),
+    currency: row.currency,
+    grandTotal: cents(subtotal(items.filter((i) => i.quoteId === row.id)) + row.tax + row.shippingCost),
+  }));
+  return { list, truncated: rows.length > limit };
 }

@@ -95,6 +95,12 @@ export const ACCESS = {
   "GET /api/v1/orders/public/:ref": TOKEN,
   "GET /api/v1/shipments/shipment-list/:ref": TOKEN,
   "GET /api/v1/quotes/public/:id": PUBLIC,
+  // Signed-in quote and order pages (issue 11): every role reads its subscription's records.
+  "GET /api/v1/orders": session("order.view"),
+  "GET /api/v1/orders/:orderId": session("order.view"),
+  "GET /api/v1/shipments/shipment-list/order/:orderId": session("order.view"),
+  "GET /api/v1/quotes": session("quote.view"),
+  "GET /api/v1/quotes/:quoteId": session("quote.view"),
   "GET /api/v1/orders-and-quotes/public/search": PUBLIC,
   "GET /order/country-list": PUBLIC,
   "GET /shipments/tracking-details/:trackingNumber": PUBLIC,

@@ -1,4 +1,5 @@
 import * as accounts from "./accounts.ts";
+import * as accountOrders from "./accountOrders.ts";
 import * as config from "./config.ts";
 import * as countries from "./countries.ts";
 import * as deviceData from "./deviceData.ts";
@@ -27,6 +28,7 @@ export interface ListedEndpoint {
 /** Every module of the contract; a new module is one line here. */
 const MODULES: Record<string, Record<string, unknown>> = {
   accounts,
+  accountOrders,
   config,
   countries,
   deviceData,

@@ -1,0 +1,186 @@
+import { describe, expect, it } from "vitest";
+import { demoToken } from "../../server/seed/demo.ts";
+import { shippingProgress } from "../../server/data/orders.ts";
+import { browser, signIn } from "./client.ts";
+import { useTestApp } from "./helpers.ts";
+
+const ORIGIN = "http://localhost";
+const NOT_FOUND = { success: false, data: [{ field: null, message: "Not found." }] };
+/** Seeded orders 5001-5011 and quotes 1001-1004 are Acme's; order 5012 and quote 1005 Northwind's. */
+const ACME_ORDERS = Array.from({ length: 11 }, (_, i) => `ORD-${5001 + i}`);
+
+describe("the signed-in order and quote lists", () => {
+  const ctx = useTestApp({ seeded: true });
+  const as = async (email: string) => {
+    const b = browser(ctx.app, ORIGIN);
+    await signIn(b, email);
+    return b;
+  };
+  const data = async (res: Response) => {
+    expect(res.status).toBe(200);
+    return (await res.json()).data;
+  };
+
+  it("lists only the active subscription's orders, newest first, with totals and statuses", async () => {
+    const { orderList, limit, truncated } = await data(
+      await (await as("admin@example.com")).get("/api/v1/orders"),
+    );
+    expect(orderList.map((o: { orderNumber: string }) => o.orderNumber)).toEqual(ACME_ORDERS);
+    expect(limit).toBe(500);
+    expect(truncated).toBe(false);
+    const times = orderList.map((o: { createdAt: number }) => o.createdAt);
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    const partPaid = orderList.find((o: { id: number }) => o.id === 5003);
+    expect(partPaid).toMatchObject({
+      shippingProgress: "partial",
+      billingStatus: "Open",
+      poNumber: "PO-88177",
+    });
+    expect(partPaid.paymentBalanceDue).toBeGreaterThan(0);
+    expect(partPaid.paymentBalanceDue).toBeLessThan(partPaid.grandTotal);
+  });
+
+  it("lists the other subscription's orders to its own owner only", async () => {
+    const { orderList } = await data(await (await as("owner@northwind.example.com")).get("/api/v1/orders"));
+    expect(orderList.map((o: { id: number }) => o.id)).toEqual([5012]);
+  });
+
+  it("lists only the active subscription's quotes, newest first", async () => {
+    const { quoteList } = await data(await (await as("admin@example.com")).get("/api/v1/quotes"));
+    const numbers = quoteList.map((q: { quoteNumber: string }) => q.quoteNumber);
+    expect(numbers.sort()).toEqual(["QUO-1001", "QUO-1002", "QUO-1003", "QUO-1004"]);
+    const times = quoteList.map((q: { createdAt: number }) => q.createdAt);
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    expect(quoteList.find((q: { id: number }) => q.id === 1002)).toMatchObject({
+      status: "Closed",
+      isOpen: false,
+    });
+  });
+
+  it("shows Viewer, Provisioner and Billing the lists and details (every role may see orders)", async () => {
+    for (const role of ["viewer", "provisioner", "billing", "manager"]) {
+      const b = await as(`${role}@example.com`);
+      expect((await data(await b.get("/api/v1/orders"))).orderList).toHaveLength(11);
+      expect((await data(await b.get("/api/v1/quotes"))).quoteList).toHaveLength(4);
+      expect((await data(await b.get("/api/v1/orders/5003"))).orderDetails.orderNumber).toBe("ORD-5003");
+      expect((await data(await b.get("/api/v1/quotes/1001"))).quoteDetails.quoteNumber).toBe("QUO-1001");
+    }
+  });
+
+  it("answers 401 without a session", async () => {
+    const b = browser(ctx.app, ORIGIN);
+    for (const path of ["/api/v1/orders", "/api/v1/quotes", "/api/v1/orders/5003", "/api/v1/quotes/1001"])
+      expect((await b.get(path)).status).toBe(401);
+  });
+});
+
+describe("a signed-in order or quote", () => {
+  const ctx = useTestApp({ seeded: true });
+  const admin = async () => {
+    const b = browser(ctx.app, ORIGIN);
+    await signIn(b, "admin@example.com");
+    return b;
+  };
+
+  it("shows the order with its shipping progress, unshipped items and payments", async () => {
+    const res = await (await admin()).get("/api/v1/orders/5003");
+    expect(res.status).toBe(200);
+    const { orderDetails } = (await res.json()).data;
+    expect(orderDetails).toMatchObject({
+      orderNumber: "ORD-5003",
+      shippingProgress: "partial",
+      poNumber: "PO-88177",
+      billingStatus: "Open",
+      memberPath: null,
+    });
+    expect(orderDetails.unshippedItems).toBeGreaterThan(0);
+    expect(orderDetails.payments.length).toBeGreaterThan(0);
+    expect(orderDetails.shippingAddress).not.toBeNull();
+  });
+
+  it("gives each order its own progress: received, shipped, delivered, cancelled, hold, completed", async () => {
+    const b = await admin();
+    const progress = async (id: number) =>
+      (await (await b.get(`/api/v1/orders/${id}`)).json()).data.orderDetails.shippingProgress;
+    expect(await progress(5001)).toBe("received");
+    expect(await progress(5002)).toBe("shipped");
+    expect(await progress(5004)).toBe("delivered");
+    expect(await progress(5005)).toBe("cancelled");
+    expect(await progress(5006)).toBe("hold");
+    expect(await progress(5009)).toBe("completed");
+  });
+
+  it("lists an order's shipments for a member", async () => {
+    const res = await (await admin()).get("/api/v1/shipments/shipment-list/order/5003");
+    expect(res.status).toBe(200);
+    const { shipmentList } = (await res.json()).data;
+    expect(shipmentList).toHaveLength(2);
+    expect(shipmentList[0].trackingNumber).toEqual(expect.any(String));
+  });
+
+  it("keeps the public shipment list working by its token reference", async () => {
+    const res = await browser(ctx.app, ORIGIN).get(
+      `/api/v1/shipments/shipment-list/ORD-5003-${demoToken("order-5003")}`,
+    );
+    expect(res.status).toBe(200);
+  });
+
+  it("shows the full quote without its guest token", async () => {
+    const res = await (await admin()).get("/api/v1/quotes/1001");
+    expect(res.status).toBe(200);
+    const { quoteDetails } = (await res.json()).data;
+    expect(quoteDetails).toMatchObject({ quoteNumber: "QUO-1001", guestToken: null, memberPath: null });
+    expect(quoteDetails.detail.lineItems.length).toBeGreaterThan(0);
+    expect(quoteDetails.detail.productSpecialist.name).toEqual(expect.any(String));
+  });
+
+  it("answers another subscription's order, shipments and quote exactly like missing ones", async () => {
+    const b = await admin();
+    for (const [foreign, missing] of [
+      ["/api/v1/orders/5012", "/api/v1/orders/99999"],
+      ["/api/v1/shipments/shipment-list/order/5012", "/api/v1/shipments/shipment-list/order/99999"],
+      ["/api/v1/quotes/1005", "/api/v1/quotes/99999"],
+    ] as const) {
+      const [theirs, none] = await Promise.all([b.get(foreign), b.get(missing)]);
+      expect(theirs.status).toBe(404);
+      expect(none.status).toBe(404);
+      expect(await theirs.json()).toEqual(NOT_FOUND);
+      expect(await none.json()).toEqual(NOT_FOUND);
+    }
+  });
+
+  it("refuses malformed ids with a clear 400, never a 500", async () => {
+    const b = await admin();
+    for (const id of ["abc", "0", "-1", "1e3", "2147483648", "ORD-5003", "QUO-1001", "5003.5"]) {
+      for (const path of [
+        `/api/v1/orders/${id}`,
+        `/api/v1/quotes/${id}`,
+        `/api/v1/shipments/shipment-list/order/${id}`,
+      ]) {
+        const res = await b.get(path);
+        expect(res.status, path).toBe(400);
+        expect((await res.json()).data[0].message).toBe("Must be a whole number from 1 to 2147483647.");
+      }
+    }
+  });
+});
+
+describe("the signed-in shipping progress", () => {
+  const none: { isDelivered: boolean }[] = [];
+  it.each([
+    ["Cancelled", 5, 0, none, "cancelled"],
+    ["Hold", 5, 0, none, "hold"],
+    ["No Shipment", 5, 0, none, "completed"],
+    ["Received", 5, 0, none, "received"],
+    ["Open", 5, 0, none, "received"],
+    ["Shipped", 5, 2, [{ isDelivered: true }], "partial"],
+    ["Shipped", 5, 5, [{ isDelivered: false }], "shipped"],
+    ["Shipped", 5, 5, [{ isDelivered: true }, { isDelivered: true }], "delivered"],
+    ["Something else", 5, 0, none, "unknown"],
+  ] as const)(
+    "reads %s with %i ordered and %i shipped",
+    (shippingStatus, ordered, shipped, shipments, want) => {
+      expect(shippingProgress({ shippingStatus, ordered, shipped, shipments })).toBe(want);
+    },
+  );
+});
