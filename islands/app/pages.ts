@@ -4,7 +4,6 @@ import type { RouteName } from "../../src/stores/router.ts";
 type Page = LazyExoticComponent<ComponentType>;
 
 const home = lazy(() => import("./pages/HomePage.tsx"));
-const comingSoon = lazy(() => import("./pages/ComingSoon.tsx"));
 const reportForm = lazy(() => import("../reports/ReportFormPage.tsx"));
 
 /**
@@ -18,10 +17,10 @@ export const pages = {
   security: lazy(() => import("./pages/SecurityPage.tsx")),
   devices: lazy(() => import("../devices/DevicesPage.tsx")),
   deviceDetails: lazy(() => import("../device/DevicePage.tsx")),
-  orders: comingSoon,
-  quotes: comingSoon,
-  orderDetails: comingSoon,
-  quoteDetails: comingSoon,
+  orders: lazy(() => import("../orders/OrdersList.tsx")),
+  quotes: lazy(() => import("../orders/QuotesList.tsx")),
+  orderDetails: lazy(() => import("../orders/OrderDetails.tsx")),
+  quoteDetails: lazy(() => import("../orders/QuoteDetails.tsx")),
   tags: lazy(() => import("../tags/TagsPage.tsx")),
   explore: lazy(() => import("../explore/ExplorePage.tsx")),
   link: lazy(() => import("../links/LinkPage.tsx")),

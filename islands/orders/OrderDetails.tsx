@@ -1,0 +1,83 @@
+import { useStore } from "@nanostores/react";
+import { useEffect } from "react";
+import type { AccountOrder } from "../../src/api/accountOrders.ts";
+import { cents } from "../../src/domain/brand.ts";
+import { poDisplay } from "../../src/domain/order.ts";
+import { $accountOrder, dismissRecordError, loadAccountOrder } from "../../src/stores/accountOrders.ts";
+import { $router } from "../../src/stores/router.ts";
+import type { Shipment } from "../../src/api/shipments.ts";
+import { AddressCards } from "../guest/AddressCards.tsx";
+import { Day } from "../guest/Day.tsx";
+import { Fact, Facts } from "../guest/Facts.tsx";
+import { LineItems } from "../guest/LineItems.tsx";
+import { PaymentHistory } from "../guest/PaymentHistory.tsx";
+import { Totals } from "../guest/Totals.tsx";
+import { Money } from "../ui/Money.tsx";
+import { StatusBadge } from "../ui/StatusBadge.tsx";
+import { OrderShipments } from "./OrderShipments.tsx";
+import { RecordHead, RecordPending } from "./RecordPage.tsx";
+import { ShippingProgress } from "./ShippingProgress.tsx";
+import "../../src/styles/recordDetail.css";
+import "../../src/styles/orders.css";
+
+/** /s/order/details/{id} and /s/order/details/ORD-{id}-{validationId}: one order, read-only. */
+export default function OrderDetails() {
+  const page = useStore($router);
+  const param = page?.route === "orderDetails" ? page.params.id : "";
+  const state = useStore($accountOrder);
+  useEffect(() => void loadAccountOrder(param), [param]);
+  if (state.status !== "ready")
+    return (
+      <RecordPending title="Order" to="orders" state={state} onDismiss={() => dismissRecordError("order")} />
+    );
+  return <OrderView order={state.record.order} shipments={state.record.shipments} />;
+}
+
+function OrderView({ order, shipments }: { order: AccountOrder; shipments: Shipment[] | null }) {
+  const currency = order.currency;
+  return (
+    <section className="record-page">
+      <RecordHead title={`Order ${order.orderNumber}`} to="orders" />
+      <Facts label="Order summary">
+        <Fact name="Order Number">{order.orderNumber}</Fact>
+        <Fact name="Ordered On">
+          <Day at={order.createdAt} />
+        </Fact>
+        <Fact name="Shipping Status">
+          <ShippingProgress progress={order.shippingProgress} />
+        </Fact>
+        <Fact name="PO Number">{poDisplay(order.poNumber)}</Fact>
+        <Fact name="Payment Status">
+          <StatusBadge kind="billing" status={order.billingStatus} />
+        </Fact>
+        <Fact name="Referral Code">{order.referrerCode || "-"}</Fact>
+        <Fact name="Balance Due">
+          <Money amount={cents(order.paymentBalanceDue)} currency={currency} />
+        </Fact>
+        <Fact name="Due Date">{order.dueDate ? <Day at={order.dueDate} /> : "-"}</Fact>
+      </Facts>
+      {order.unshippedItems > 0 && order.shippingProgress !== "completed" && (
+        <p className="remaining-note" role="note">
+          {order.unshippedItems === 1 ? "1 item has" : `${order.unshippedItems} items have`} not shipped yet;
+          they will ship as they become available.
+        </p>
+      )}
+      <OrderShipments shipments={shipments} />
+      <AddressCards shipping={order.shippingAddress} billing={order.billingAddress} />
+      <LineItems items={order.lineItems} currency={currency} />
+      <Totals
+        currency={currency}
+        rows={[
+          ["Subtotal", order.subtotal],
+          ["Tax", order.tax],
+          ["Shipping", order.shippingAmount],
+          ["Grand Total", order.grandTotal],
+          ["Paid", order.paid],
+          ["Balance Due", order.paymentBalanceDue],
+        ]}
+      />
+      <PaymentHistory payments={order.payments} currency={currency} />
+      {/* The pay-amount-due form (POST /order/pay-amount-due) and Payment Complete dialog come with the next slice of issue 11. */}
+    </section>
+  );
+}
