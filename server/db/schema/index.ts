@@ -4,3 +4,4 @@ export * from "./devices.ts";
 export * from "./reports.ts";
 export * from "./rollups.ts";
 export * from "./commerce.ts";
+export * from "./ops.ts";
