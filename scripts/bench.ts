@@ -14,6 +14,7 @@ import { CHROMIUM, SLOW_LINK, cardPainted, formUsable, slowLinkMs } from "./benc
 import { csvBench } from "./bench/csv.ts";
 import { chartDataBench } from "./bench/chartData.ts";
 import { reportExportsBench } from "./bench/reportExports.ts";
+import { kioskSoak, reportChartShown } from "./bench/kioskSoak.ts";
 
 const PORT = Number(process.env["BENCH_PORT"] ?? 4490);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -61,6 +62,8 @@ try {
     );
   }
   await slowLinkTable();
+  // A wall display for weeks: 1,000 kiosk refreshes a second apart (about 17 minutes).
+  await kioskSoak(BASE);
   console.log("\n| API call | median (ms) |\n|---|---:|");
   const push = () => ({
     method: "POST",
@@ -117,6 +120,7 @@ async function slowLinkTable() {
     ["order card shows its data", `/p/order/ORD-${DEMO.orderId}-${DEMO.orderValidationId}`, cardPainted],
     ["quote card shows its data", `/p/quote/${DEMO.openQuoteToken}`, cardPainted],
     ["lookup form can be used", "/p/order-quote/search", formUsable],
+    ["report chart shows (server SVG)", `/public/report/${DEMO.reportHash}`, reportChartShown],
   ] as const;
   console.log(
     `\n| on the slow link (${SLOW_LINK.latency} ms, ${(SLOW_LINK.downloadThroughput * 8) / 1000} kbit/s) | median (ms) |\n|---|---:|`,
