@@ -1,19 +1,22 @@
+import { useState } from "react";
 import type { Shipment } from "../../src/api/shipments.ts";
 import { SHIPMENT_LIST_FAILED } from "../../src/stores/shipments.ts";
 import { trackShipment } from "../../src/stores/accountOrders.ts";
 import { Day } from "../guest/Day.tsx";
 import ShipmentDetails from "../shipments/ShipmentDetails.tsx";
+import { ErrorBanner } from "../ui/ErrorBanner.tsx";
 
 /**
  * An order's shipments with a Track action each, which opens the public page's Shipment
  * Details dialog; the spec's banner text when the list did not load.
  */
 export function OrderShipments({ shipments }: { shipments: Shipment[] | null }) {
+  const [dismissed, setDismissed] = useState(false);
   return (
     <section aria-labelledby="shipments-heading">
       <h2 id="shipments-heading">Shipments</h2>
       {shipments === null ? (
-        <p role="alert">{SHIPMENT_LIST_FAILED}</p>
+        !dismissed && <ErrorBanner message={SHIPMENT_LIST_FAILED} onDismiss={() => setDismissed(true)} />
       ) : shipments.length === 0 ? (
         <p className="muted">Nothing has shipped yet.</p>
       ) : (

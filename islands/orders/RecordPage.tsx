@@ -1,5 +1,4 @@
 import { getPagePath } from "@nanostores/router";
-import type { ReactNode } from "react";
 import { $router } from "../../src/stores/router.ts";
 import { ErrorBanner } from "../ui/ErrorBanner.tsx";
 
@@ -33,19 +32,10 @@ export function RecordPending(props: {
 }
 
 /** The top of a detail page: its number as the title and Back to List. */
-export function RecordHead({
-  title,
-  to,
-  children,
-}: {
-  title: string;
-  to: "orders" | "quotes";
-  children?: ReactNode;
-}) {
+export function RecordHead({ title, to }: { title: string; to: "orders" | "quotes" }) {
   return (
     <header className="page-head">
       <h1>{title}</h1>
-      {children}
       <BackToList to={to} />
     </header>
   );
