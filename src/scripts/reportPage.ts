@@ -110,11 +110,11 @@ function chartShown() {
   if (!kiosk) loadIsland();
 }
 
-/** The interactive chart (React, ECharts) once the browser is idle: tooltips and zoom. */
+/** The interactive chart (ECharts) once the browser is idle: tooltips and zoom. */
 function loadIsland() {
   const idle = window.requestIdleCallback ?? ((cb: () => void) => setTimeout(cb, 1));
   idle(async () => {
-    const { mountReportChart } = await import("../../islands/report/mountReportChart.tsx");
+    const { mountReportChart } = await import("../../islands/report/mountReportChart.ts");
     mountReportChart(chart);
   });
 }

@@ -1,0 +1,52 @@
+import { LineChart } from "echarts/charts";
+import {
+  DataZoomInsideComponent,
+  GridComponent,
+  MarkAreaComponent,
+  TooltipComponent,
+} from "echarts/components";
+import * as echarts from "echarts/core";
+import { SVGRenderer } from "echarts/renderers";
+import { $report, $view } from "../../src/stores/report.ts";
+import { chartOption } from "./chartOption.ts";
+
+// Only what the report's chart needs: lines, grid, tooltip, threshold bands and zoom by wheel
+// or pinch. The legend is HTML (the page's) and the zoom slider is left out: each is kilobytes.
+// SVG, like the server's first chart, so the hand-over does not change how the chart looks.
+echarts.use([
+  LineChart,
+  GridComponent,
+  TooltipComponent,
+  MarkAreaComponent,
+  DataZoomInsideComponent,
+  SVGRenderer,
+]);
+
+/*
+ * The interactive chart, mounted over the server's SVG in the chart box (this module is the
+ * chunk the report page loads once its first chart shows). Plain ECharts, not React: React's
+ * client (~70 KB gzip) beside ECharts' own ~185 KB would break the page's 200 KB budget, and
+ * nothing else on the page needs React. It renders the report store and nothing more.
+ */
+export function mountReportChart(box: HTMLElement) {
+  const host = document.createElement("div");
+  host.className = "report-live";
+  box.append(host);
+  const chart = echarts.init(host, null, { renderer: "svg" });
+  let shown = false;
+  const draw = () => {
+    const state = $report.get();
+    if (state.status !== "ready") return;
+    chart.setOption(chartOption(state.report, state.data, $view.get()), { notMerge: true });
+    if (shown) return;
+    // Drawn: the server's SVG goes, and the page script stops fetching it.
+    shown = true;
+    box.dataset["live"] = "1";
+    for (const old of box.querySelectorAll(".report-svg, .report-loading")) old.remove();
+    host.classList.add("is-ready");
+  };
+  $report.listen(draw);
+  $view.listen(draw);
+  draw();
+  new ResizeObserver(() => chart.resize()).observe(host);
+}
