@@ -23,6 +23,7 @@ import { healthRoutes } from "./routes/health.ts";
 import { lookupRoutes } from "./routes/lookup.ts";
 import { mfaRoutes } from "./routes/mfa.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
+import { opsRoutes } from "./routes/ops.ts";
 import { passwordResetRoutes } from "./routes/passwordReset.ts";
 import { publicOrderRoutes } from "./routes/publicOrders.ts";
 import { publicQuoteRoutes } from "./routes/publicQuotes.ts";
@@ -103,6 +104,7 @@ export function buildApp(input: AppDeps) {
   app.route("/", reportExportRoutes(deps));
   app.route("/", reportRoutes(deps));
   app.route("/", linkRoutes(deps));
+  app.route("/", opsRoutes(deps));
   // websocket host: live readings (same origin unless WS_ORIGIN says otherwise).
   app.route("/", liveRoutes(deps));
   app.all("/api/*", (c) => errorResponse(c, 404, [{ field: null, message: NOT_FOUND }]));

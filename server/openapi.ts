@@ -83,6 +83,12 @@ function security(access: Access): Operation {
       return { security: [{ Device: [] }], description: "A device, with `Authorization: Device {key}`." };
     case "token":
       return { security: [], description: "Anyone holding the emailed link's unguessable token." };
+    case "ops":
+      return {
+        security: [{ Ops: [] }],
+        description:
+          "The back office, with `Authorization: Bearer ops_…`; writes need an `Idempotency-Key` header.",
+      };
     case "demo":
       return { security: [], description: "Demo mode, from this computer only." };
     case "public":
@@ -170,6 +176,7 @@ export function openApiDocument(
       },
       securitySchemes: {
         session: { type: "apiKey", in: "cookie", name: options.sessionCookie },
+        Ops: { type: "http", scheme: "bearer", description: "An ops token (`npm run ops -- token create`)." },
         Device: {
           type: "apiKey",
           in: "header",

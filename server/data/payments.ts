@@ -79,18 +79,27 @@ export async function recordOrderPayment(
     .insert(payments)
     .values(paymentRow(p.orderId, p.key, p.charge, p.poNumber, at))
     .returning({ id: payments.id });
-  const record = (await orderRecord(tx, p.orderId, tx))!;
-  let paymentStatus = record.row.paymentStatus;
-  if (record.balanceDue === 0 && needsPayment(paymentStatus)) {
-    paymentStatus = "Paid";
-    await tx.update(orders).set({ paymentStatus }).where(eq(orders.id, p.orderId));
-  }
+  const { record, paymentStatus } = await settleOrderPayment(tx, p.orderId);
   return {
     paymentId: payment!.id,
     paymentStatus,
     balanceDue: record.balanceDue,
     validationId: record.row.validationId,
   };
+}
+
+/**
+ * After a payment row is written (the order row locked): the order's new totals, and an
+ * order that owed money and is now paid in full becomes Paid. Card and offline payments alike.
+ */
+export async function settleOrderPayment(tx: Db, orderId: number) {
+  const record = (await orderRecord(tx, orderId, tx))!;
+  let paymentStatus = record.row.paymentStatus;
+  if (record.balanceDue === 0 && needsPayment(paymentStatus)) {
+    paymentStatus = "Paid";
+    await tx.update(orders).set({ paymentStatus }).where(eq(orders.id, orderId));
+  }
+  return { record, paymentStatus };
 }
 
 /** Copies an address row (the order keeps the address it was placed with, whatever the quote's becomes). */

@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import type { Action } from "../../src/domain/permissions.ts";
 import type { Db } from "../db/client.ts";
 import { authorize, requireAuth } from "./auth.ts";
+import { requireOpsToken } from "./opsAuth.ts";
 
 /**
  * Who may call a route:
@@ -9,16 +10,20 @@ import { authorize, requireAuth } from "./auth.ts";
  * - token: whoever holds an unguessable link token (in the path, query or form);
  * - device: a device with its push key;
  * - demo: demo mode on this computer only;
+ * - ops: the back office, with `Authorization: Bearer ops_…` (a live ops token; cookies count
+ *   for nothing there, and the token opens no other route);
  * - session: a signed-in person whose role in the active subscription allows `action`
  *   (and who has accepted the terms, unless `beforeTerms`).
  */
 export type Access =
-  { kind: "public" | "token" | "device" | "demo" } | { kind: "session"; action: Action; beforeTerms?: true };
+  | { kind: "public" | "token" | "device" | "demo" | "ops" }
+  | { kind: "session"; action: Action; beforeTerms?: true };
 
 const session = (action: Action, beforeTerms?: true): Access =>
   beforeTerms ? { kind: "session", action, beforeTerms } : { kind: "session", action };
 const PUBLIC: Access = { kind: "public" };
 const TOKEN: Access = { kind: "token" };
+const OPS: Access = { kind: "ops" };
 
 /**
  * Every route of the app, as "METHOD /path" the way Hono registers it. A route missing here
@@ -123,6 +128,14 @@ export const ACCESS = {
   "POST /auth/saml/acs/:name": PUBLIC,
   "GET /auth/saml/complete": TOKEN,
   "GET /dev/mailbox": { kind: "demo" },
+
+  // The back-office operations API (issue 11): ops tokens only.
+  "POST /api/v1/ops/quotes": OPS,
+  "PATCH /api/v1/ops/quotes/:quoteId": OPS,
+  "POST /api/v1/ops/quotes/:quoteId/close": OPS,
+  "POST /api/v1/ops/orders/:orderId/shipments": OPS,
+  "POST /api/v1/ops/tracking/:trackingNumber/activity": OPS,
+  "POST /api/v1/ops/orders/:orderId/payments": OPS,
 } satisfies Record<string, Access>;
 export type RouteKey = keyof typeof ACCESS;
 
@@ -133,12 +146,13 @@ export function accessOf(method: string, path: string): Access | undefined {
 
 /**
  * The middleware a route's access entry asks for: session routes need a signed-in person
- * allowed to do the action; the others pass (their own checks are the token, the device key,
+ * allowed to do the action, ops routes a live ops token; the others pass (their own checks are the token, the device key,
  * or demo mode). Throws while the app is built when the route is not in the table.
  */
 export function guard(route: { method: string; path: string }, deps: { db: Db; now: () => Date }) {
   const access = accessOf(route.method, route.path);
   if (!access) throw new Error(`${route.method.toUpperCase()} ${route.path} is not in the access table`);
+  if (access.kind === "ops") return requireOpsToken(deps.db, deps.now);
   if (access.kind !== "session") {
     const pass: MiddlewareHandler = async (_c, next) => next();
     return pass;

@@ -8,6 +8,7 @@ import type { Endpoint } from "./endpoint.ts";
 import * as gateway from "./gateway.ts";
 import * as links from "./links.ts";
 import * as lookup from "./lookup.ts";
+import * as ops from "./ops.ts";
 import * as orders from "./orders.ts";
 import * as quotes from "./quotes.ts";
 import * as readings from "./readings.ts";
@@ -36,6 +37,7 @@ const MODULES: Record<string, Record<string, unknown>> = {
   gateway,
   links,
   lookup,
+  ops,
   orders,
   quotes,
   readings,

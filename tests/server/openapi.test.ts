@@ -73,7 +73,8 @@ describe("the OpenAPI document", () => {
       const access = (ACCESS as Record<string, { kind: string }>)[key];
       expect(op["x-access"], `${method} ${path}`).toEqual(access);
       const schemes = (op["security"] as Json[]).flatMap((s) => Object.keys(s));
-      const expected = { session: ["session"], device: ["Device"] }[access!.kind as string] ?? [];
+      const expected =
+        { session: ["session"], device: ["Device"], ops: ["Ops"] }[access!.kind as string] ?? [];
       expect(schemes, `${method} ${path}`).toEqual(expected);
     }
   });

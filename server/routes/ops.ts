@@ -1,0 +1,75 @@
+import { Hono, type Context } from "hono";
+import type { Deps } from "../deps.ts";
+import { guard } from "../http/access.ts";
+import { idParam, inputOf } from "../http/input.ts";
+import { idempotencyKeyOf, opsTokenOfRequest } from "../http/opsAuth.ts";
+import { reply } from "../http/reply.ts";
+import { closeOpsQuote, createOpsQuote, updateOpsQuote } from "../data/opsQuotes.ts";
+import { addTrackingActivity, recordOfflinePayment, shipOrder } from "../data/opsOrders.ts";
+import { onceByKey, requestFingerprint } from "../data/opsWrites.ts";
+import type { Db } from "../db/client.ts";
+import type { Endpoint, InputOf, ResponseOf } from "../../src/api/endpoint.ts";
+import * as ops from "../../src/api/ops.ts";
+
+/**
+ * The back-office operations API (src/api/ops.ts): every route behind an ops token (`guard`),
+ * every write once per Idempotency-Key. The input is validated before the key is looked at,
+ * so bad input is a 400 whatever the key; the key then covers method, path and input.
+ */
+export function opsRoutes(deps: Deps) {
+  const write =
+    <E extends Endpoint>(
+      endpoint: E,
+      run: (tx: Db, input: InputOf<E>, c: Context, key: string) => Promise<ResponseOf<E>>,
+    ) =>
+    async (c: Context) => {
+      const input = await inputOf(c, endpoint);
+      const key = idempotencyKeyOf(c);
+      const answer = await onceByKey(
+        deps.db,
+        {
+          key,
+          fingerprint: requestFingerprint(c.req.method, c.req.path, input),
+          tokenId: opsTokenOfRequest(c).id,
+          now: deps.now(),
+        },
+        (tx) => run(tx, input, c, key),
+      );
+      return reply(c, endpoint, answer);
+    };
+  return new Hono()
+    .post(
+      ops.createOpsQuote.path,
+      guard(ops.createOpsQuote, deps),
+      write(ops.createOpsQuote, (tx, q) => createOpsQuote(tx, q, deps.now())),
+    )
+    .patch(
+      ops.updateOpsQuote.path,
+      guard(ops.updateOpsQuote, deps),
+      write(ops.updateOpsQuote, (tx, q, c) => updateOpsQuote(tx, idParam(c, "quoteId"), q)),
+    )
+    .post(
+      ops.closeOpsQuote.path,
+      guard(ops.closeOpsQuote, deps),
+      write(ops.closeOpsQuote, (tx, _none, c) => closeOpsQuote(tx, idParam(c, "quoteId"))),
+    )
+    .post(
+      ops.shipOpsOrder.path,
+      guard(ops.shipOpsOrder, deps),
+      write(ops.shipOpsOrder, (tx, s, c) => shipOrder(tx, idParam(c, "orderId"), s, deps.now())),
+    )
+    .post(
+      ops.addOpsTrackingActivity.path,
+      guard(ops.addOpsTrackingActivity, deps),
+      write(ops.addOpsTrackingActivity, (tx, a, c) =>
+        addTrackingActivity(tx, c.req.param("trackingNumber") ?? "", a),
+      ),
+    )
+    .post(
+      ops.recordOpsPayment.path,
+      guard(ops.recordOpsPayment, deps),
+      write(ops.recordOpsPayment, (tx, p, c, key) =>
+        recordOfflinePayment(tx, idParam(c, "orderId"), p, key, deps.now()),
+      ),
+    );
+}

@@ -1,0 +1,245 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { sha256 } from "../../server/core/crypto.ts";
+import { createOpsToken, revokeOpsToken } from "../../server/data/opsTokens.ts";
+import { opsTokens, quotes, subscriptions } from "../../server/db/schema/index.ts";
+import { demoToken } from "../../server/seed/demo.ts";
+import { browser, signIn } from "./client.ts";
+import { TEST_NOW, useTestApp } from "./helpers.ts";
+
+const ORIGIN = "http://localhost";
+const OPS = "/api/v1/ops";
+const orderRef = (id: number) => `ORD-${id}-${demoToken(`order-${id}`)}`;
+let keys = 0;
+const newKey = () => `test-key-${++keys}-${Date.now()}`;
+
+describe("the back-office operations API", () => {
+  const ctx = useTestApp({ seeded: true });
+  const db = () => ctx.database.db;
+  const token = async (name = "erp") => (await createOpsToken(db(), name, TEST_NOW)).token;
+
+  /** An ops call: bearer token, idempotency key and JSON body. */
+  const call = async (
+    path: string,
+    body: unknown,
+    opts: { token?: string | null; key?: string | null; method?: string } = {},
+  ) => {
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (opts.token) headers["authorization"] = `Bearer ${opts.token}`;
+    if (opts.key !== null) headers["idempotency-key"] = opts.key ?? newKey();
+    const res = await ctx.app.request(`${ORIGIN}${path}`, {
+      method: opts.method ?? "POST",
+      headers,
+      body: body === undefined ? null : JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+  const acmeId = async () =>
+    (await db().select().from(subscriptions).where(eq(subscriptions.name, "Acme Labs")))[0]!.id;
+  const quoteInput = async (id = 7001) => ({
+    id,
+    subscriptionId: await acmeId(),
+    productFamily: "Environmental Monitoring",
+    contactName: "Dana Whitfield",
+    expiresAt: Math.floor(TEST_NOW.getTime() / 1000) + 30 * 86_400,
+    shippingAddress: { line1: "1 Lab Way", city: "Boston", state: "MA", zipCode: "02110", countryId: 1 },
+    productSpecialist: { name: "Sam Seller", phone: "555-0100", phoneExtension: "12" },
+    shippingCost: 1500,
+    tax: 800,
+    lineItems: [
+      {
+        productNumber: "RA-100",
+        description: "Room Alert 100",
+        quantity: 2,
+        listPrice: 10_000,
+        discount: "10%",
+      },
+      { productNumber: "TS-1", description: "Temperature sensor", quantity: 1, listPrice: 2_500 },
+    ],
+  });
+  const publicOrder = async (id: number) => {
+    const res = await ctx.app.request(`${ORIGIN}/api/v1/orders/public/${orderRef(id)}`);
+    return (await res.json()).data.orderDetails;
+  };
+
+  describe("tokens", () => {
+    it("makes tokens of at least 128 bits with the ops_ prefix and keeps only their SHA-256", async () => {
+      const { id, token: text } = await createOpsToken(db(), "erp", TEST_NOW);
+      expect(text).toMatch(/^ops_[A-Za-z0-9_-]{43,}$/);
+      const [row] = await db().select().from(opsTokens).where(eq(opsTokens.id, id));
+      expect(row!.tokenHash).toBe(sha256(text));
+      expect(JSON.stringify(row)).not.toContain(text.slice(4));
+    });
+
+    it("refuses a missing, unknown or revoked token with 401 and says why", async () => {
+      const body = await quoteInput();
+      const missing = await call(`${OPS}/quotes`, body);
+      expect(missing.status).toBe(401);
+      expect(missing.body.data[0].message).toMatch(/needs an operations token/);
+      const unknown = await call(`${OPS}/quotes`, body, { token: "ops_not-a-real-token" });
+      expect(unknown).toMatchObject({
+        status: 401,
+        body: { data: [{ message: "The operations token is unknown or revoked." }] },
+      });
+      const { id, token: text } = await createOpsToken(db(), "old", TEST_NOW);
+      expect(await revokeOpsToken(db(), id, TEST_NOW)).toBe(true);
+      expect((await call(`${OPS}/quotes`, body, { token: text })).status).toBe(401);
+      expect((await db().select().from(quotes).where(eq(quotes.id, 7001))).length).toBe(0);
+    });
+
+    it("opens no ops route with a signed-in administrator's session cookie", async () => {
+      const admin = browser(ctx.app, ORIGIN);
+      await signIn(admin, "admin@example.com");
+      const writes: [string, string, unknown][] = [
+        ["POST", `${OPS}/quotes`, await quoteInput()],
+        ["PATCH", `${OPS}/quotes/1001`, { contactName: "X" }],
+        ["POST", `${OPS}/quotes/1001/close`, undefined],
+        [
+          "POST",
+          `${OPS}/orders/5001/shipments`,
+          { carrier: "UPS", shipMethod: "Ground", trackingNumbers: ["1Z999"] },
+        ],
+        ["POST", `${OPS}/orders/5001/payments`, { kind: "payment", amount: 100, method: "Check" }],
+      ];
+      for (const [method, path, body] of writes) {
+        const res = await admin.json(path, body ?? {}, method);
+        expect(res.status, `${method} ${path}`).toBe(401);
+      }
+      expect((await publicOrder(5001)).payments).toEqual([]);
+    });
+
+    it("opens no customer route with an ops token", async () => {
+      const bearer = { authorization: `Bearer ${await token()}` };
+      for (const path of [
+        "/api/v1/session",
+        "/api/v1/orders",
+        "/api/v1/quotes",
+        "/api/v1/orders/5001",
+        "/api/v1/devices",
+      ]) {
+        const res = await ctx.app.request(`${ORIGIN}${path}`, { headers: bearer });
+        expect(res.status, path).toBe(401);
+      }
+      const pay = await ctx.app.request(`${ORIGIN}/api/v1/session/settings`, {
+        method: "PATCH",
+        headers: { ...bearer, "content-type": "application/json" },
+        body: JSON.stringify({ timezone: "UTC" }),
+      });
+      expect(pay.status).toBe(401);
+    });
+  });
+
+  describe("quotes", () => {
+    it("creates a quote that its public page shows with items, totals and specialist", async () => {
+      const res = await call(`${OPS}/quotes`, await quoteInput(), { token: await token() });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({
+        id: 7001,
+        quoteNumber: "QUO-7001",
+        status: "Open",
+        subtotal: 20_500,
+        grandTotal: 22_800,
+        lineItemCount: 2,
+      });
+      const page = await ctx.app.request(`${ORIGIN}/api/v1/quotes/public/${res.body.data.publicToken}`);
+      const quote = (await page.json()).data.quoteDetails;
+      expect(quote.detail.productSpecialist).toEqual({
+        name: "Sam Seller",
+        phone: "555-0100",
+        phoneExtension: "12",
+      });
+      expect(quote.detail.lineItems.map((i: { lineTotal: number }) => i.lineTotal)).toEqual([18_000, 2_500]);
+      expect(quote.detail.shippingAddress).toMatchObject({ city: "Boston", country: { id: 1 } });
+    });
+
+    it("answers the first answer again for the same key and body, once even in parallel", async () => {
+      const t = await token();
+      const body = await quoteInput();
+      const key = newKey();
+      const answers = await Promise.all([1, 2, 3].map(() => call(`${OPS}/quotes`, body, { token: t, key })));
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+      expect(new Set(answers.map((a) => a.body.data.publicToken)).size).toBe(1);
+      const again = await call(`${OPS}/quotes`, body, { token: t, key });
+      expect(again.body.data).toEqual(answers[0]!.body.data);
+      expect((await db().select().from(quotes).where(eq(quotes.id, 7001))).length).toBe(1);
+    });
+
+    it("refuses the same key with a different body with 409", async () => {
+      const t = await token();
+      const key = newKey();
+      expect((await call(`${OPS}/quotes`, await quoteInput(7001), { token: t, key })).status).toBe(200);
+      const other = await call(`${OPS}/quotes`, await quoteInput(7002), { token: t, key });
+      expect(other.status).toBe(409);
+      expect(other.body.data[0].message).toMatch(/already used for a different request/);
+      expect((await db().select().from(quotes).where(eq(quotes.id, 7002))).length).toBe(0);
+    });
+
+    it("lets a key whose write failed be sent again", async () => {
+      const t = await token();
+      const key = newKey();
+      const bad = { ...(await quoteInput()), subscriptionId: 999_999 };
+      expect((await call(`${OPS}/quotes`, bad, { token: t, key })).status).toBe(400);
+      expect((await call(`${OPS}/quotes`, await quoteInput(), { token: t, key })).status).toBe(200);
+    });
+
+    it("answers bad input with 400 and field messages, never 500", async () => {
+      const t = await token();
+      const good = await quoteInput();
+      const cases: [unknown, string][] = [
+        [{ ...good, lineItems: [] }, "lineItems"],
+        [{ ...good, id: -4 }, "id"],
+        [{ ...good, lineItems: [{ ...good.lineItems[0], quantity: 0 }] }, "lineItems.0.quantity"],
+        [{ ...good, lineItems: [{ ...good.lineItems[0], discount: "lots" }] }, "lineItems.0.discount"],
+        [{ ...good, shippingAddress: { countryId: 424_242 } }, "shippingAddress.countryId"],
+        [{ ...good, currency: 3 }, "currency"],
+        [{ ...good, tax: 1.5 }, "tax"],
+        [{ ...good, contactName: "" }, "contactName"],
+      ];
+      for (const [body, field] of cases) {
+        const res = await call(`${OPS}/quotes`, body, { token: t });
+        expect(res.status, field).toBe(400);
+        expect(
+          res.body.data.map((e: { field: string }) => e.field),
+          field,
+        ).toContain(field);
+      }
+      const noKey = await call(`${OPS}/quotes`, good, { token: t, key: null });
+      expect(noKey).toMatchObject({ status: 400, body: { data: [{ field: "Idempotency-Key" }] } });
+      const taken = await call(`${OPS}/quotes`, { ...good, id: 1001 }, { token: t });
+      expect(taken).toMatchObject({ status: 409, body: { data: [{ field: "id" }] } });
+    });
+
+    it("updates an open quote, replacing its line items, and answers 404 for an unknown one", async () => {
+      const t = await token();
+      await call(`${OPS}/quotes`, await quoteInput(), { token: t });
+      const lineItems = [
+        { productNumber: "RA-3", description: "Room Alert 3", quantity: 4, listPrice: 5_000 },
+      ];
+      const res = await call(`${OPS}/quotes/7001`, { lineItems, tax: 0 }, { token: t, method: "PATCH" });
+      expect(res.body.data).toMatchObject({ subtotal: 20_000, grandTotal: 21_500, lineItemCount: 1 });
+      expect((await call(`${OPS}/quotes/424242`, { tax: 0 }, { token: t, method: "PATCH" })).status).toBe(
+        404,
+      );
+      expect((await call(`${OPS}/quotes/abc`, { tax: 0 }, { token: t, method: "PATCH" })).status).toBe(400);
+    });
+
+    it("closes a quote: its page shows Closed and it no longer changes", async () => {
+      const t = await token();
+      const created = await call(`${OPS}/quotes`, await quoteInput(), { token: t });
+      const closed = await call(`${OPS}/quotes/7001/close`, undefined, { token: t });
+      expect(closed.body.data.status).toBe("Closed");
+      const page = await ctx.app.request(`${ORIGIN}/api/v1/quotes/public/${created.body.data.publicToken}`);
+      expect((await page.json()).data.quoteDetails).toMatchObject({
+        status: "Closed",
+        isOpen: false,
+        payable: false,
+      });
+      const edit = await call(`${OPS}/quotes/7001`, { tax: 0 }, { token: t, method: "PATCH" });
+      expect(edit).toMatchObject({
+        status: 409,
+        body: { data: [{ message: "The quote is closed; it cannot change." }] },
+      });
+      expect((await call(`${OPS}/quotes/424242/close`, undefined, { token: t })).status).toBe(404);
+    });
+  });
+});
