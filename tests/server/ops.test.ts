@@ -242,4 +242,154 @@ describe("the back-office operations API", () => {
       expect((await call(`${OPS}/quotes/424242/close`, undefined, { token: t })).status).toBe(404);
     });
   });
+
+  describe("orders", () => {
+    const ship = { carrier: "UPS", shipMethod: "Ground", trackingNumbers: ["1ZOPS0001", "1ZOPS0002"] };
+    const tracking = async (n: string) => {
+      const res = await ctx.app.request(`${ORIGIN}/shipments/tracking-details/${n}`);
+      return (await res.json()).data.trackingDetails;
+    };
+
+    it("marks an order shipped with one shipment per tracking number, shown on its public page", async () => {
+      const t = await token();
+      const res = await call(`${OPS}/orders/5001/shipments`, ship, { token: t });
+      expect(res.body.data).toMatchObject({ orderId: 5001, shippingStatus: "Shipped" });
+      const order = await publicOrder(5001);
+      expect(order).toMatchObject({
+        shippingStatus: "Shipped",
+        statusType: "shipped",
+        shipCarrier: "UPS",
+        shipMethod: "Ground",
+      });
+      expect(order.trackingNumbers).toEqual(ship.trackingNumbers);
+      expect(order.shippingTimestamp).toBe(Math.floor(TEST_NOW.getTime() / 1000));
+      const list = await ctx.app.request(`${ORIGIN}/api/v1/shipments/shipment-list/${orderRef(5001)}`);
+      const [first] = (await list.json()).data.shipmentList;
+      expect(first.shipmentItems.reduce((n: number, i: { quantity: number }) => n + i.quantity, 0)).toBe(
+        order.numItems,
+      );
+    });
+
+    it("refuses a tracking number already used, unknown items and unknown orders", async () => {
+      const t = await token();
+      await call(`${OPS}/orders/5001/shipments`, ship, { token: t });
+      const again = await call(
+        `${OPS}/orders/5007/shipments`,
+        { ...ship, trackingNumbers: ["1ZOPS0002"] },
+        { token: t },
+      );
+      expect(again).toMatchObject({ status: 409, body: { data: [{ field: "trackingNumbers" }] } });
+      const items = [{ productNumber: "NOPE", quantity: 1 }];
+      const wrong = await call(
+        `${OPS}/orders/5007/shipments`,
+        { ...ship, trackingNumbers: ["1ZOPS0003"], items },
+        { token: t },
+      );
+      expect(wrong).toMatchObject({ status: 400, body: { data: [{ field: "items.0.productNumber" }] } });
+      const twice = await call(
+        `${OPS}/orders/5007/shipments`,
+        { ...ship, trackingNumbers: ["1ZOPS0004", "1ZOPS0004"] },
+        { token: t },
+      );
+      expect(twice.status).toBe(400);
+      expect((await call(`${OPS}/orders/424242/shipments`, ship, { token: t })).status).toBe(404);
+      expect((await call(`${OPS}/orders/5005/shipments`, ship, { token: t })).status).toBe(409);
+      const badNumber = await call(
+        `${OPS}/orders/5007/shipments`,
+        { ...ship, trackingNumbers: ["<script>"] },
+        { token: t },
+      );
+      expect(badNumber).toMatchObject({ status: 400, body: { data: [{ field: "trackingNumbers.0" }] } });
+    });
+
+    it("adds carrier activity the tracking modal shows, and a delivery marks the order delivered", async () => {
+      const t = await token();
+      await call(`${OPS}/orders/5001/shipments`, { ...ship, trackingNumbers: ["1ZOPS0001"] }, { token: t });
+      const at = Math.floor(TEST_NOW.getTime() / 1000);
+      const scan = {
+        occurredAt: at + 3600,
+        locationDescription: "Memphis, TN",
+        description: "Departed facility",
+      };
+      expect((await call(`${OPS}/tracking/1ZOPS0001/activity`, scan, { token: t })).status).toBe(200);
+      expect((await tracking("1ZOPS0001")).activity[0]).toMatchObject({
+        description: "Departed facility",
+        locationDescription: "Memphis, TN",
+      });
+      const done = {
+        occurredAt: at + 7200,
+        description: "Delivered",
+        signedForByName: "DANA",
+        delivered: true,
+      };
+      const res = await call(`${OPS}/tracking/1ZOPS0001/activity`, done, { token: t });
+      expect(res.body.data).toMatchObject({ isDelivered: true, shippingStatus: "Delivered" });
+      expect(await publicOrder(5001)).toMatchObject({ statusType: "delivered", shippingStatus: "Delivered" });
+      expect((await call(`${OPS}/tracking/NOSUCH123/activity`, scan, { token: t })).status).toBe(404);
+      expect(
+        (await call(`${OPS}/tracking/1ZOPS0001/activity`, { ...scan, occurredAt: "soon" }, { token: t }))
+          .status,
+      ).toBe(400);
+    });
+
+    it("records an offline payment and a refund, and the public order's balance follows", async () => {
+      const t = await token();
+      const before = await publicOrder(5001);
+      expect(before.paymentBalanceDue).toBeGreaterThan(100);
+      const part = await call(
+        `${OPS}/orders/5001/payments`,
+        { kind: "payment", amount: 100, method: "Check", reference: "CHK-42" },
+        { token: t },
+      );
+      expect(part.body.data).toMatchObject({ paid: 100, balanceDue: before.paymentBalanceDue - 100 });
+      let order = await publicOrder(5001);
+      expect(order).toMatchObject({
+        paid: 100,
+        paymentBalanceDue: before.paymentBalanceDue - 100,
+        paymentStatus: "Open",
+      });
+      expect(order.payments.at(-1)).toMatchObject({ amount: 100, method: "Check", cardLast4: null });
+      const over = await call(
+        `${OPS}/orders/5001/payments`,
+        { kind: "payment", amount: before.paymentBalanceDue, method: "Wire" },
+        { token: t },
+      );
+      expect(over).toMatchObject({ status: 400, body: { data: [{ field: "amount" }] } });
+      const rest = await call(
+        `${OPS}/orders/5001/payments`,
+        { kind: "payment", amount: before.paymentBalanceDue - 100, method: "Wire" },
+        { token: t },
+      );
+      expect(rest.body.data).toMatchObject({ paymentStatus: "Paid", balanceDue: 0 });
+      expect(await publicOrder(5001)).toMatchObject({ billingStatus: "Paid", payable: false });
+      const refund = await call(
+        `${OPS}/orders/5001/payments`,
+        { kind: "refund", amount: before.paymentBalanceDue, method: "Wire" },
+        { token: t },
+      );
+      expect(refund.body.data).toMatchObject({ paymentStatus: "Refunded", paid: 0 });
+      order = await publicOrder(5001);
+      expect(order).toMatchObject({ billingStatus: "Refunded", paid: 0 });
+    });
+
+    it("charges a payment once for one key, even sent in parallel, and refuses unknown orders and bad amounts", async () => {
+      const t = await token();
+      const key = newKey();
+      const body = { kind: "payment", amount: 250, method: "ACH" };
+      const answers = await Promise.all(
+        [1, 2, 3].map(() => call(`${OPS}/orders/5001/payments`, body, { token: t, key })),
+      );
+      expect(new Set(answers.map((a) => a.body.data.paymentId)).size).toBe(1);
+      expect((await publicOrder(5001)).paid).toBe(250);
+      expect((await call(`${OPS}/orders/424242/payments`, body, { token: t })).status).toBe(404);
+      for (const amount of [0, -5, 1.5, "10"])
+        expect(
+          (await call(`${OPS}/orders/5001/payments`, { ...body, amount }, { token: t })).status,
+          String(amount),
+        ).toBe(400);
+      expect(
+        (await call(`${OPS}/orders/5001/payments`, { ...body, kind: "gift" }, { token: t })).status,
+      ).toBe(400);
+    });
+  });
 });
