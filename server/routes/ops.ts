@@ -7,9 +7,11 @@ import { reply } from "../http/reply.ts";
 import { closeOpsQuote, createOpsQuote, updateOpsQuote } from "../data/opsQuotes.ts";
 import { addTrackingActivity, recordOfflinePayment, shipOrder } from "../data/opsOrders.ts";
 import { onceByKey, requestFingerprint } from "../data/opsWrites.ts";
-import type { Db } from "../db/client.ts";
 import type { Endpoint, InputOf, ResponseOf } from "../../src/api/endpoint.ts";
 import * as ops from "../../src/api/ops.ts";
+
+/** A transaction handle: the database type, named through Deps (routes do not import db/). */
+type Db = Deps["db"];
 
 /**
  * The back-office operations API (src/api/ops.ts): every route behind an ops token (`guard`),
