@@ -107,13 +107,14 @@ function chartShown() {
   chart.removeAttribute("aria-busy");
   performance.mark("report:chart");
   painted(chart);
-  if (!kiosk) loadIsland();
+  if (!kiosk && $report.get().status !== "invalid") loadIsland();
 }
 
 /** The interactive chart (ECharts) once the browser is idle: tooltips and zoom. */
 function loadIsland() {
   const idle = window.requestIdleCallback ?? ((cb: () => void) => setTimeout(cb, 1));
   idle(async () => {
+    if ($report.get().status === "invalid") return;
     const { mountReportChart } = await import("../../islands/report/mountReportChart.ts");
     mountReportChart(chart);
   });

@@ -1,0 +1,100 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test } from "./fixtures.ts";
+import { DEMO } from "../../server/seed/demo.ts";
+
+// Kiosk mode on a wall display: a portal of its own (port 4415, outside the shared ones) that
+// the test stops and starts again, with a 1-second refresh so the back-off is seen quickly.
+const PORTAL = "http://127.0.0.1:4415";
+const KIOSK = `${PORTAL}/public/report/${DEMO.reportHash}?kiosk=1&theme=dark&refreshSeconds=1`;
+
+test.describe.configure({ mode: "serial" });
+
+let server: ChildProcess | undefined;
+let dir: string;
+
+const env = () => ({
+  ...process.env,
+  PORT: "4415",
+  DATA_DIR: join(dir, "data"),
+  DEMO: "1",
+  DEMO_SAMPLE_DAYS: "1",
+  SIMULATOR: "0",
+});
+
+async function start() {
+  server = spawn(process.execPath, ["server/index.ts"], { env: env(), stdio: "ignore" });
+  for (let i = 0; i < 400; i++) {
+    if (
+      await fetch(`${PORTAL}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error("the kiosk test portal did not start");
+}
+
+async function stop() {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server!.once("exit", resolve));
+    server.kill();
+    await exited;
+  }
+  server = undefined;
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  dir = mkdtempSync(join(tmpdir(), "portal-kiosk-"));
+  await start();
+});
+
+test.afterAll(async () => {
+  await stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test("shows the chart and large current values without header, footer or chart library", async ({ page }) => {
+  const scripts: string[] = [];
+  page.on("request", (r) => {
+    if (r.resourceType() === "script") scripts.push(r.url());
+  });
+  await page.goto(KIOSK);
+  await expect(page.locator("#report-chart svg").first()).toBeVisible();
+  await expect(page.locator(".report-tile")).toHaveCount(3);
+  await expect(page.locator(".report-tile-value").first()).toHaveText(/\d.*°F/);
+  await expect(page.locator("body > header")).toBeHidden();
+  await expect(page.locator("body > footer")).toBeHidden();
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  expect(new URL(page.url()).searchParams.get("kiosk")).toBe("1");
+  // Several refreshes later still no React and no ECharts in the page.
+  await page.waitForTimeout(3000);
+  expect(scripts.join("\n")).not.toMatch(/react|echarts|ReportChart|mountReportChart/i);
+  expect(await page.locator("#report-chart").getAttribute("data-live")).toBeNull();
+  await page.screenshot({ path: "/tmp/shots-RU/kiosk-dark.png" });
+});
+
+test("keeps the last chart while the server is away, says since when, and recovers by itself", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.goto(KIOSK);
+  await expect(page.locator(".report-tile")).toHaveCount(3);
+  await stop();
+  const stale = page.locator("#report-stale");
+  await expect(stale).toBeVisible({ timeout: 15_000 });
+  await expect(stale).toHaveText(/^stale since \w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M$/);
+  await expect(page.locator("#report-chart svg").first()).toBeVisible();
+  await expect(page.locator(".report-tile")).toHaveCount(3);
+  await expect(page.getByText("Invalid Report Link")).toBeHidden();
+  await page.screenshot({ path: "/tmp/shots-RU/kiosk-stale.png" });
+  await start();
+  await expect(stale).toBeHidden({ timeout: 90_000 });
+  await expect(page.locator(".report-tile")).toHaveCount(3);
+  await expect(page.locator("#report-chart svg").first()).toBeVisible();
+});

@@ -1,0 +1,215 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures.ts";
+import { DEMO } from "../../server/seed/demo.ts";
+import { SILENT_CHANNEL } from "../../server/seed/history.ts";
+import { PASSWORD } from "./helpers.ts";
+import type { PublicReport, ReportData } from "../../src/api/reports.ts";
+
+// The public report page (issue 10): the server's SVG chart first, then the interactive
+// island; scale and zone in the address; legend, excursions, CSV and PDF links.
+const REPORT = `/public/report/${DEMO.reportHash}`;
+const API = "/api/v1/device-data/public/report";
+
+async function metadata(page: Page): Promise<PublicReport> {
+  const res = await page.request.get(`${API}/${DEMO.reportHash}?refresh=1`);
+  return ((await res.json()) as { data: PublicReport }).data;
+}
+
+/** The interactive chart has taken over from the server's SVG. */
+async function live(page: Page) {
+  await expect(page.locator("#report-chart")).toHaveAttribute("data-live", "1", { timeout: 20_000 });
+}
+
+/** The first excursion's worst value cell ('12.3°F at Nov 22, 2026, 3:07 PM'). */
+const worstCell = (page: Page) => page.locator(".report-excursions tbody tr").first().locator("td").nth(4);
+const startCell = (page: Page) => page.locator(".report-excursions tbody tr").first().locator("td").nth(1);
+
+test("shows a shared report: name, chart, legend, excursions and download links", async ({ page }) => {
+  const report = await metadata(page);
+  await page.goto(REPORT);
+  await expect(page.getByRole("heading", { level: 1, name: report.reportDetails.name })).toBeVisible();
+  await expect(page.getByRole("link", { name: "CSV" })).not.toHaveAttribute("aria-disabled", "true");
+  await expect(page.locator("#report-chart svg").first()).toBeVisible();
+  const legend = page.getByRole("list", { name: "Legend" }).getByRole("listitem");
+  await expect(legend).toHaveText(report.channelKeyList.map((c) => report.sensorMap[c.channelKey]!.name));
+  await expect(legend.first()).toHaveText(/^.+ - .+$/);
+  await expect(page.getByText("No sensor channels currently available.")).toBeHidden();
+  await expect(page.getByRole("heading", { name: "Excursions" })).toBeVisible();
+  await expect(page.getByRole("cell", { name: "Cold room too warm" }).first()).toBeVisible();
+  const csv = new URL((await page.getByRole("link", { name: "CSV" }).getAttribute("href"))!);
+  expect(csv.pathname).toBe("/api/v1/device-data/public/samples/csv");
+  expect(csv.searchParams.get("publicHash")).toBe(DEMO.reportHash);
+  expect(csv.searchParams.get("reportName")).toBe(report.reportDetails.name);
+  const pdf = new URL((await page.getByRole("link", { name: "PDF" }).getAttribute("href"))!);
+  expect(pdf.pathname).toBe("/public/report-pdf/");
+  expect(pdf.searchParams.get("channelIds")).toBe(report.channelIdList.join(","));
+  expect(new URL(page.url()).searchParams.get("tempScale")).toBe("F");
+  expect(new URL(page.url()).searchParams.get("timezone")).toBe("UTC");
+  await live(page);
+  await page.screenshot({ path: "/tmp/shots-RU/report-light.png", fullPage: true });
+});
+
+test("shows 'Invalid Report Link' for a hash that names no report", async ({ page }) => {
+  await page.goto("/public/report/not-a-real-report-hash-000000000000");
+  await expect(page.getByRole("alert")).toHaveText(/Invalid Report Link/);
+  await expect(page.locator("#report-chart")).toBeHidden();
+});
+
+test("switches between Fahrenheit and Celsius and keeps the choice in the address", async ({ page }) => {
+  await page.goto(`${REPORT}?tempScale=F&timezone=UTC`);
+  await expect(worstCell(page)).toHaveText(/°F/);
+  const inF = Number.parseFloat((await worstCell(page).textContent())!);
+  await page.getByRole("radio", { name: "Celsius" }).check();
+  await expect(worstCell(page)).toHaveText(/°C/);
+  const inC = Number.parseFloat((await worstCell(page).textContent())!);
+  expect(Math.abs((inC * 9) / 5 + 32 - inF)).toBeLessThan(0.2);
+  await expect(page).toHaveURL(/tempScale=C/);
+  // The chart too: a tooltip value in °C.
+  await live(page);
+  await page.locator("#report-chart").hover({ position: { x: 300, y: 150 } });
+  await expect(page.locator("#report-chart").getByText(/°C/).first()).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("radio", { name: "Celsius" })).toBeChecked();
+  await expect(worstCell(page)).toHaveText(/°C/);
+});
+
+test("switches the time zone: excursion, axis and tooltip times move, the address keeps it", async ({
+  page,
+}) => {
+  await page.goto(`${REPORT}?tempScale=F&timezone=UTC`);
+  await expect(startCell(page)).toHaveText(/\d/);
+  const inUtc = await startCell(page).textContent();
+  await live(page);
+  const axis = () => page.locator("#report-chart .report-live svg text").allTextContents();
+  const utcAxis = await axis();
+  await page.getByLabel("Time zone").selectOption("Asia/Kolkata");
+  await expect(page).toHaveURL(/timezone=Asia%2FKolkata/);
+  await expect(startCell(page)).not.toHaveText(inUtc!);
+  // Kolkata is 5:30 ahead: the minutes of the excursion's start move by 30.
+  expect(Number(/:(\d\d)/.exec((await startCell(page).textContent())!)![1])).toBe(
+    (Number(/:(\d\d)/.exec(inUtc!)![1]) + 30) % 60,
+  );
+  await expect.poll(axis).not.toEqual(utcAxis);
+  await page.locator("#report-chart").hover({ position: { x: 300, y: 150 } });
+  await expect(
+    page
+      .locator("#report-chart")
+      .getByText(/\d{1,2}:\d{2}\s[AP]M/)
+      .first(),
+  ).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Time zone")).toHaveValue("Asia/Kolkata");
+});
+
+test("falls back to F and UTC for values it does not know", async ({ page }) => {
+  await page.goto(`${REPORT}?tempScale=K&timezone=Mars%2FOlympus&kiosk=0`);
+  await expect(page.getByRole("radio", { name: "Fahrenheit" })).toBeChecked();
+  await expect(page.getByLabel("Time zone")).toHaveValue("UTC");
+  await expect(page).toHaveURL(/tempScale=F&timezone=UTC/);
+  expect(new URL(page.url()).searchParams.get("kiosk")).toBe("0");
+});
+
+test("says 'No sensor channels currently available.' for a report without channels", async ({ page }) => {
+  await page.route(`**${API}/${DEMO.reportHash}*`, async (route) => {
+    const res = await route.fetch();
+    const body = (await res.json()) as { data: PublicReport };
+    const data = {
+      ...body.data,
+      sensorMap: {},
+      channelKeyList: [],
+      channelIdList: [],
+      thresholdRangeAssociations: [],
+    };
+    await route.fulfill({ response: res, json: { ...body, data } });
+  });
+  await page.route(`**${API}/data/${DEMO.reportHash}*`, async (route) => {
+    const res = await route.fetch();
+    const body = (await res.json()) as { data: ReportData };
+    await route.fulfill({ response: res, json: { ...body, data: { ...body.data, series: [] } } });
+  });
+  await page.goto(REPORT);
+  await expect(page.getByText("No sensor channels currently available.")).toBeVisible();
+  await expect(page.getByRole("list", { name: "Legend" }).getByRole("listitem")).toHaveCount(0);
+});
+
+test("leaves a gap where the incubator's sensor was offline", async ({ page }) => {
+  const report = await metadata(page);
+  const color = report.channelKeyList.find((c) => c.channelKey === SILENT_CHANNEL)!.color;
+  await page.goto(REPORT);
+  await live(page);
+  // One path per stretch of readings, or one path that moves (M) more than once.
+  const moves = await page
+    .locator(`#report-chart .report-live svg path[stroke="${color}"]`)
+    .evaluateAll((paths) => paths.map((p) => (p.getAttribute("d") ?? "").match(/M/g)?.length ?? 0));
+  expect(moves.length === 0 ? 0 : moves.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(2);
+});
+
+test("downloads the CSV the link names, in the chosen scale", async ({ page }) => {
+  await page.goto(`${REPORT}?tempScale=C&timezone=UTC`);
+  const link = page.getByRole("link", { name: "CSV" });
+  await expect(link).not.toHaveAttribute("aria-disabled", "true");
+  const href = (await link.getAttribute("href"))!;
+  const url = new URL(href);
+  // A known hour of the seed: the last full hour of the window.
+  const end = Number(url.searchParams.get("endTime"));
+  url.searchParams.set("startTime", String(end - 3600));
+  const inC = await (await page.request.get(url.href)).text();
+  url.searchParams.set("temperatureScale", "F");
+  const inF = await (await page.request.get(url.href)).text();
+  const [headC, ...rowsC] = inC.trim().split(/\r?\n/);
+  const [headF, ...rowsF] = inF.trim().split(/\r?\n/);
+  expect(headC).toMatch(/^\uFEFF?Time \(UTC\),/);
+  expect(headC).toContain("(°C)");
+  expect(headF).toContain("(°F)");
+  // The first row with a reading of the first channel, the same row in both files.
+  const at = rowsC.findIndex((r) => r.split(",")[1] !== "");
+  expect(at).toBeGreaterThanOrEqual(0);
+  const [time, c] = rowsC[at]!.split(",");
+  const [timeF, f] = rowsF[at]!.split(",");
+  expect(time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
+  expect(timeF).toBe(time);
+  expect(Math.abs((Number(c) * 9) / 5 + 32 - Number(f))).toBeLessThan(0.2);
+});
+
+test("shows 'Invalid Report Link' for a paused link and an expired one", async ({ page }) => {
+  const api = page.request;
+  await api.post("/gateway/submit", { form: { emailAddress: "admin@example.com", password: PASSWORD } });
+  const { data: list } = (await (await api.get("/api/v1/report-channels")).json()) as {
+    data: { channelId: number }[];
+  };
+  const created = (await (
+    await api.post("/api/v1/reports", {
+      data: {
+        name: "Paused link test",
+        timeInterval: 86_400,
+        startDate: null,
+        endDate: null,
+        channels: [{ channelId: list[0]!.channelId, color: "#1e88e5", axis: 0 }],
+        thresholds: [],
+      },
+    })
+  ).json()) as { data: { id: number } };
+  const id = created.data.id;
+  const linked = (await (await api.post(`/api/v1/reports/${id}/public-link`, { data: {} })).json()) as {
+    data: { link: { publicHash: string } | null };
+  };
+  const path = `/public/report/${linked.data.link!.publicHash}`;
+  await page.goto(path);
+  await expect(page.getByRole("heading", { level: 1, name: "Paused link test" })).toBeVisible();
+  await api.patch(`/api/v1/reports/${id}/public-link`, { data: { paused: true } });
+  await page.goto(path);
+  await expect(page.getByRole("alert")).toHaveText(/Invalid Report Link/);
+  await api.patch(`/api/v1/reports/${id}/public-link`, { data: { paused: false, expiresAt: 1_000_000_000 } });
+  await page.goto(path);
+  await expect(page.getByRole("alert")).toHaveText(/Invalid Report Link/);
+  await api.delete(`/api/v1/reports/${id}`);
+});
+
+test("fits a 390 px phone", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(REPORT);
+  await expect(page.locator("#report-chart svg").first()).toBeVisible();
+  await live(page);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: "/tmp/shots-RU/report-390.png", fullPage: true });
+});
