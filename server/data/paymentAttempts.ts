@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, lt } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { paymentAttempts } from "../db/schema/index.ts";
 
@@ -85,7 +85,14 @@ export async function touchAttempt(db: Db, key: string, at: Date): Promise<void>
   await db
     .update(paymentAttempts)
     .set({ updatedAt: at })
-    .where(and(eq(paymentAttempts.idempotencyKey, key), eq(paymentAttempts.status, "pending")));
+    .where(
+      and(
+        eq(paymentAttempts.idempotencyKey, key),
+        eq(paymentAttempts.status, "pending"),
+        // Heartbeats may land out of order on a connection pool: never move the time back.
+        lt(paymentAttempts.updatedAt, at),
+      ),
+    );
 }
 
 /**

@@ -3,6 +3,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { orders, outbox, paymentAttempts, payments, sandboxCharges } from "../../server/db/schema/index.ts";
 import { orderRecord } from "../../server/data/orders.ts";
+import { findAttempt, startAttempt, touchAttempt } from "../../server/data/paymentAttempts.ts";
 import { sandboxChargeStore } from "../../server/data/payments.ts";
 import { quoteRecord } from "../../server/data/quotes.ts";
 import { HEARTBEAT_MS, KEY_REUSED } from "../../server/routes/paymentFlow.ts";
@@ -309,6 +310,18 @@ describe("a slow gateway", () => {
   const db = () => ctx.database.db;
   afterEach(() => {
     vi.useRealTimers();
+  });
+
+  it("never moves a heartbeat back when an earlier one lands last (a pool runs them out of order)", async () => {
+    const key = newKey();
+    const at = (seconds: number) => new Date(TEST_NOW.getTime() + seconds * 1000);
+    const details = { email: "a@example.org", purchaseOrderNumber: null };
+    expect(
+      await startAttempt(db(), { key, subject: "order:heartbeat-test", fingerprint: "f", details }, at(0)),
+    ).toBe(true);
+    await touchAttempt(db(), key, at(60));
+    await touchAttempt(db(), key, at(45));
+    expect((await findAttempt(db(), key))!.updatedAt).toEqual(at(60));
   });
 
   it("keeps a live attempt its own while the gateway takes over a minute: a second key is refused, one charge", async () => {
