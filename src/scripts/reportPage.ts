@@ -185,7 +185,8 @@ async function main() {
   if (!hash || hash === "_") return invalid();
   wireControls();
   takeEarlyRequest();
-  void loadSvg(hash);
+  // Kiosk asks once its tiles have taken their place, so the chart is drawn for the room left.
+  if (!kiosk) void loadSvg(hash);
   // A changed scale or zone is kept in the address (no reload) and redrawn.
   $view.listen((view) => {
     history.replaceState(history.state, "", searchWith(location.search, view) + location.hash);
@@ -200,7 +201,7 @@ async function main() {
     if (state.status === "ready") $("report").dataset["answers"] = String(++answers);
     // A new answer (a refresh) redraws the SVG; an unchanged one (a stale mark) does not.
     const data = state.status === "ready" ? state.data : undefined;
-    if (data && version !== undefined && data !== version) void loadSvg(hash);
+    if (data && data !== version && (version !== undefined || kiosk)) void loadSvg(hash);
     if (data) version = data;
   });
   followReport(hash, { kiosk, periodMs: kiosk ? periodOf(location.search) : undefined });
