@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { getSession } from "../../src/api/session.ts";
+import { createOpsToken } from "../../server/data/opsTokens.ts";
 import { browser, signIn, type Browser } from "./client.ts";
 import { bodyKind, endpointOf, exampleOf, mountedRoutes, requestSchema, type Route } from "./contracts.ts";
 import { casesFor, describeCase, heavyCases, type Case, type Target } from "./fuzz.ts";
@@ -226,6 +227,8 @@ async function fuzz(db: Db) {
   const appFor = (route: Route) =>
     app.routes.some((r) => `${r.method} ${r.path}` === route.key) ? app : demoApp;
   const caller = browser(app, ORIGIN);
+  // Ops routes get a working ops token, so their bodies reach the checks past the token.
+  const ops = (await createOpsToken(db, "fuzz", new Date(now))).token;
   const foreignIds = await rowIdsOf(db, await subscriptionId(db, "Acme"));
   const rng = prng(SEED);
   const failures: string[] = [];
@@ -236,7 +239,13 @@ async function fuzz(db: Db) {
     const target = targetOf(route, foreignIds);
     const cases = [...casesFor(rng, target, PER_ROUTE), ...heavyCases(target), ...knownCases(route)];
     await inPool(cases, CONCURRENCY, async (c, i) => {
-      const status = await sendCase(appFor(route), caller, c, sent + i);
+      const status = await sendCase(
+        appFor(route),
+        caller,
+        c,
+        sent + i,
+        route.key.includes("/ops/") ? ops : null,
+      );
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
       if (status >= 500) failures.push(`${route.key} (${c.label}) -> ${status}\n    ${describeCase(c)}`);
     });
@@ -260,12 +269,14 @@ async function keepSignedIn(app: App, caller: Browser) {
   }
 }
 
-/** Sends one case with the caller's cookie and the device key (unless the case brings its own). */
-async function sendCase(app: App, caller: Browser, c: Case, n: number): Promise<number> {
+/** Sends one case with the caller's cookie and the device key, or the ops token to an ops route (unless the case brings its own). */
+async function sendCase(app: App, caller: Browser, c: Case, n: number, ops: string | null): Promise<number> {
   const headers = {
     origin: ORIGIN,
     cookie: cookieOf(caller),
-    authorization: `Device ${DEVICE_KEY}`,
+    authorization: ops ? `Bearer ${ops}` : `Device ${DEVICE_KEY}`,
+    // A new key per case: a repeated one would only replay the first answer.
+    ...(ops ? { "idempotency-key": `fuzz-${n}` } : {}),
     ...(c.init.headers as Record<string, string> | undefined),
   };
   try {
