@@ -101,12 +101,18 @@ async function loadSvg(hash: string) {
   }
 }
 
+/** Starts the report's reads and refreshes (set by main). */
+let startFollowing: (() => void) | undefined;
+
 /** The first chart is on screen: the budget test measures up to here; the island may load. */
 function chartShown() {
   if (document.documentElement.dataset["painted"] === "1") return;
   chart.removeAttribute("aria-busy");
   performance.mark("report:chart");
   painted(chart);
+  // The chart data (tens of KB) waits for the chart: on a slow link the SVG has the bandwidth.
+  startFollowing?.();
+  startFollowing = undefined;
   if (!kiosk && $report.get().status !== "invalid") loadIsland();
 }
 
@@ -204,7 +210,12 @@ async function main() {
     if (data && data !== version && (version !== undefined || kiosk)) void loadSvg(hash);
     if (data) version = data;
   });
-  followReport(hash, { kiosk, periodMs: kiosk ? periodOf(location.search) : undefined });
+  startFollowing = () =>
+    followReport(hash, { kiosk, periodMs: kiosk ? periodOf(location.search) : undefined });
+  if (kiosk) {
+    startFollowing();
+    startFollowing = undefined;
+  }
 }
 
 /** Runs the page: called once by its Astro page. */
