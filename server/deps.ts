@@ -2,10 +2,13 @@ import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import { outboxStore } from "./data/outbox.ts";
 import { sandboxChargeStore } from "./data/payments.ts";
+import { rateTable, taxRateReader } from "./data/quoteOrders.ts";
 import { trackingReader } from "./data/shipments.ts";
 import { createCarriers, type Carriers } from "./services/carriers.ts";
 import { createMailer, type Mailer } from "./services/mail.ts";
 import { createSandboxGateway, type PaymentGateway } from "./services/payments.ts";
+import { createTableRates, type ShippingRates } from "./services/shippingRates.ts";
+import { createTableTax, type TaxService } from "./services/tax.ts";
 import type { Site } from "./static/site.ts";
 import { defaultLiveHub, type PortalLiveHub } from "./live.ts";
 
@@ -40,6 +43,9 @@ export interface Deps {
   carriers: Carriers;
   payments: PaymentGateway;
   live: PortalLiveHub;
+  /** Shipping rates and sales tax: the built-in tables (shipping_options, tax_rates). */
+  shippingRates: ShippingRates;
+  tax: TaxService;
 }
 
 /** Fills in the defaults: the real clock, and the outbox mailer (SMTP when configured). */
@@ -54,5 +60,7 @@ export function resolveDeps(input: AppDeps): Deps {
     carriers: input.carriers ?? createCarriers(trackingReader(input.db)),
     payments: input.payments ?? createSandboxGateway(sandboxChargeStore(input.db), now),
     live: input.live ?? defaultLiveHub(input.db, now),
+    shippingRates: createTableRates(rateTable(input.db)),
+    tax: createTableTax(taxRateReader(input.db)),
   };
 }

@@ -112,6 +112,11 @@ export const ACCESS = {
   "POST /order/public/:ref/pay-amount-due": TOKEN,
   "GET /order/public/:ref/receipt/:paymentId": TOKEN,
   "POST /quote/public/:token/order": TOKEN,
+  // Signed-in ordering (issue 11): rates, tax and the order itself are quote.pay, the balance order.pay.
+  "POST /quote/shipping-rates": session("quote.pay"),
+  "POST /quote/tax": session("quote.pay"),
+  "POST /quote/order": session("quote.pay"),
+  "POST /order/pay-amount-due": session("order.pay"),
 
   "POST /gateway/check-email": PUBLIC,
   "POST /gateway/submit": PUBLIC,

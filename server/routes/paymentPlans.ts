@@ -12,7 +12,7 @@ import { orderQuoteAsGuest } from "../../src/api/quotes.ts";
 import { billingStatus, orderPayable, publicOrderRef } from "../../src/domain/order.ts";
 import { publicOrderPath } from "../../src/domain/paths.ts";
 import { isQuoteOpen, quotePayable } from "../../src/domain/quote.ts";
-import { epochSeconds } from "../../src/domain/brand.ts";
+import { epochSeconds, type Cents } from "../../src/domain/brand.ts";
 import { AMOUNT_CHANGED, refusalAnswer, type PaymentPlan } from "./paymentFlow.ts";
 
 export const ORDER_NOT_PAYABLE = "This order has no balance to pay.";
@@ -114,7 +114,7 @@ export function orderPlan(
 }
 
 /** Why a quote cannot be ordered now, or null. */
-function quoteRefusal(q: QuoteRecord, nowSeconds: number): string | null {
+export function quoteRefusal(q: QuoteRecord, nowSeconds: number): string | null {
   const facts = {
     status: q.row.status,
     expiresAt: q.row.expiresAt ? epochSeconds(q.row.expiresAt.getTime() / 1000) : null,
@@ -128,15 +128,34 @@ function quoteRefusal(q: QuoteRecord, nowSeconds: number): string | null {
   return QUOTE_EXPIRED;
 }
 
+/**
+ * A signed-in order's own shipping, tax and addresses (routes/quoteOrder.ts): its total is
+ * charged instead of the quote's stored one, and its values are written onto the order.
+ */
+export interface QuoteTerms {
+  /** The total to charge, recomputed from the quote as it is now; null when it no longer prices. */
+  total(now: QuoteRecord): Promise<Cents | null>;
+  /** What else tells two submits of one key apart (addresses, shipping option). */
+  facts: readonly unknown[];
+  /** Writes the addresses, tax and shipping onto the new order, in the attempt's transaction. */
+  apply(tx: Tx, orderId: number): Promise<void>;
+}
+
 /** Ordering a quote: its grand total shown must still be the quote's; the order is made with the payment. */
 export function quotePlan(
   deps: Deps,
   quote: QuoteRecord,
   input: InputOf<typeof orderQuoteAsGuest>,
   ip: string,
+  terms?: QuoteTerms,
 ): PaymentPlan {
   const quoteId = quote.row.id;
-  const extra = [input.grandTotal, input.contactPhone ?? "", input.customerComment ?? ""];
+  const extra = [
+    input.grandTotal,
+    input.contactPhone ?? "",
+    input.customerComment ?? "",
+    ...(terms?.facts ?? []),
+  ];
   return {
     ...common(input, `quote:${quoteId}`, ip, extra),
     busy: QUOTE_BUSY,
@@ -145,8 +164,9 @@ export function quotePlan(
       if (!now) return refusalAnswer(409, QUOTE_CLOSED);
       const refusal = quoteRefusal(now, deps.now().getTime() / 1000);
       if (refusal) return refusalAnswer(409, refusal);
-      if (input.grandTotal !== now.grandTotal) return refusalAnswer(409, AMOUNT_CHANGED);
-      return { amount: now.grandTotal, currency: now.row.currency };
+      const total = terms ? await terms.total(now) : now.grandTotal;
+      if (total === null || input.grandTotal !== total) return refusalAnswer(409, AMOUNT_CHANGED);
+      return { amount: total, currency: now.row.currency };
     },
     record: async (tx: Tx, key: string, charge: Charge, details: AttemptDetails) => {
       const at = deps.now();
@@ -154,6 +174,7 @@ export function quotePlan(
       const made = await orderFromQuote(tx, { quoteId, key, charge, email: details.email, poNumber }, at);
       // Only another way of ordering (none yet) could close the quote under a pending attempt.
       if (!made) return { answer: refusalAnswer(409, QUOTE_ORDERED), value: null };
+      if (terms) await terms.apply(tx, made.orderId);
       const answer = success(orderQuoteAsGuest, {
         orderId: made.orderId,
         orderPath: publicOrderPath(made.orderId, made.validationId),

@@ -11,6 +11,7 @@ import * as lookup from "./lookup.ts";
 import * as ops from "./ops.ts";
 import * as orders from "./orders.ts";
 import * as quotes from "./quotes.ts";
+import * as quoteOrder from "./quoteOrder.ts";
 import * as readings from "./readings.ts";
 import * as reportBuilder from "./reportBuilder.ts";
 import * as reportExports from "./reportExports.ts";
@@ -40,6 +41,7 @@ const MODULES: Record<string, Record<string, unknown>> = {
   ops,
   orders,
   quotes,
+  quoteOrder,
   readings,
   reportBuilder,
   reportExports,

@@ -20,6 +20,7 @@ describe("roles and permissions", () => {
     ["device.edit", [Role.ADMINISTRATOR, Role.MANAGER]],
     ["publicLink.manage", [Role.ADMINISTRATOR, Role.MANAGER]],
     ["sensor.edit", [Role.ADMINISTRATOR, Role.MANAGER, Role.PROVISIONER]],
+    ["quote.pay", [Role.ADMINISTRATOR, Role.MANAGER, Role.BILLING]],
     ["order.pay", [Role.ADMINISTRATOR, Role.MANAGER, Role.BILLING]],
     ["access.grant", [Role.ADMINISTRATOR]],
     ["report.view", [Role.ADMINISTRATOR, Role.MANAGER, Role.VIEWER, Role.PROVISIONER, Role.BILLING]],
