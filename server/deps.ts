@@ -32,7 +32,7 @@ export interface AppDeps {
 
 /**
  * The dependencies every route receives, resolved once in buildApp: every field is present,
- * so no route picks its own default (one clock, one mailer, one gateway). Later: tax.
+ * so no route picks its own default (one clock, one mailer, one gateway).
  */
 export interface Deps {
   db: Db;

@@ -113,14 +113,14 @@ async function copyAddress(tx: Db, id: number | null): Promise<number | null> {
 }
 
 /**
- * Turns a paid quote into its order, in the attempt's transaction: a new order id from
- * orders_id_seq, an unguessable validation id (144 bits), the quote's addresses, tax,
- * shipping and line items, the payment row, and the quote Closed with its order id. Null
- * when the quote was ordered or closed meanwhile (its row is locked while this runs).
+ * Locks a quote that is not ordered yet and writes its order (a new id, an unguessable
+ * validation id, copies of the quote's addresses, its tax, shipping and line items) and marks
+ * the quote Closed with the order's id, in the caller's transaction. Null when the quote was
+ * ordered or closed meanwhile (its row is locked, so two submits never both pass).
  */
-export async function orderFromQuote(
+export async function placeQuoteOrder(
   tx: Db,
-  p: { quoteId: number; key: string; charge: KeptCharge; email: string; poNumber: string | null },
+  p: { quoteId: number; email: string; poNumber: string | null; paymentStatus: string; paymentType: string },
   at: Date,
 ) {
   const [quote] = await tx
@@ -148,8 +148,8 @@ export async function orderFromQuote(
     createdAt: at,
     shippingStatus: "Received",
     poNumber: p.poNumber,
-    paymentStatus: "Paid",
-    paymentType: "Online - CC",
+    paymentStatus: p.paymentStatus,
+    paymentType: p.paymentType,
     currency: quote.currency,
     crmOrgId: quote.crmOrgId,
     shippingAddressId,
@@ -164,10 +164,26 @@ export async function orderFromQuote(
     await tx
       .insert(orderLineItems)
       .values(items.map(({ id: _id, quoteId: _q, ...item }) => ({ ...item, orderId })));
+  await tx.update(quotes).set({ status: CLOSED, orderId }).where(eq(quotes.id, quote.id));
+  return { orderId, validationId };
+}
+
+/**
+ * Turns a paid quote into its order, in the attempt's transaction: a new order id from
+ * orders_id_seq, an unguessable validation id (144 bits), the quote's addresses, tax,
+ * shipping and line items, the payment row, and the quote Closed with its order id. Null
+ * when the quote was ordered or closed meanwhile (its row is locked while this runs).
+ */
+export async function orderFromQuote(
+  tx: Db,
+  p: { quoteId: number; key: string; charge: KeptCharge; email: string; poNumber: string | null },
+  at: Date,
+) {
+  const placed = await placeQuoteOrder(tx, { ...p, paymentStatus: "Paid", paymentType: "Online - CC" }, at);
+  if (!placed) return null;
   const [payment] = await tx
     .insert(payments)
-    .values(paymentRow(orderId, p.key, p.charge, p.poNumber, at))
+    .values(paymentRow(placed.orderId, p.key, p.charge, p.poNumber, at))
     .returning({ id: payments.id });
-  await tx.update(quotes).set({ status: CLOSED, orderId }).where(eq(quotes.id, quote.id));
-  return { orderId, validationId, paymentId: payment!.id };
+  return { ...placed, paymentId: payment!.id };
 }

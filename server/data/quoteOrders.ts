@@ -1,18 +1,8 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
-import { randomToken } from "../core/crypto.ts";
-import { rows, type Db } from "../db/client.ts";
-import {
-  addresses,
-  orderLineItems,
-  orders,
-  quoteLineItems,
-  quotes,
-  shippingOptions,
-  taxRates,
-  uploadedFiles,
-} from "../db/schema/index.ts";
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { addresses, orders, shippingOptions, taxRates, uploadedFiles } from "../db/schema/index.ts";
 import type { Cents } from "../../src/domain/brand.ts";
-import { CLOSED } from "../../src/domain/quote.ts";
+import { placeQuoteOrder } from "./payments.ts";
 import { completeAttempt, startAttempt, type AttemptDetails, type StoredAnswer } from "./paymentAttempts.ts";
 
 /*
@@ -108,44 +98,18 @@ export async function orderOnTerms(
   p: { quoteId: number; email: string; poNumber: string; terms: OrderTerms; upload: UploadRow },
   at: Date,
 ) {
-  const [quote] = await tx
-    .select()
-    .from(quotes)
-    .where(and(eq(quotes.id, p.quoteId), isNull(quotes.orderId)))
-    .for("update");
-  if (!quote || quote.status === CLOSED) return null;
-  const [next] = await rows<{ id: number }>(tx, sql`select nextval('orders_id_seq')::int as id`);
-  const orderId = next!.id;
-  await tx.insert(orders).values({
-    id: orderId,
-    subscriptionId: quote.subscriptionId,
-    quoteId: quote.id,
-    validationId: randomToken(18),
-    productFamily: quote.productFamily,
-    contactName: quote.contactName,
-    contactEmail: quote.contactEmail ?? p.email,
-    createdAt: at,
-    shippingStatus: "Received",
-    poNumber: p.poNumber,
-    paymentStatus: "Open",
-    paymentType: "Purchase Order",
-    currency: quote.currency,
-    crmOrgId: quote.crmOrgId,
-    shippingAddressId: quote.shippingAddressId,
-    billingAddressId: quote.billingAddressId,
-  });
-  await applyOrderTerms(tx, orderId, p.terms);
-  const items = await tx.select().from(quoteLineItems).where(eq(quoteLineItems.quoteId, quote.id));
-  if (items.length)
-    await tx
-      .insert(orderLineItems)
-      .values(items.map(({ id: _id, quoteId: _q, ...item }) => ({ ...item, orderId })));
+  const placed = await placeQuoteOrder(
+    tx,
+    { ...p, paymentStatus: "Open", paymentType: "Purchase Order" },
+    at,
+  );
+  if (!placed) return null;
+  await applyOrderTerms(tx, placed.orderId, p.terms);
   const [file] = await tx
     .insert(uploadedFiles)
-    .values({ ...p.upload, createdAt: at })
+    .values({ ...p.upload, orderId: placed.orderId, createdAt: at })
     .returning({ id: uploadedFiles.id });
-  await tx.update(quotes).set({ status: CLOSED, orderId }).where(eq(quotes.id, quote.id));
-  return { orderId, fileId: file!.id };
+  return { orderId: placed.orderId, fileId: file!.id };
 }
 
 /**

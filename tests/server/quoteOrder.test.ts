@@ -339,7 +339,7 @@ describe("signed-in quote order and balance payment", () => {
   });
 
   describe("ordering on terms", () => {
-    it("accepts a real PNG, keeps it under a random name and opens the order for invoicing", async () => {
+    it("accepts a real PNG, keeps it under a random name linked to the order and opens the order for invoicing", async () => {
       const b = await as("billing@example.com");
       const res = await multipart(
         b,
@@ -362,6 +362,7 @@ describe("signed-in quote order and balance payment", () => {
         contentType: "image/png",
         size: PNG.length,
         fileName: ".._.._po scan.png",
+        orderId,
       });
       expect(file!.storedPath).toMatch(/^uploads\/[0-9a-f]{32}$/);
       expect(readdirSync(join(dataDir, "uploads"))).toContain(file!.storedPath.slice("uploads/".length));

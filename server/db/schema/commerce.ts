@@ -237,6 +237,8 @@ export const uploadedFiles = pgTable("uploaded_files", {
   size: integer("size").notNull(),
   sha256: text("sha256").notNull(),
   storedPath: text("stored_path").notNull(),
+  /** The order placed on terms with this purchase-order file. */
+  orderId: integer("order_id").references(() => orders.id, { onDelete: "set null" }),
   createdAt: createdAt(),
 });
 

@@ -1,0 +1,2 @@
+ALTER TABLE "uploaded_files" ADD COLUMN "order_id" integer;--> statement-breakpoint
+ALTER TABLE "uploaded_files" ADD CONSTRAINT "uploaded_files_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE set null ON UPDATE no action;
