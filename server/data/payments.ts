@@ -118,7 +118,7 @@ async function copyAddress(tx: Db, id: number | null): Promise<number | null> {
  * the quote Closed with the order's id, in the caller's transaction. Null when the quote was
  * ordered or closed meanwhile (its row is locked, so two submits never both pass).
  */
-export async function placeQuoteOrder(
+export async function writeQuoteOrder(
   tx: Db,
   p: { quoteId: number; email: string; poNumber: string | null; paymentStatus: string; paymentType: string },
   at: Date,
@@ -179,7 +179,7 @@ export async function orderFromQuote(
   p: { quoteId: number; key: string; charge: KeptCharge; email: string; poNumber: string | null },
   at: Date,
 ) {
-  const placed = await placeQuoteOrder(tx, { ...p, paymentStatus: "Paid", paymentType: "Online - CC" }, at);
+  const placed = await writeQuoteOrder(tx, { ...p, paymentStatus: "Paid", paymentType: "Online - CC" }, at);
   if (!placed) return null;
   const [payment] = await tx
     .insert(payments)

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { addresses, orders, shippingOptions, taxRates, uploadedFiles } from "../db/schema/index.ts";
 import type { Cents } from "../../src/domain/brand.ts";
-import { placeQuoteOrder } from "./payments.ts";
+import { writeQuoteOrder } from "./payments.ts";
 import { completeAttempt, startAttempt, type AttemptDetails, type StoredAnswer } from "./paymentAttempts.ts";
 
 /*
@@ -98,7 +98,7 @@ export async function orderOnTerms(
   p: { quoteId: number; email: string; poNumber: string; terms: OrderTerms; upload: UploadRow },
   at: Date,
 ) {
-  const placed = await placeQuoteOrder(
+  const placed = await writeQuoteOrder(
     tx,
     { ...p, paymentStatus: "Open", paymentType: "Purchase Order" },
     at,

@@ -2,19 +2,11 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { sha256 } from "../core/crypto.ts";
-import { ApiError, NOT_FOUND, type FieldError } from "../core/errors.ts";
-import { countryList } from "../data/countries.ts";
+import { ApiError, NOT_FOUND } from "../core/errors.ts";
 import { orderRecord } from "../data/orders.ts";
 import { findAttempt, type StoredAnswer, type Tx } from "../data/paymentAttempts.ts";
-import { quoteRecord, type QuoteRecord } from "../data/quotes.ts";
-import {
-  applyOrderTerms,
-  attemptInOneTransaction,
-  orderOnTerms,
-  type AddressFields,
-  type OrderTerms,
-} from "../data/quoteOrders.ts";
-import { addressesById } from "../data/records.ts";
+import { type QuoteRecord } from "../data/quotes.ts";
+import { applyOrderTerms, attemptInOneTransaction, orderOnTerms } from "../data/quoteOrders.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { authOf, authorize } from "../http/auth.ts";
@@ -23,9 +15,7 @@ import { errorResponse } from "../http/errors.ts";
 import { privateResponse } from "../http/headers.ts";
 import { inputOf, validate } from "../http/input.ts";
 import { reply } from "../http/reply.ts";
-import type { RateOption } from "../services/shippingRates.ts";
 import { checkUpload, MAX_UPLOAD_BYTES, storeUpload, UPLOAD_MESSAGES } from "../services/uploads.ts";
-import type { InputOf } from "../../src/api/endpoint.ts";
 import { CardFields } from "../../src/api/payments.ts";
 import {
   getQuoteTax,
@@ -34,10 +24,22 @@ import {
   placeQuoteOrder,
   QUOTE_ORDER_MESSAGES,
 } from "../../src/api/quoteOrder.ts";
-import { cents, type Cents } from "../../src/domain/brand.ts";
+import { cents } from "../../src/domain/brand.ts";
 import { formatMoney } from "../../src/domain/money.ts";
+import {
+  compare,
+  countryCode,
+  openQuote,
+  placeOf,
+  priceOrder,
+  ratesFor,
+  termsOf,
+  type OrderInput,
+  type Place,
+  type Priced,
+} from "./quotePricing.ts";
 import { KEY_REUSED, payOnce, refusalAnswer, STILL_PROCESSING } from "./paymentFlow.ts";
-import { orderPlan, QUOTE_ORDERED, quotePlan, quoteRefusal, type QuoteTerms } from "./paymentPlans.ts";
+import { orderPlan, QUOTE_ORDERED, quotePlan, type QuoteTerms } from "./paymentPlans.ts";
 import * as z from "zod/mini";
 
 /*
@@ -57,171 +59,6 @@ const tooLarge = (maxSize: number) =>
   });
 
 const send = (c: Context, answer: StoredAnswer) => c.json(answer.body, answer.status as ContentfulStatusCode);
-
-type OrderInput = InputOf<typeof placeQuoteOrder>;
-type Prefix = "shippingAddress" | "billingAddress";
-
-/** An address with its country's code, as rates and tax need it. */
-interface Place {
-  fields: AddressFields;
-  countryCode: string;
-}
-
-/** The shipping price, the tax and the total the server computes for an order. */
-interface Priced {
-  option: RateOption | null;
-  shippingAmount: Cents;
-  tax: Cents;
-  total: Cents;
-}
-
-/** The total quantity of a quote's items (the rate table prices per item). */
-const itemCount = (q: QuoteRecord) => q.lineItems.reduce((n, i) => n + Math.max(0, i.quantity), 0);
-
-/**
- * The quote of the caller's subscription, or 404; refused (409) once it is closed, expired or
- * ordered, unless `key` already has an attempt on it: a retry after the order was placed
- * goes on to get that attempt's answer (or its refusal of other details).
- */
-async function openQuote(deps: Deps, c: Context, quoteId: string, key?: string): Promise<QuoteRecord> {
-  const quote = await quoteRecord(deps.db, Number(quoteId));
-  if (!quote) throw new ApiError(404, NOT_FOUND);
-  authorize(authOf(c), "quote.pay", quote.row);
-  const refusal = quoteRefusal(quote, deps.now().getTime() / 1000);
-  if (!refusal) return quote;
-  const earlier = key ? await findAttempt(deps.db, key) : null;
-  if (earlier?.subject !== `quote:${quote.row.id}`) throw new ApiError(409, refusal);
-  return quote;
-}
-
-/** The country with this ISO code (crmId 0 excluded), or a 400 on `field`. */
-async function countryCode(deps: Deps, code: string, field: string): Promise<{ id: number; code: string }> {
-  const found = (await countryList(deps.db)).find((k) => k.code === code.toUpperCase());
-  if (!found) throw new ApiError(400, [{ field, message: "Choose a country." }]);
-  return found;
-}
-
-/** The form's address with this prefix, or the quote's stored one when the form left it empty. */
-async function placeOf(
-  deps: Deps,
-  input: OrderInput,
-  prefix: Prefix,
-  stored: number | null,
-): Promise<Place | null> {
-  const v = (part: string) => String((input as Record<string, unknown>)[`${prefix}${part}`] ?? "");
-  if (["CompanyName", "ContactName", "AddressLine1", "City", "Zip", "CountryId"].every((p) => !v(p))) {
-    if (stored === null) return null;
-    const a = (await addressesById(deps.db, [stored])).get(stored);
-    if (!a) return null;
-    const { id: _id, country, attention: _a, ...rest } = a;
-    return { fields: { ...rest, countryId: country?.id ?? null }, countryCode: country?.code ?? "" };
-  }
-  const country = (await countryList(deps.db)).find((k) => String(k.id) === v("CountryId"));
-  if (!country) throw new ApiError(400, [{ field: `${prefix}CountryId`, message: "Choose a country." }]);
-  const orNull = (s: string) => s || null;
-  return {
-    fields: {
-      companyName: orNull(v("CompanyName")),
-      contactName: orNull(v("ContactName")),
-      line1: orNull(v("AddressLine1")),
-      line2: orNull(v("AddressLine2")),
-      city: orNull(v("City")),
-      state: orNull(v("State")),
-      zipCode: orNull(v("Zip")),
-      countryId: country.id,
-      phoneNumber: input.contactPhone || null,
-    },
-    countryCode: country.code,
-  };
-}
-
-/** Rate-service field names to the order form's shipping address fields. */
-const SHIPPING_FIELD: Record<string, string> = {
-  line1: "shippingAddressAddressLine1",
-  city: "shippingAddressCity",
-  zip: "shippingAddressZip",
-  country: "shippingAddressCountryId",
-};
-
-/** The options for sending the quote to a place, or a 400 with the address's field errors. */
-async function ratesFor(deps: Deps, quote: QuoteRecord, place: Place, rename = (f: string) => f) {
-  const answer = await deps.shippingRates.rates(
-    {
-      line1: place.fields.line1 ?? "",
-      city: place.fields.city ?? "",
-      state: place.fields.state ?? "",
-      countryCode: place.countryCode,
-      zip: place.fields.zipCode ?? "",
-    },
-    itemCount(quote),
-  );
-  if (!answer.ok)
-    throw new ApiError(
-      400,
-      answer.errors.map((e): FieldError => ({ ...e, field: e.field && rename(e.field) })),
-    );
-  return answer.options;
-}
-
-/**
- * Prices an order: the chosen option's price for the shipping address (the quote's items as
- * they are now), then the tax on goods plus shipping where the goods go. Field errors for
- * an option not offered; `compare` refuses a shipping price or a tax that differs.
- */
-async function priceOrder(
-  deps: Deps,
-  quote: QuoteRecord,
-  places: { shipping: Place | null; billing: Place | null },
-  choice: { carrier: string; method: string },
-): Promise<Priced> {
-  let option: RateOption | null = null;
-  if (quote.row.needsShipping) {
-    if (!places.shipping)
-      throw new ApiError(400, [
-        { field: "shippingAddressAddressLine1", message: "Enter the shipping address." },
-      ]);
-    const options = await ratesFor(deps, quote, places.shipping, (f) => SHIPPING_FIELD[f] ?? f);
-    option =
-      options.find(
-        (o) => !o.isDisabled && o.carrierName === choice.carrier && o.serviceName === choice.method,
-      ) ?? null;
-    if (!option)
-      throw new ApiError(400, [{ field: "shippingMethod", message: QUOTE_ORDER_MESSAGES.shippingMethod }]);
-  }
-  const shippingAmount = option?.price ?? cents(0);
-  const taxedAt = places.shipping ?? places.billing;
-  const tax = taxedAt
-    ? await deps.tax.taxFor(
-        { countryCode: taxedAt.countryCode, region: taxedAt.fields.state ?? "" },
-        cents(quote.subtotal + shippingAmount),
-      )
-    : cents(0);
-  return { option, shippingAmount, tax, total: cents(quote.subtotal + shippingAmount + tax) };
-}
-
-/** Refuses a shipping price or tax the form sent that is not the server's (a tampered or stale form). */
-function compare(priced: Priced, input: OrderInput) {
-  const errors: FieldError[] = [];
-  if (input.shippingPrice !== priced.shippingAmount)
-    errors.push({ field: "shippingPrice", message: QUOTE_ORDER_MESSAGES.shippingPrice });
-  if (input.tax !== priced.tax) errors.push({ field: "tax", message: QUOTE_ORDER_MESSAGES.tax });
-  if (errors.length) throw new ApiError(400, errors);
-}
-
-/** What the order is written with. */
-const termsOf = (
-  c: Context,
-  priced: Priced,
-  places: { shipping: Place | null; billing: Place | null },
-): OrderTerms => ({
-  subscriptionId: authOf(c).subscription.id,
-  shipping: places.shipping?.fields ?? null,
-  billing: places.billing?.fields ?? null,
-  tax: priced.tax,
-  shippingAmount: priced.shippingAmount,
-  shipCarrier: priced.option?.carrierName ?? null,
-  shipMethod: priced.option?.serviceName ?? null,
-});
 
 /** The card fields of 'Online - CC', read with the guest payment's rules (email apart). */
 const { email: _email, ...cardOnly } = CardFields;
