@@ -4,7 +4,8 @@ import { orderLineItems, orders, payments, quotes, shipmentItems, shipments } fr
 import { cents, epochSeconds, type Cents } from "../../src/domain/brand.ts";
 import { subtotal } from "../../src/domain/lineItem.ts";
 import { MAX_ID } from "../../src/api/fields.ts";
-import type { OrderSummary, ShippingProgress } from "../../src/api/accountOrders.ts";
+import type { OrderSummary } from "../../src/api/accountOrders.ts";
+import { shippingProgress } from "../../src/domain/order.ts";
 import type { OrderDetails } from "../../src/api/orders.ts";
 import type { Shipment } from "../../src/api/shipments.ts";
 import {
@@ -192,41 +193,6 @@ function timelineOf(record: OrderRecord, shipmentList: readonly Shipment[], scan
     })),
   });
 }
-
-/**
- * The signed-in shipping progress (spec section 4's second computation, whose exact rule the
- * spec leaves open; docs/decisions.md): the status words Cancelled, Hold and No Shipment (or
- * Complete) decide alone; otherwise shipped item quantities against ordered ones give partial,
- * then delivered when every shipment arrived, else shipped; with nothing shipped the status
- * word says received, shipped or delivered, and anything else is unknown.
- */
-export function shippingProgress(order: {
-  shippingStatus: string;
-  ordered: number;
-  shipped: number;
-  shipments: readonly { isDelivered: boolean }[];
-}): ShippingProgress {
-  const status = order.shippingStatus.trim().toLowerCase();
-  if (status === "cancelled") return "cancelled";
-  if (status === "hold") return "hold";
-  if (COMPLETE.has(status)) return "completed";
-  if (order.shipments.length) {
-    if (order.shipped < order.ordered) return "partial";
-    return order.shipments.every((s) => s.isDelivered) ? "delivered" : "shipped";
-  }
-  return BY_WORD[status] ?? "unknown";
-}
-
-const COMPLETE = new Set(["no shipment", "complete", "completed"]);
-const BY_WORD: Record<string, ShippingProgress> = {
-  "": "received",
-  new: "received",
-  open: "received",
-  received: "received",
-  shipped: "shipped",
-  delivered: "delivered",
-  partial: "partial",
-};
 
 /** Ordered and shipped item quantities of an order. */
 export function itemCounts(record: OrderRecord, shipmentList: readonly Shipment[]) {

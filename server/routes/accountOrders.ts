@@ -1,13 +1,8 @@
 import { Hono, type Context } from "hono";
 import { ApiError, NOT_FOUND } from "../core/errors.ts";
-import {
-  itemCounts,
-  orderDetails,
-  orderRecord,
-  shippingProgress,
-  subscriptionOrders,
-} from "../data/orders.ts";
+import { itemCounts, orderDetails, orderRecord, subscriptionOrders } from "../data/orders.ts";
 import { quoteDetails, quoteRecord, subscriptionQuotes } from "../data/quotes.ts";
+import { shippingProgress } from "../../src/domain/order.ts";
 import { orderShipments } from "../data/shipments.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";

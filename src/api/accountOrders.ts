@@ -4,6 +4,7 @@ import { OrderDetailsSchema } from "./orders.ts";
 import { QuoteDetailSchema, QuoteDetailsSchema } from "./quotes.ts";
 import { cents, epoch } from "./records.ts";
 import { ShipmentSchema } from "./shipments.ts";
+import { SHIPPING_PROGRESS, type ShippingProgress } from "../domain/order.ts";
 
 /*
  * The signed-in quote and order pages of the active subscription (spec section 2, /s/orders/…,
@@ -16,17 +17,8 @@ import { ShipmentSchema } from "./shipments.ts";
 export const LIST_LIMIT = 500;
 
 /** The signed-in shipping progress (spec section 4, the second computation; see docs/decisions.md). */
-export const ShippingProgressSchema = z.enum([
-  "received",
-  "shipped",
-  "delivered",
-  "partial",
-  "cancelled",
-  "hold",
-  "completed",
-  "unknown",
-]);
-export type ShippingProgress = z.infer<typeof ShippingProgressSchema>;
+export const ShippingProgressSchema = z.enum(SHIPPING_PROGRESS);
+export type { ShippingProgress };
 
 export const OrderSummarySchema = z.object({
   id: z.int(),

@@ -87,3 +87,50 @@ export function balanceDue(grandTotal: number, paid: number): number {
 export function orderPayable(order: { paymentStatus: string | null; balanceDue: number }): boolean {
   return needsPayment(order.paymentStatus) && order.balanceDue > 0;
 }
+
+/** The signed-in shipping progress (spec section 4, the second computation; docs/decisions.md). */
+export const SHIPPING_PROGRESS = [
+  "received",
+  "shipped",
+  "delivered",
+  "partial",
+  "cancelled",
+  "hold",
+  "completed",
+  "unknown",
+] as const;
+export type ShippingProgress = (typeof SHIPPING_PROGRESS)[number];
+
+const COMPLETE = new Set(["no shipment", "complete", "completed"]);
+const PROGRESS_BY_WORD: Record<string, ShippingProgress> = {
+  "": "received",
+  new: "received",
+  open: "received",
+  received: "received",
+  shipped: "shipped",
+  delivered: "delivered",
+  partial: "partial",
+};
+
+/**
+ * The exact rule the spec leaves open: the status words Cancelled, Hold and No Shipment (or
+ * Complete) decide alone; otherwise shipped item quantities against ordered ones give partial,
+ * then delivered when every shipment arrived, else shipped; with nothing shipped the status
+ * word says received, shipped or delivered, and anything else is unknown.
+ */
+export function shippingProgress(order: {
+  shippingStatus: string;
+  ordered: number;
+  shipped: number;
+  shipments: readonly { isDelivered: boolean }[];
+}): ShippingProgress {
+  const status = order.shippingStatus.trim().toLowerCase();
+  if (status === "cancelled") return "cancelled";
+  if (status === "hold") return "hold";
+  if (COMPLETE.has(status)) return "completed";
+  if (order.shipments.length) {
+    if (order.shipped < order.ordered) return "partial";
+    return order.shipments.every((s) => s.isDelivered) ? "delivered" : "shipped";
+  }
+  return PROGRESS_BY_WORD[status] ?? "unknown";
+}

@@ -9,6 +9,7 @@ import {
   poDisplay,
   publicOrderRef,
   publicShippingStatus,
+  shippingProgress,
 } from "../../src/domain/index.ts";
 
 describe("billingStatus", () => {
@@ -92,4 +93,24 @@ describe("order numbers and dates", () => {
   it("forms link ids as id-(id+crmOrgId)", () => {
     expect(orderLinkId(100, 5000)).toBe("100-5100");
   });
+});
+
+describe("the signed-in shipping progress", () => {
+  const none: { isDelivered: boolean }[] = [];
+  it.each([
+    ["Cancelled", 5, 0, none, "cancelled"],
+    ["Hold", 5, 0, none, "hold"],
+    ["No Shipment", 5, 0, none, "completed"],
+    ["Received", 5, 0, none, "received"],
+    ["Open", 5, 0, none, "received"],
+    ["Shipped", 5, 2, [{ isDelivered: true }], "partial"],
+    ["Shipped", 5, 5, [{ isDelivered: false }], "shipped"],
+    ["Shipped", 5, 5, [{ isDelivered: true }, { isDelivered: true }], "delivered"],
+    ["Something else", 5, 0, none, "unknown"],
+  ] as const)(
+    "reads %s with %i ordered and %i shipped",
+    (shippingStatus, ordered, shipped, shipments, want) => {
+      expect(shippingProgress({ shippingStatus, ordered, shipped, shipments })).toBe(want);
+    },
+  );
 });

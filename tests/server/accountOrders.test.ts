@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { demoToken } from "../../server/seed/demo.ts";
-import { shippingProgress } from "../../server/data/orders.ts";
 import { browser, signIn } from "./client.ts";
 import { useTestApp } from "./helpers.ts";
 
@@ -163,24 +162,4 @@ describe("a signed-in order or quote", () => {
       }
     }
   });
-});
-
-describe("the signed-in shipping progress", () => {
-  const none: { isDelivered: boolean }[] = [];
-  it.each([
-    ["Cancelled", 5, 0, none, "cancelled"],
-    ["Hold", 5, 0, none, "hold"],
-    ["No Shipment", 5, 0, none, "completed"],
-    ["Received", 5, 0, none, "received"],
-    ["Open", 5, 0, none, "received"],
-    ["Shipped", 5, 2, [{ isDelivered: true }], "partial"],
-    ["Shipped", 5, 5, [{ isDelivered: false }], "shipped"],
-    ["Shipped", 5, 5, [{ isDelivered: true }, { isDelivered: true }], "delivered"],
-    ["Something else", 5, 0, none, "unknown"],
-  ] as const)(
-    "reads %s with %i ordered and %i shipped",
-    (shippingStatus, ordered, shipped, shipments, want) => {
-      expect(shippingProgress({ shippingStatus, ordered, shipped, shipments })).toBe(want);
-    },
-  );
 });
