@@ -36,7 +36,7 @@ export default function OrderDetails() {
 function OrderView({ order, shipments }: { order: AccountOrder; shipments: Shipment[] | null }) {
   const currency = order.currency;
   return (
-    <section className="record-page">
+    <section className="account-record">
       <RecordHead title={`Order ${order.orderNumber}`} to="orders" />
       <Facts label="Order summary">
         <Fact name="Order Number">{order.orderNumber}</Fact>

@@ -36,7 +36,7 @@ function QuoteView({ quote }: { quote: AccountQuote }) {
     .join(" ");
   const expiresAt = quote.expiresAt === null ? null : epochSeconds(quote.expiresAt);
   return (
-    <section className="record-page">
+    <section className="account-record">
       <RecordHead title={`Quote ${quote.quoteNumber}`} to="quotes" />
       <Facts label="Quote summary">
         <Fact name="Quote Number">{quote.quoteNumber}</Fact>

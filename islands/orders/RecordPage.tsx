@@ -19,7 +19,7 @@ export function RecordPending(props: {
   onDismiss: () => void;
 }) {
   return (
-    <section className="record-page">
+    <section className="account-record">
       <h1>{props.title}</h1>
       {props.state.status === "loading" ? (
         <p aria-busy="true">Loading...</p>
