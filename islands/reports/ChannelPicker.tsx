@@ -17,13 +17,8 @@ export function ChannelPicker({ options }: { options: ChannelOption[] }) {
         >
           <summary>{device.deviceName}</summary>
           {device.sensors.map((sensor) => (
-            <div
-              key={sensor.sensorName}
-              className="channel-sensor"
-              role="group"
-              aria-label={`${device.deviceName}: ${sensor.sensorName}`}
-            >
-              <strong>{sensor.sensorName}</strong>
+            <fieldset key={sensor.sensorName} className="channel-sensor">
+              <legend>{sensor.sensorName}</legend>
               {sensor.channels.map((ch) => {
                 const chosen = picked.get(ch.channelId);
                 return (
@@ -48,7 +43,7 @@ export function ChannelPicker({ options }: { options: ChannelOption[] }) {
                   </div>
                 );
               })}
-            </div>
+            </fieldset>
           ))}
         </details>
       ))}

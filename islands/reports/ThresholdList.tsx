@@ -30,7 +30,8 @@ export function ThresholdList({ options, errors }: { options: ChannelOption[]; e
       {draft.thresholds.map((t, i) => {
         const unit = rangeIsTemperature(t.channelId, draft, options) ? ` (°${scale})` : "";
         return (
-          <div key={i} className="threshold-row" role="group" aria-label={`Threshold range ${i + 1}`}>
+          <fieldset key={i} className="threshold-row">
+            <legend className="visually-hidden">{`Threshold range ${i + 1}`}</legend>
             <div>
               <Field
                 label="Range name"
@@ -88,7 +89,7 @@ export function ThresholdList({ options, errors }: { options: ChannelOption[]; e
             <button type="button" className="secondary outline" onClick={() => removeThreshold(i)}>
               Remove<span className="visually-hidden"> range {i + 1}</span>
             </button>
-          </div>
+          </fieldset>
         );
       })}
       <button type="button" className="secondary" onClick={addThreshold}>

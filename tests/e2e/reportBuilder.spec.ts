@@ -34,6 +34,8 @@ test("an Administrator builds a report, shares it, pauses, resumes and expires i
   page,
   context,
 }) => {
+  // Many steps, each a real round trip: more than the default 30 s on a busy machine.
+  test.setTimeout(90_000);
   const name = `E2E Cold chain ${suffix()}`;
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await signInWithKeyboard(page, "admin@example.com");
