@@ -7,6 +7,7 @@ const LINKS = [
   ["home", "Home"],
   ["devices", "Devices"],
   ["tags", "Tags"],
+  ["reports", "Reports"],
   ["quotes", "Quotes"],
   ["orders", "Orders"],
   ["settings", "Settings"],

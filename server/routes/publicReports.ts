@@ -10,6 +10,7 @@ import {
   timingOf,
 } from "../data/reports.ts";
 import type { Deps } from "../deps.ts";
+import { countReportView } from "../data/reportLinks.ts";
 import { guard } from "../http/access.ts";
 import { inputOf } from "../http/input.ts";
 import { reply } from "../http/reply.ts";
@@ -31,7 +32,9 @@ export function publicReportRoutes(deps: Deps) {
   return new Hono()
     .get(getPublicReport.path, guard(getPublicReport, deps), async (c) => {
       const report = await openReport(c.req.param("publicHash"));
-      await inputOf(c, getPublicReport);
+      const input = await inputOf(c, getPublicReport);
+      // A page opening is a view; its 30-second refreshes (refresh=1) are not.
+      if (input.refresh !== "1") await countReportView(db, report.id, deps.now());
       const [list, thresholds] = await Promise.all([
         reportChannelList(db, report.id),
         reportThresholdList(db, report.id),

@@ -1,17 +1,15 @@
 import { Hono, type Context } from "hono";
 import { ApiError, NOT_FOUND } from "../core/errors.ts";
 import {
-  changeReportLink,
   channelOptions,
   createReport as insertReport,
   deleteReport as removeReport,
   findReport,
   reportDetail,
   reportSummaries,
-  shareReport,
-  unshareReport,
   updateReport as rewriteReport,
 } from "../data/reportBuilder.ts";
+import { changeReportLink, shareReport, unshareReport } from "../data/reportLinks.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { authOf, authorize } from "../http/auth.ts";

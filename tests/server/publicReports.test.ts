@@ -77,6 +77,22 @@ describe("public report", () => {
     ]);
   });
 
+  it("counts a page opening as a view of today, and its 30-second refreshes not", async () => {
+    const views = async () =>
+      (
+        await rows<{ views: number }>(
+          db(),
+          sql`select coalesce(sum(v.views), 0)::int as views from report_views v
+              join reports r on r.id = v.report_id where r.public_hash = ${DEMO.fixedReportHash}`,
+        )
+      )[0]!.views;
+    const before = await views();
+    await json(meta(DEMO.fixedReportHash));
+    await json(meta(DEMO.fixedReportHash, "?refresh=1"));
+    await json(meta(DEMO.fixedReportHash, "?refresh=1"));
+    expect(await views()).toBe(before + 1);
+  });
+
   it("answers the same 404 for a malformed, unknown, deleted or regenerated hash, never a 500", async () => {
     const regenerated = "R".repeat(24);
     await db().execute(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countReportView } from "../../server/data/reportBuilder.ts";
+import { countReportView } from "../../server/data/reportLinks.ts";
 import { DEMO } from "../../server/seed/demo.ts";
 import type { ChannelOption, ReportDetail, ReportInput, ReportSummary } from "../../src/api/reportBuilder.ts";
 import { browser, signIn, type Browser } from "./client.ts";
