@@ -15,21 +15,47 @@ const WARM_UP = 50;
 const answers = (page: import("@playwright/test").Page) =>
   page.evaluate(() => Number(document.getElementById("report")?.dataset["answers"] ?? 0));
 
+type Cdp = import("@playwright/test").CDPSession;
+
+/**
+ * Bytes of the page's heap after a full collection, from a heap snapshot, less DevTools' own
+ * records of each request (blink::NetworkResourcesData, kept because Playwright watches the
+ * network): those grow with the test's instrumentation, not with the page, and would count
+ * in JSHeapUsedSize since Blink's objects live in V8's heap.
+ */
+async function pageHeap(cdp: Cdp): Promise<number> {
+  await cdp.send("HeapProfiler.enable");
+  await cdp.send("HeapProfiler.collectGarbage");
+  let text = "";
+  const take = (e: { chunk: string }) => (text += e.chunk);
+  cdp.on("HeapProfiler.addHeapSnapshotChunk", take);
+  await cdp.send("HeapProfiler.takeHeapSnapshot", { reportProgress: false });
+  cdp.off("HeapProfiler.addHeapSnapshotChunk", take);
+  const snapshot = JSON.parse(text) as {
+    snapshot: { meta: { node_fields: string[] } };
+    nodes: number[];
+    strings: string[];
+  };
+  const fields = snapshot.snapshot.meta.node_fields;
+  const name = fields.indexOf("name");
+  const size = fields.indexOf("self_size");
+  let total = 0;
+  for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
+    if (!snapshot.strings[snapshot.nodes[i + name]!]?.includes("NetworkResourcesData"))
+      total += snapshot.nodes[i + size]!;
+  }
+  return total;
+}
+
 export async function kioskSoak(base: string) {
   const browser = await chromium.launch(CHROMIUM);
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     const cdp = await page.context().newCDPSession(page);
-    await cdp.send("Performance.enable");
-    const measure = async () => {
-      await cdp.send("HeapProfiler.collectGarbage");
-      const { metrics } = await cdp.send("Performance.getMetrics");
-      const of = (name: string) => metrics.find((m) => m.name === name)?.value ?? 0;
-      return {
-        heap: of("JSHeapUsedSize"),
-        nodes: await page.evaluate(() => document.getElementsByTagName("*").length),
-      };
-    };
+    const measure = async () => ({
+      heap: await pageHeap(cdp),
+      nodes: await page.evaluate(() => document.getElementsByTagName("*").length),
+    });
     const until = async (n: number) => {
       while ((await answers(page)) < n) await page.waitForTimeout(1000);
     };

@@ -105,7 +105,11 @@ function channelExcursions(series: ReportSeries, report: PublicReport, view: Rep
     );
     body.append(row);
   }
+  // Scrolls sideways on a phone: a region the keyboard can reach and scroll too.
   const scroll = element("div", undefined, "report-table");
+  scroll.tabIndex = 0;
+  scroll.setAttribute("role", "region");
+  scroll.setAttribute("aria-label", `Excursions of ${name}`);
   scroll.append(table);
   box.append(scroll);
   return box;
