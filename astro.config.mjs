@@ -12,6 +12,16 @@ const portalDirectives = {
   },
 };
 
+/**
+ * The small modules every public record page needs before it can paint (config, paths, day
+ * text, badges, the record rules, the public fetch, nanostores' atom, Vite's preload helper).
+ * Left alone, the bundler splits them into a dozen files of a few hundred bytes, and on a
+ * slow link each is a request queued on one of the browser's six connections: the order card
+ * waited on three rounds of them. Grouped, they are one file.
+ */
+const FIRST_PAINT_MODULES =
+  /(src[\\/](api[\\/](paths|config|endpoint)|stores[\\/](config|inlineConfig)|domain[\\/](badges|brand|dayText|order|paths|timezones)|scripts[\\/]publicData)\.ts|nanostores[\\/]atom[\\/]|preload-helper)/;
+
 // Static output: every page is a shell; the API server serves dist/ and maps dynamic
 // routes (/p/quote/{id}, /public/report/{hash}, /s/*, ...) to the shells.
 export default defineConfig({
@@ -20,4 +30,11 @@ export default defineConfig({
   build: { format: "directory", inlineStylesheets: "auto" },
   trailingSlash: "ignore",
   devToolbar: { enabled: false },
+  vite: {
+    build: {
+      rolldownOptions: {
+        output: { codeSplitting: { groups: [{ name: "first-paint", test: FIRST_PAINT_MODULES }] } },
+      },
+    },
+  },
 });

@@ -17,15 +17,18 @@ const BUDGETS = [
   { path: `/p/order/ORD-${DEMO.orderId}-${DEMO.orderValidationId}`, js: 105 * KB },
   { path: "/p/order-quote/search", js: 75 * KB },
   { path: "/gateway", js: 100 * KB },
-  { path: "/user/welcome", js: 130 * KB },
+  // The signed-in app: Astro gathers the CSS of its lazy pages (devices, orders, reports) into
+  // the shell at build time, so it carries more CSS than a public page, once, then cached.
+  { path: "/user/welcome", js: 130 * KB, css: 24 * KB },
 ];
+/** Public pages: Pico and the site's own styles. */
 const CSS_BUDGET = 16 * KB;
 
-for (const { path, js } of BUDGETS) {
+for (const { path, js, css = CSS_BUDGET } of BUDGETS) {
   test(`keeps ${path.split("/").slice(0, 3).join("/")} within its byte budget`, async () => {
     const weight = await pageWeight(PORTAL, path);
     expect(weight.js.gzip).toBeLessThanOrEqual(js);
-    expect(weight.css.gzip).toBeLessThanOrEqual(CSS_BUDGET);
+    expect(weight.css.gzip).toBeLessThanOrEqual(css);
   });
 }
 

@@ -22,7 +22,9 @@ const watches = new WeakMap<Page, AxeWatch>();
 const isIdle = () =>
   document.readyState === "complete" &&
   !document.querySelector("astro-island[ssr], [aria-busy='true']") &&
-  ![...document.querySelectorAll("button")].some((b) => b.textContent?.trim() === "Loading...");
+  ![...document.querySelectorAll("button")].some((b) => b.textContent?.trim() === "Loading...") &&
+  // A colour mid-transition (focus given back to a link, say) is no colour the page shows.
+  !document.getAnimations().some((a) => a instanceof CSSTransition && a.playState === "running");
 
 /**
  * Cheap change detector (a page scanned before is scanned again only when it changed); null
