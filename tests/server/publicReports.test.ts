@@ -1,3 +1,4 @@
+import { gunzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
@@ -75,6 +76,18 @@ describe("public report", () => {
         maxValue: 1,
       }),
     ]);
+  });
+
+  it("sends the chart data and the chart image gzipped to a browser that accepts it", async () => {
+    for (const path of [data(DEMO.reportHash), `/public/report-svg/${DEMO.reportHash}?width=800`]) {
+      const res = await ctx.app.request(`http://localhost${path}`, {
+        headers: { "accept-encoding": "gzip" },
+      });
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("content-encoding"), path).toBe("gzip");
+      const body = Buffer.from(await res.arrayBuffer());
+      expect(gunzipSync(body).length, path).toBeGreaterThan(body.length * 2);
+    }
   });
 
   it("counts a page opening as a view of today, and its 30-second refreshes not", async () => {
