@@ -18,7 +18,7 @@ import { LineItems } from "./LineItems.tsx";
 import { PaymentHistory } from "./PaymentHistory.tsx";
 import { PaySection } from "./PaySection.tsx";
 import { Shipments } from "./Shipments.tsx";
-import { Totals } from "./Totals.tsx";
+import { OrderTotals } from "./Totals.tsx";
 
 /** /p/order/pay-as-guest/{ref}: the order, read-only, and the payment of its balance. */
 export function OrderPay({ record }: { record: Extract<GuestRecord, { kind: "order" }> }) {
@@ -49,17 +49,7 @@ export function OrderPay({ record }: { record: Extract<GuestRecord, { kind: "ord
           </Facts>
           <AddressCards shipping={order.shippingAddress} billing={order.billingAddress} />
           <LineItems items={order.lineItems} currency={currency} />
-          <Totals
-            currency={currency}
-            rows={[
-              ["Subtotal", order.subtotal],
-              ["Tax", order.tax],
-              ["Shipping", order.shippingAmount],
-              ["Grand Total", order.grandTotal],
-              ["Paid", order.paid],
-              ["Balance Due", order.paymentBalanceDue],
-            ]}
-          />
+          <OrderTotals order={order} />
           <Shipments shipments={record.shipments} />
           <PaymentHistory
             payments={order.payments}

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import type { Shipment } from "../../src/api/shipments.ts";
 import { SHIPMENT_LIST_FAILED } from "../../src/stores/shipments.ts";
 import { ErrorBanner } from "../ui/ErrorBanner.tsx";
@@ -29,8 +29,19 @@ function ShipmentCard({ shipment, title }: { shipment: Shipment; title: string }
   );
 }
 
-/** An order's shipments, or the spec's banner when their list did not load. */
-export function Shipments({ shipments }: { shipments: Shipment[] | null }) {
+/**
+ * An order's Shipments section: the spec's banner when their list did not load (dismissible),
+ * a note when nothing has shipped, else what `render` makes of the list.
+ */
+export function ShipmentsSection({
+  shipments,
+  render,
+  children,
+}: {
+  shipments: Shipment[] | null;
+  render: (list: Shipment[]) => ReactNode;
+  children?: ReactNode;
+}) {
   const [dismissed, setDismissed] = useState(false);
   return (
     <section aria-labelledby="shipments-heading">
@@ -40,10 +51,23 @@ export function Shipments({ shipments }: { shipments: Shipment[] | null }) {
       ) : shipments.length === 0 ? (
         <p className="muted">Nothing has shipped yet.</p>
       ) : (
-        shipments.map((s, i) => (
-          <ShipmentCard key={s.id} shipment={s} title={`Shipment ${i + 1} of ${shipments.length}`} />
-        ))
+        render(shipments)
       )}
+      {children}
     </section>
+  );
+}
+
+/** An order's shipments as cards, or the spec's banner when their list did not load. */
+export function Shipments({ shipments }: { shipments: Shipment[] | null }) {
+  return (
+    <ShipmentsSection
+      shipments={shipments}
+      render={(list) =>
+        list.map((s, i) => (
+          <ShipmentCard key={s.id} shipment={s} title={`Shipment ${i + 1} of ${list.length}`} />
+        ))
+      }
+    />
   );
 }

@@ -16,3 +16,32 @@ export function Totals({ rows, currency }: { rows: [label: string, amount: numbe
     </dl>
   );
 }
+
+/** An order's totals: what it cost, what was paid and what is still due. */
+export function OrderTotals({
+  order,
+}: {
+  order: {
+    currency: number;
+    subtotal: number;
+    tax: number;
+    shippingAmount: number;
+    grandTotal: number;
+    paid: number;
+    paymentBalanceDue: number;
+  };
+}) {
+  return (
+    <Totals
+      currency={order.currency}
+      rows={[
+        ["Subtotal", order.subtotal],
+        ["Tax", order.tax],
+        ["Shipping", order.shippingAmount],
+        ["Grand Total", order.grandTotal],
+        ["Paid", order.paid],
+        ["Balance Due", order.paymentBalanceDue],
+      ]}
+    />
+  );
+}

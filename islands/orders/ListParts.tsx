@@ -1,6 +1,8 @@
 import type { ReactNode } from "react";
 import type { WritableAtom } from "nanostores";
 import { useStore } from "@nanostores/react";
+import { getPagePath } from "@nanostores/router";
+import { $router } from "../../src/stores/router.ts";
 import { useId } from "react";
 import type { Listed } from "../../src/stores/accountOrders.ts";
 import { EmptyState } from "../ui/EmptyState.tsx";
@@ -64,5 +66,75 @@ export function ListStates<T>(props: {
         </p>
       )}
     </>
+  );
+}
+
+/** A column of a records table: its heading and its cell; the first column heads its row. */
+export interface Column<T> {
+  head: string;
+  cell: (row: T) => ReactNode;
+}
+
+/**
+ * A list page of quotes or orders: title with the link to the other list, the number search,
+ * the list's states, and the table (stacked into cards on a phone).
+ */
+export function RecordsList<T extends { id: number }>(props: {
+  title: string;
+  other: { to: "orders" | "quotes"; label: string };
+  search: { $search: WritableAtom<string>; label: string; example: string };
+  state: Listed<T>;
+  shown: readonly T[];
+  emptyText: string;
+  onRetry: () => void;
+  columns: readonly Column<T>[];
+}) {
+  const titleId = useId();
+  const [first, ...rest] = props.columns;
+  const noun = props.title.toLowerCase();
+  return (
+    <section className="records-page" aria-labelledby={titleId}>
+      <header className="page-head">
+        <h1 id={titleId}>{props.title}</h1>
+        <a href={getPagePath($router, props.other.to)}>{props.other.label}</a>
+      </header>
+      <NumberSearch {...props.search} />
+      <ListStates
+        state={props.state}
+        shown={props.shown.length}
+        noun={noun}
+        emptyText={props.emptyText}
+        onRetry={props.onRetry}
+      >
+        <table className="stack-table records-table">
+          <caption className="visually-hidden">{props.title}, newest first</caption>
+          <thead>
+            <tr>
+              {props.columns.map((c) => (
+                <th key={c.head} scope="col">
+                  {c.head}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {props.shown.map((row) => (
+              <tr key={row.id}>
+                {first && (
+                  <th scope="row" data-label={first.head}>
+                    {first.cell(row)}
+                  </th>
+                )}
+                {rest.map((c) => (
+                  <td key={c.head} data-label={c.head}>
+                    {c.cell(row)}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ListStates>
+    </section>
   );
 }

@@ -11,7 +11,7 @@ import { Day } from "../guest/Day.tsx";
 import { Fact, Facts } from "../guest/Facts.tsx";
 import { LineItems } from "../guest/LineItems.tsx";
 import { PaymentHistory } from "../guest/PaymentHistory.tsx";
-import { Totals } from "../guest/Totals.tsx";
+import { OrderTotals } from "../guest/Totals.tsx";
 import { Money } from "../ui/Money.tsx";
 import { StatusBadge } from "../ui/StatusBadge.tsx";
 import { OrderShipments } from "./OrderShipments.tsx";
@@ -65,17 +65,7 @@ function OrderView({ order, shipments }: { order: AccountOrder; shipments: Shipm
       <OrderShipments shipments={shipments} />
       <AddressCards shipping={order.shippingAddress} billing={order.billingAddress} />
       <LineItems items={order.lineItems} currency={currency} />
-      <Totals
-        currency={currency}
-        rows={[
-          ["Subtotal", order.subtotal],
-          ["Tax", order.tax],
-          ["Shipping", order.shippingAmount],
-          ["Grand Total", order.grandTotal],
-          ["Paid", order.paid],
-          ["Balance Due", order.paymentBalanceDue],
-        ]}
-      />
+      <OrderTotals order={order} />
       <PaymentHistory payments={order.payments} currency={currency} />
       {/* The pay-amount-due form (POST /order/pay-amount-due) and Payment Complete dialog come with the next slice of issue 11. */}
     </section>

@@ -1,25 +1,18 @@
-import { useState } from "react";
 import type { Shipment } from "../../src/api/shipments.ts";
-import { SHIPMENT_LIST_FAILED } from "../../src/stores/shipments.ts";
 import { trackShipment } from "../../src/stores/accountOrders.ts";
 import { Day } from "../guest/Day.tsx";
+import { ShipmentsSection } from "../guest/Shipments.tsx";
 import ShipmentDetails from "../shipments/ShipmentDetails.tsx";
-import { ErrorBanner } from "../ui/ErrorBanner.tsx";
 
 /**
  * An order's shipments with a Track action each, which opens the public page's Shipment
  * Details dialog; the spec's banner text when the list did not load.
  */
 export function OrderShipments({ shipments }: { shipments: Shipment[] | null }) {
-  const [dismissed, setDismissed] = useState(false);
   return (
-    <section aria-labelledby="shipments-heading">
-      <h2 id="shipments-heading">Shipments</h2>
-      {shipments === null ? (
-        !dismissed && <ErrorBanner message={SHIPMENT_LIST_FAILED} onDismiss={() => setDismissed(true)} />
-      ) : shipments.length === 0 ? (
-        <p className="muted">Nothing has shipped yet.</p>
-      ) : (
+    <ShipmentsSection
+      shipments={shipments}
+      render={(list) => (
         <table className="stack-table">
           <caption className="visually-hidden">Shipments of this order</caption>
           <thead>
@@ -35,7 +28,7 @@ export function OrderShipments({ shipments }: { shipments: Shipment[] | null }) 
             </tr>
           </thead>
           <tbody>
-            {shipments.map((s) => (
+            {list.map((s) => (
               <tr key={s.id}>
                 <td data-label="Shipped">{s.shippedAt ? <Day at={s.shippedAt} /> : "-"}</td>
                 <td data-label="Carrier">
@@ -56,7 +49,8 @@ export function OrderShipments({ shipments }: { shipments: Shipment[] | null }) 
           </tbody>
         </table>
       )}
+    >
       <ShipmentDetails />
-    </section>
+    </ShipmentsSection>
   );
 }

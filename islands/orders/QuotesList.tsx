@@ -1,5 +1,6 @@
-import { getPagePath } from "@nanostores/router";
 import { useStore } from "@nanostores/react";
+import { getPagePath } from "@nanostores/router";
+import type { QuoteSummary } from "../../src/api/accountOrders.ts";
 import { cents, epochSeconds } from "../../src/domain/brand.ts";
 import { visitorZone } from "../../src/domain/dayText.ts";
 import { quoteStatusLabel } from "../../src/domain/quote.ts";
@@ -7,63 +8,40 @@ import { $quoteList, $quoteSearch, $shownQuotes, loadQuoteList } from "../../src
 import { $router } from "../../src/stores/router.ts";
 import { Day } from "../guest/Day.tsx";
 import { Money } from "../ui/Money.tsx";
-import { ListStates, NumberSearch } from "./ListParts.tsx";
+import { RecordsList, type Column } from "./ListParts.tsx";
 import "../../src/styles/orders.css";
+
+const COLUMNS: Column<QuoteSummary>[] = [
+  {
+    head: "Quote Number",
+    cell: (q) => (
+      <a href={getPagePath($router, "quoteDetails", { number: q.quoteNumber })}>{q.quoteNumber}</a>
+    ),
+  },
+  { head: "Quoted On", cell: (q) => <Day at={q.createdAt} /> },
+  {
+    head: "Status",
+    cell: (q) =>
+      quoteStatusLabel(
+        { status: q.status, expiresAt: q.expiresAt === null ? null : epochSeconds(q.expiresAt) },
+        visitorZone(),
+      ),
+  },
+  { head: "Total", cell: (q) => <Money amount={cents(q.grandTotal)} currency={q.currency} /> },
+];
 
 /** /s/orders/quotes/list: the active subscription's quotes, newest first, searchable by number. */
 export default function QuotesList() {
-  const state = useStore($quoteList);
-  const shown = useStore($shownQuotes);
-  const zone = visitorZone();
   return (
-    <section className="records-page" aria-labelledby="quotes-title">
-      <header className="page-head">
-        <h1 id="quotes-title">Quotes</h1>
-        <a href={getPagePath($router, "orders")}>Orders</a>
-      </header>
-      <NumberSearch $search={$quoteSearch} label="Search by quote number" example="QUO-12345" />
-      <ListStates
-        state={state}
-        shown={shown.length}
-        noun="quotes"
-        emptyText="Quotes your product specialist prepares for you appear here."
-        onRetry={() => void loadQuoteList()}
-      >
-        <table className="stack-table records-table">
-          <caption className="visually-hidden">Quotes, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Quote Number</th>
-              <th scope="col">Quoted On</th>
-              <th scope="col">Status</th>
-              <th scope="col">Total</th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((q) => (
-              <tr key={q.id}>
-                <th scope="row" data-label="Quote Number">
-                  <a href={getPagePath($router, "quoteDetails", { number: q.quoteNumber })}>
-                    {q.quoteNumber}
-                  </a>
-                </th>
-                <td data-label="Quoted On">
-                  <Day at={q.createdAt} />
-                </td>
-                <td data-label="Status">
-                  {quoteStatusLabel(
-                    { status: q.status, expiresAt: q.expiresAt === null ? null : epochSeconds(q.expiresAt) },
-                    zone,
-                  )}
-                </td>
-                <td data-label="Total">
-                  <Money amount={cents(q.grandTotal)} currency={q.currency} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ListStates>
-    </section>
+    <RecordsList
+      title="Quotes"
+      other={{ to: "orders", label: "Orders" }}
+      search={{ $search: $quoteSearch, label: "Search by quote number", example: "QUO-12345" }}
+      state={useStore($quoteList)}
+      shown={useStore($shownQuotes)}
+      emptyText="Quotes your product specialist prepares for you appear here."
+      onRetry={() => void loadQuoteList()}
+      columns={COLUMNS}
+    />
   );
 }

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { rows, type Db } from "../db/client.ts";
+import { csvFileStream } from "./csvStream.ts";
 import { isTemperatureKind } from "../../src/domain/device.ts";
 import type { TemperatureScale } from "../../src/domain/temperature.ts";
 
@@ -161,28 +162,8 @@ export function csvStream(
   plan: CsvPlan,
   rowsPerChunk = Math.max(100, Math.floor(CHUNK_CELLS / Math.max(1, plan.columns.length))),
 ): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  const source = plan.columns.length ? chunks(db, plan, rowsPerChunk) : null;
-  let headerSent = false;
-  return new ReadableStream<Uint8Array>(
-    {
-      // Each pull enqueues something or closes: a pull that did neither would leave the
-      // reader waiting forever.
-      async pull(controller) {
-        if (!headerSent) {
-          headerSent = true;
-          // A byte-order mark, so spreadsheet programs read '°C' as UTF-8.
-          controller.enqueue(encoder.encode("\uFEFF" + csvHeader(plan)));
-          return;
-        }
-        const next = source ? await source.next() : { done: true as const };
-        if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(next.value + "\r\n"));
-      },
-      async cancel() {
-        await source?.return(undefined);
-      },
-    },
-    { highWaterMark: 1 },
-  );
+  const lines = async function* (source: AsyncGenerator<string, void, undefined>) {
+    for await (const text of source) yield text + "\r\n";
+  };
+  return csvFileStream(csvHeader(plan), plan.columns.length ? lines(chunks(db, plan, rowsPerChunk)) : null);
 }

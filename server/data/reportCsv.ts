@@ -5,6 +5,7 @@ import { celsius } from "../../src/domain/brand.ts";
 import { isTemperatureKind } from "../../src/domain/device.ts";
 import { fromCelsius, type TemperatureScale } from "../../src/domain/temperature.ts";
 import type { zoneClock } from "../../src/domain/zoneTime.ts";
+import { csvFileStream } from "./csvStream.ts";
 
 /*
  * A shared report's readings as CSV: one row per time, a column per channel, times in the
@@ -136,28 +137,9 @@ export function reportCsvStream(
   plan: ReportCsvPlan,
   rowsPerChunk = Math.max(100, Math.floor(CHUNK_CELLS / Math.max(1, plan.columns.length))),
 ): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
   const cells = plan.columns.map((c) => cellOf(c, plan.scale));
-  const source = plan.columns.length ? chunks(db, plan, rowsPerChunk) : null;
-  let headerSent = false;
-  return new ReadableStream<Uint8Array>(
-    {
-      // Each pull enqueues something or closes, else the reader would wait forever.
-      async pull(controller) {
-        if (!headerSent) {
-          headerSent = true;
-          // A byte-order mark, so spreadsheet programs read '°F' as UTF-8.
-          controller.enqueue(encoder.encode("\uFEFF" + reportCsvHeader(plan)));
-          return;
-        }
-        const next = source ? await source.next() : { done: true as const };
-        if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(linesOf(next.value, plan, cells)));
-      },
-      async cancel() {
-        await source?.return(undefined);
-      },
-    },
-    { highWaterMark: 1 },
-  );
+  const lines = async function* () {
+    for await (const chunk of chunks(db, plan, rowsPerChunk)) yield linesOf(chunk, plan, cells);
+  };
+  return csvFileStream(reportCsvHeader(plan), plan.columns.length ? lines() : null);
 }

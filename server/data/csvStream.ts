@@ -1,0 +1,33 @@
+/**
+ * A CSV file as a byte stream: a byte-order mark (so spreadsheet programs read '°C' as UTF-8)
+ * and the header first, then each text `parts` yields, read only when the reader asks for more
+ * (backpressure: a slow client holds at most one chunk in memory). Cancelling (the client went
+ * away) stops the reading. Used by the device download and the report export.
+ */
+export function csvFileStream(
+  header: string,
+  parts: AsyncGenerator<string, void, undefined> | null,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let headerSent = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      // Each pull enqueues something or closes: a pull that did neither would leave the
+      // reader waiting forever.
+      async pull(controller) {
+        if (!headerSent) {
+          headerSent = true;
+          controller.enqueue(encoder.encode("\uFEFF" + header));
+          return;
+        }
+        const next = parts ? await parts.next() : { done: true as const };
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(next.value));
+      },
+      async cancel() {
+        await parts?.return(undefined);
+      },
+    },
+    { highWaterMark: 1 },
+  );
+}
