@@ -139,6 +139,21 @@ async function requireOwnChannels(tx: Db, subscriptionId: number, ids: readonly 
   if (found.length !== new Set(ids).size) throw new ApiError(404, NOT_FOUND);
 }
 
+/** Deletes those of these threshold ranges that no report uses any more. */
+async function dropUnusedRanges(tx: Db, ids: number[]) {
+  if (!ids.length) return;
+  await tx
+    .delete(thresholdRanges)
+    .where(
+      and(
+        inArray(thresholdRanges.id, ids),
+        notExists(
+          tx.select().from(reportThresholds).where(eq(reportThresholds.thresholdRangeId, thresholdRanges.id)),
+        ),
+      ),
+    );
+}
+
 /** Replaces the report's channels and threshold ranges (ranges no other report uses go with it). */
 async function writeParts(tx: Db, subscriptionId: number, reportId: number, input: ReportInput) {
   await tx.delete(reportChannels).where(eq(reportChannels.reportId, reportId));
@@ -147,18 +162,10 @@ async function writeParts(tx: Db, subscriptionId: number, reportId: number, inpu
     .delete(reportThresholds)
     .where(eq(reportThresholds.reportId, reportId))
     .returning({ id: reportThresholds.thresholdRangeId });
-  if (old.length)
-    await tx.delete(thresholdRanges).where(
-      and(
-        inArray(
-          thresholdRanges.id,
-          old.map((o) => o.id),
-        ),
-        notExists(
-          tx.select().from(reportThresholds).where(eq(reportThresholds.thresholdRangeId, thresholdRanges.id)),
-        ),
-      ),
-    );
+  await dropUnusedRanges(
+    tx,
+    old.map((o) => o.id),
+  );
   if (!input.thresholds.length) return;
   const made = await tx
     .insert(thresholdRanges)
@@ -228,21 +235,10 @@ export async function deleteReport(db: Db, id: number): Promise<boolean> {
       .from(reportThresholds)
       .where(eq(reportThresholds.reportId, id));
     const gone = await tx.delete(reports).where(eq(reports.id, id)).returning({ id: reports.id });
-    if (ranges.length)
-      await tx.delete(thresholdRanges).where(
-        and(
-          inArray(
-            thresholdRanges.id,
-            ranges.map((r) => r.id),
-          ),
-          notExists(
-            tx
-              .select()
-              .from(reportThresholds)
-              .where(eq(reportThresholds.thresholdRangeId, thresholdRanges.id)),
-          ),
-        ),
-      );
+    await dropUnusedRanges(
+      tx,
+      ranges.map((r) => r.id),
+    );
     return gone.length > 0;
   });
 }

@@ -39,3 +39,18 @@ export async function hydrated(page: Page) {
   await expect(page.locator("astro-island[ssr]")).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Loading..." })).toHaveCount(0);
 }
+
+/** Waits until a portal a test started answers /healthz (about `seconds`), or throws naming it. */
+export async function waitForPortal(base: string, name: string, seconds = 60) {
+  for (let i = 0; i < seconds * 4; i++) {
+    if (
+      await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`the ${name} did not start`);
+}

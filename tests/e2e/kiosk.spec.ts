@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "./fixtures.ts";
+import { waitForPortal } from "./helpers.ts";
 import { DEMO } from "../../server/seed/demo.ts";
 
 // Kiosk mode on a wall display: a portal of its own (port 4415, outside the shared ones) that
@@ -26,17 +27,7 @@ const env = () => ({
 
 async function start() {
   server = spawn(process.execPath, ["server/index.ts"], { env: env(), stdio: "ignore" });
-  for (let i = 0; i < 400; i++) {
-    if (
-      await fetch(`${PORTAL}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error("the kiosk test portal did not start");
+  await waitForPortal(PORTAL, "kiosk test portal", 100);
 }
 
 async function stop() {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { expect, test } from "./fixtures.ts";
 import { IDP_ISSUER, makeIdpKeys, startIdp, type RunningIdp } from "../support/samlIdp.ts";
 import { DEMO } from "../../server/seed/demo.ts";
-import { hydrated } from "./helpers.ts";
+import { hydrated, waitForPortal } from "./helpers.ts";
 
 // A portal of its own (port 4414) whose Northwind subscription an operator connected, with
 // `npm run saml`, to an identity provider this test stands up with its own keys.
@@ -47,17 +47,7 @@ test.beforeAll(async () => {
     { env, stdio: "ignore" },
   );
   server = spawn(process.execPath, ["server/index.ts"], { env, stdio: "ignore" });
-  for (let i = 0; i < 200; i++) {
-    if (
-      await fetch(`${PORTAL}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error("the SAML test portal did not start");
+  await waitForPortal(PORTAL, "SAML test portal", 50);
 });
 
 test.afterAll(async () => {
