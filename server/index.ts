@@ -12,6 +12,7 @@ import { startSimulator } from "./seed/simulator.ts";
 import { loadSite } from "./static/site.ts";
 import { defaultLiveHub } from "./live.ts";
 import { socketOrigin } from "../src/api/live.ts";
+import type { Server as HttpServer } from "node:http";
 
 // Serves the portal: one process with the API, the static build and (in demo mode) the simulator.
 let config: Config;
@@ -62,6 +63,10 @@ const server = serve({ fetch: app.fetch, port: config.port, hostname: config.hos
     simulator = startSimulator(database.db, url, config.simulatorIntervalSeconds);
   }
 });
+// Idle keep-alive sockets stay open longer than clients and proxies reuse them (Node closes
+// them after 5 s, and a request sent on a socket just closing fails with ECONNRESET).
+(server as HttpServer).keepAliveTimeout = 65_000;
+(server as HttpServer).headersTimeout = 66_000;
 let simulator: ReturnType<typeof startSimulator> | undefined;
 let stopping = false;
 let history: Promise<void> = Promise.resolve();
