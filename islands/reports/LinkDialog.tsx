@@ -1,9 +1,9 @@
 import { useStore } from "@nanostores/react";
 import { useEffect, useState } from "react";
 import type { ReportSummary } from "../../src/api/reportBuilder.ts";
+import { $reportPrefs } from "../../src/stores/reports.ts";
 import {
   $linkTask,
-  $reportPrefs,
   copyLink,
   expiryInput,
   expiryOf,
@@ -12,7 +12,7 @@ import {
   setLinkExpiry,
   shareReport,
   unshareReport,
-} from "../../src/stores/reports.ts";
+} from "../../src/stores/reportLinks.ts";
 import { BusyButton } from "../ui/BusyButton.tsx";
 import { Dialog } from "../ui/Dialog.tsx";
 import { Field, FormErrors } from "../ui/Field.tsx";

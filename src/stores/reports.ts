@@ -1,14 +1,10 @@
 import { atom, computed, map, onMount } from "nanostores";
 import {
   createReport,
-  createReportLink,
-  deleteReport,
-  deleteReportLink,
   getReport,
   listReportChannels,
   listReports,
   updateReport,
-  updateReportLink,
   type ChannelOption,
   type ReportDetail,
   type ReportInput,
@@ -16,7 +12,6 @@ import {
 } from "../api/reportBuilder.ts";
 import type { FieldError } from "../api/errors.ts";
 import { isTemperatureKind } from "../domain/device.ts";
-import { publicReportPath } from "../domain/paths.ts";
 import { roleMay } from "../domain/permissions.ts";
 import { isRoleId } from "../domain/roles.ts";
 import {
@@ -30,8 +25,7 @@ import { isKnownTimezone } from "../domain/timezones.ts";
 import type { Celsius } from "../domain/brand.ts";
 import { zonedInput, zonedToEpoch } from "./explore.ts";
 import { formStore, formTask } from "./formTask.ts";
-import { call, errorsOf, RequestFailure } from "./http.ts";
-import { here } from "./navigate.ts";
+import { call, errorsOf } from "./http.ts";
 import { $session } from "./session.ts";
 
 /** The window presets of the form; "fixed" is a start and an end. */
@@ -83,7 +77,7 @@ export async function loadReports() {
 }
 
 /** Puts a changed report into the list in place (or drops a deleted one). */
-function putSummary(id: number, next: ReportSummary | null) {
+export function putSummary(id: number, next: ReportSummary | null) {
   const state = $reports.get();
   if (state.status !== "ready") return;
   const list = state.value.filter((r) => r.id !== id || next);
@@ -311,51 +305,3 @@ export async function saveReport(options: readonly ChannelOption[]): Promise<num
   }
   return done ? (done as ReportDetail).id : null;
 }
-
-/** The link dialog's busy flag and messages, and the report list's delete. */
-export const $linkTask = formStore();
-export const $deleteTask = formStore();
-
-export async function removeReport(id: number): Promise<boolean> {
-  const ok = await formTask($deleteTask, () => call(deleteReport, undefined, { id }));
-  if (ok) putSummary(id, null);
-  return ok;
-}
-
-const linkCall = (task: () => Promise<ReportSummary>) =>
-  formTask($linkTask, async () => {
-    try {
-      const next = await task();
-      putSummary(next.id, next);
-    } catch (e) {
-      const named = errorsOf(e).find((x) => x.field !== null);
-      throw new RequestFailure([named ?? { field: null, message: LINK_FAILED }]);
-    }
-  });
-
-/** Shares the report, or gives it a new link (the old one fails at once). */
-export const shareReport = (id: number, expiresAt: number | null = null) =>
-  linkCall(() => call(createReportLink, { expiresAt }, { id }));
-export const pauseLink = (id: number, paused: boolean) =>
-  linkCall(() => call(updateReportLink, { paused }, { id }));
-export const setLinkExpiry = (id: number, expiresAt: number | null) =>
-  linkCall(() => call(updateReportLink, { expiresAt }, { id }));
-export const unshareReport = (id: number) => linkCall(() => call(deleteReportLink, undefined, { id }));
-
-/** The public page's full address. */
-export const publicReportUrl = (hash: string) => `${here().origin}${publicReportPath(hash)}`;
-
-/** Copies the link; true when the clipboard took it. */
-export async function copyLink(hash: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(publicReportUrl(hash));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The expiry date input's text (the person's zone), and back: the end of that day. */
-export const expiryInput = (epoch: number | null, zone: string) =>
-  epoch === null ? "" : zonedInput(epoch, zone).slice(0, 10);
-export const expiryOf = (date: string, zone: string) => (date ? zonedToEpoch(`${date}T23:59`, zone) : null);

@@ -17,25 +17,27 @@ import { Role } from "../../src/domain/roles.ts";
 import { setNavigation } from "../../src/stores/navigate.ts";
 import {
   $draft,
-  $linkTask,
   $reportForm,
   $reportPrefs,
   $reports,
   addThreshold,
   changeThreshold,
-  expiryOf,
   groupOptions,
   LINK_FAILED,
   loadReports,
-  pauseLink,
-  publicReportUrl,
   saveReport,
-  shareReport,
   startEditReport,
   startNewReport,
   toggleChannel,
-  unshareReport,
 } from "../../src/stores/reports.ts";
+import {
+  $linkTask,
+  expiryOf,
+  pauseLink,
+  publicReportUrl,
+  shareReport,
+  unshareReport,
+} from "../../src/stores/reportLinks.ts";
 import { $session } from "../../src/stores/session.ts";
 import { fakeApi, fakeNavigation } from "./fakeApi.ts";
 import { session } from "./sessions.ts";
