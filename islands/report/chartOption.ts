@@ -1,5 +1,6 @@
 import type { PublicReport, ReportData, ThresholdRangeView } from "../../src/api/reports.ts";
-import { formatStamp, shown, unitOf, type ReportView } from "../../src/stores/report.ts";
+import { shown, unitOf, type ReportView } from "../../src/stores/report.ts";
+import { formatStamp } from "../../src/domain/reportText.ts";
 
 /*
  * The interactive chart's ECharts option: a series per channel in its colour and on its axis,

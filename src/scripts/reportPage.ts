@@ -4,7 +4,6 @@ import {
   $view,
   apiBase,
   followReport,
-  formatStamp,
   periodOf,
   searchWith,
   setFetcher,
@@ -13,6 +12,7 @@ import {
   viewOf,
   type ReportState,
 } from "../stores/report.ts";
+import { formatStamp } from "../domain/reportText.ts";
 import type { TemperatureScale } from "../domain/temperature.ts";
 import { painted } from "./paint.ts";
 import { lastSegment } from "./publicData.ts";

@@ -1,13 +1,6 @@
 import type { PublicReport, ReportData, ReportSeries } from "../api/reports.ts";
-import {
-  formatAge,
-  formatDuration,
-  formatStamp,
-  shown,
-  unitOf,
-  REPORT_API,
-  type ReportView,
-} from "../stores/report.ts";
+import { shown, unitOf, REPORT_API, type ReportView } from "../stores/report.ts";
+import { formatAge, formatDuration, formatStamp } from "../domain/reportText.ts";
 import { element } from "./paint.ts";
 
 /*

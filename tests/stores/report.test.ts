@@ -11,9 +11,6 @@ import {
   $report,
   $view,
   followReport,
-  formatAge,
-  formatDuration,
-  formatStamp,
   loadReport,
   nextDelay,
   periodOf,
@@ -22,8 +19,8 @@ import {
   setZone,
   shown,
   viewOf,
-  ZONES,
 } from "../../src/stores/report.ts";
+import { formatAge, formatDuration, formatStamp, ZONES } from "../../src/domain/reportText.ts";
 
 const HASH = "abc123";
 const REPORT: PublicReport = PublicReportSchema.parse({
