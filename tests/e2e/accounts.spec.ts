@@ -69,6 +69,8 @@ test("sends a fresh session with terms not accepted to the acknowledgement page"
 test("turns on a one-time code, asks for it at sign-in, remembers the browser, and turns it off again", async ({
   page,
 }) => {
+  // Four sign-ins with their password checks: on a busy CI machine this walk needs more than 30 s.
+  test.slow();
   await signInWithKeyboard(page, "manager@example.com");
   await expect(page).toHaveURL(/\/user\/welcome$/);
   await page.goto("/s/security");
