@@ -1,23 +1,22 @@
 import { atom, computed, map } from "nanostores";
-import type { FieldError } from "../api/errors.ts";
 import { pathOf } from "../api/endpoint.ts";
 import { getPaymentReceipt, getPublicOrder, payOrderAsGuest, type OrderDetails } from "../api/orders.ts";
 import { getPublicQuote, orderQuoteAsGuest, type QuoteDetail, type QuoteDetails } from "../api/quotes.ts";
-import { PAYMENT_IN_PROGRESS } from "../api/payments.ts";
 import { getShipmentList, type Shipment } from "../api/shipments.ts";
-import {
-  CARD_MESSAGES,
-  cardDigits,
-  cardExpired,
-  cardFields,
-  PAYMENT_NETWORK_ERROR,
-  type CardInput,
-} from "../domain/card.ts";
+import { cardFields, type CardInput } from "../domain/card.ts";
 import type { RecordKind } from "../domain/publicRecord.ts";
+import {
+  type CardFormState,
+  cardProblems,
+  newAttemptKey,
+  orderAfterPayment,
+  paymentFailure,
+  resetCardForm,
+} from "./cardPayment.ts";
 import { $config, loadConfig } from "./config.ts";
 import { loadCountries } from "./countries.ts";
-import { type FormState, formTask } from "./formTask.ts";
-import { call, errorsOf, RequestFailure } from "./http.ts";
+import { formTask } from "./formTask.ts";
+import { call } from "./http.ts";
 import { go, here } from "./navigate.ts";
 
 /** The page's title: the spec's card title of the public page that leads here. */
@@ -46,7 +45,7 @@ export type GuestPayState =
 export const $guestPay = atom<GuestPayState>({ step: "loading" });
 
 /** The card form: busy, errors, the key of the attempt it sends next, the first expiry year offered. */
-export const $payForm = map<FormState & { key: string; year: number }>({
+export const $payForm = map<CardFormState>({
   busy: false,
   errors: [],
   key: "",
@@ -93,14 +92,8 @@ export const $notPayable = computed($guestPay, (s) =>
   s.step === "ready" ? notPayableReason(s.record, Date.now() / 1000) : null,
 );
 
-/**
- * One key per payment attempt (the server charges a key once): 128 random bits. Made with
- * getRandomValues, which, unlike randomUUID, also exists on a page served over plain http.
- */
-export function newAttemptKey(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-}
+/** The attempt key now lives in cardPayment.ts (shared with the signed-in payment); this name stays for importers. */
+export { newAttemptKey } from "./cardPayment.ts";
 
 const lastSegment = (path: string) => decodeURIComponent(path.replace(/\/+$/, "").split("/").pop() ?? "");
 
@@ -125,7 +118,7 @@ async function loadRecord(kind: RecordKind, id: string): Promise<GuestRecord> {
 export async function openGuestPay(kind: RecordKind) {
   $guestPay.set({ step: "loading" });
   $paymentDone.set(null);
-  $payForm.set({ busy: false, errors: [], key: newAttemptKey(), year: new Date().getFullYear() });
+  resetCardForm($payForm);
   void loadCountries();
   try {
     $guestPay.set({ step: "ready", record: await loadRecord(kind, lastSegment(here().pathname)) });
@@ -146,16 +139,6 @@ export function dismissPaymentError() {
   );
 }
 
-/** What the browser can tell about a card before sending it: a number, and not expired. */
-function cardProblems(card: CardInput): FieldError[] {
-  const problems: FieldError[] = [];
-  if (cardDigits(card.cardNumber) === "")
-    problems.push({ field: "cardNumber", message: CARD_MESSAGES.number });
-  if (cardExpired(Number(card.cardExpirationMonth), card.cardExpirationYear % 100, new Date()))
-    problems.push({ field: "cardExpirationYear", message: CARD_MESSAGES.expired });
-  return problems;
-}
-
 /** A payment's receipt PDF, on the web host (kept reachable after Payment Complete closes). */
 export function receiptLink(ref: string, paymentId: number): string {
   return $config.get().webBase + pathOf(getPaymentReceipt, { ref, paymentId });
@@ -163,25 +146,6 @@ export function receiptLink(ref: string, paymentId: number): string {
 
 export function closePaymentDone() {
   $paymentDone.set(null);
-}
-
-/** The HTTP status of a failure the server answered (RequestFailure.status), if known. */
-const statusOf = (e: unknown) => (e as { status?: unknown } | null)?.status;
-
-/**
- * A failure as the form shows it. When the server answered, the attempt is over: its errors
- * show and the next submit is a new attempt with a new key. Without an answer (network,
- * timeout) the charge may have happened: the message is the spec's and the key stays, so
- * trying again cannot charge twice.
- */
-function paymentFailure(e: unknown): RequestFailure {
-  const errors: FieldError[] = errorsOf(e);
-  const answered = typeof statusOf(e) === "number" || errors.some((x) => x.field !== null);
-  if (!answered) return new RequestFailure([{ field: null, message: PAYMENT_NETWORK_ERROR }]);
-  // The same attempt is still at the gateway: its retry must carry the same key.
-  if (errors.some((x) => x.message === PAYMENT_IN_PROGRESS)) return new RequestFailure(errors);
-  $payForm.setKey("key", newAttemptKey());
-  return new RequestFailure(errors);
 }
 
 async function payOrder(record: Extract<GuestRecord, { kind: "order" }>, card: CardInput, key: string) {
@@ -192,22 +156,7 @@ async function payOrder(record: Extract<GuestRecord, { kind: "order" }>, card: C
     { ...cardFields(card), balanceDue: shown, paymentAmount: shown, idempotencyKey: key },
     { ref: record.ref },
   );
-  const payment = {
-    id: paid.paymentId,
-    createdAt: Math.floor(Date.now() / 1000),
-    amount: paid.amount,
-    method: "Online - CC",
-    cardBrand: paid.cardBrand,
-    cardLast4: paid.cardLast4,
-  };
-  const updated: OrderDetails = {
-    ...order,
-    billingStatus: paid.billingStatus,
-    paymentBalanceDue: paid.paymentBalanceDue,
-    paid: order.paid + paid.amount,
-    payable: paid.paymentBalanceDue > 0 && paid.billingStatus === "Open",
-    payments: [...order.payments, payment],
-  };
+  const updated = orderAfterPayment(order, paid, Date.now() / 1000);
   $guestPay.set({ step: "ready", record: { ...record, order: updated } });
   $payForm.setKey("key", newAttemptKey());
   const { webBase } = await loadConfig();
@@ -232,8 +181,6 @@ export async function submitPayment(card: CardInput) {
   const state = $guestPay.get();
   if (state.step !== "ready") return;
   const { record } = state;
-  // The spec's defaults (01, this year) are a past month most of the year: say so at once,
-  // without a round trip on a slow link (the gateway checks again).
   const problems = cardProblems(card);
   if (problems.length) {
     $payForm.set({ ...$payForm.get(), errors: problems });
@@ -244,7 +191,7 @@ export async function submitPayment(card: CardInput) {
     try {
       await (record.kind === "order" ? payOrder(record, card, key) : orderQuote(record, card, key));
     } catch (e) {
-      throw paymentFailure(e);
+      throw paymentFailure(e, $payForm);
     }
   });
 }
