@@ -13,6 +13,7 @@ import { localOnly } from "./http/local.ts";
 import { refuseNulInUrl } from "./http/nul.ts";
 import { originCheck } from "./http/origin.ts";
 import { requestId } from "./http/requestId.ts";
+import { observeRequests } from "./http/requestLog.ts";
 import { accountMessageRoutes } from "./routes/accountMessages.ts";
 import { accountSessionRoutes } from "./routes/accountSessions.ts";
 import { countryRoutes } from "./routes/countries.ts";
@@ -22,6 +23,7 @@ import { gatewayRoutes } from "./routes/gateway.ts";
 import { guestPaymentRoutes } from "./routes/guestPayments.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { lookupRoutes } from "./routes/lookup.ts";
+import { metricsRoutes } from "./routes/metrics.ts";
 import { mfaRoutes } from "./routes/mfa.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
 import { opsRoutes } from "./routes/ops.ts";
@@ -57,6 +59,7 @@ export function buildApp(input: AppDeps) {
   const app = new Hono();
 
   app.use(requestId);
+  app.use(observeRequests(deps.config));
   app.use(refuseNulInUrl);
   app.use(
     secureHeaders({
@@ -93,6 +96,7 @@ export function buildApp(input: AppDeps) {
   // api host: the JSON API of the signed-in app, devices and integrators. Unknown /api/ paths
   // answer the error list, never a page.
   app.route("/", healthRoutes(deps));
+  app.route("/", metricsRoutes(deps));
   app.route("/", openApiRoutes(deps));
   app.route("/", devicePushRoutes(deps));
   app.route("/", sessionRoutes(deps));

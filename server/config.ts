@@ -59,6 +59,8 @@ const Env = z.object({
   DIST_DIR: z.string().default("./dist"),
   SERVE_STATIC: flag.optional(),
   ALLOWED_HOSTS: hostList,
+  METRICS_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
+  LOG_REQUESTS: flag.optional(),
 });
 type Env = z.infer<typeof Env>;
 
@@ -102,6 +104,10 @@ export function parseConfig(env: Record<string, string | undefined>) {
     serveStatic: e.SERVE_STATIC ?? true,
     /** Host names served besides the origins' and loopback names (a proxy that rewrites Host). */
     allowedHosts: e.ALLOWED_HOSTS,
+    /** Lets GET /metrics answer other computers that send it as a Bearer token (loopback always may). */
+    metricsToken: e.METRICS_TOKEN,
+    /** One JSON line per request on stdout: on by default, off under Vitest (VITEST is set there). */
+    logRequests: e.LOG_REQUESTS ?? !process.env["VITEST"],
   };
 }
 

@@ -31,6 +31,7 @@ const OPS: Access = { kind: "ops" };
  */
 export const ACCESS = {
   "GET /healthz": PUBLIC,
+  "GET /metrics": PUBLIC, // the route answers loopback or METRICS_TOKEN only, 404 to others
   "GET /runtime-config.json": PUBLIC,
   "GET /api/openapi.json": PUBLIC,
   "POST /api/v1/device-data/push": { kind: "device" },

@@ -5,6 +5,7 @@ import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { errorResponse } from "../http/errors.ts";
 import { inputOf } from "../http/input.ts";
+import { countPushes } from "../http/metrics.ts";
 import { reply } from "../http/reply.ts";
 import { pushReadings } from "../../src/api/readings.ts";
 
@@ -18,7 +19,7 @@ const pushLimit = bodyLimit({
 /** Device data ingestion: devices (and the demo simulator) post readings with their key. */
 export function devicePushRoutes(deps: Deps) {
   const { db, now } = deps;
-  return new Hono().post(pushReadings.path, guard(pushReadings, deps), pushLimit, async (c) => {
+  return new Hono().post(pushReadings.path, guard(pushReadings, deps), countPushes, pushLimit, async (c) => {
     const key = /^Device\s+(\S+)$/.exec(c.req.header("authorization") ?? "")?.[1] ?? null;
     const push = await inputOf(c, pushReadings);
     return reply(c, pushReadings, await ingestPush(db, key, push, now()));

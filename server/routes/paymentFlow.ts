@@ -17,6 +17,7 @@ import {
 import { consume, type Limit } from "../data/rateLimits.ts";
 import type { Deps } from "../deps.ts";
 import { pageLinkOrigin } from "../http/links.ts";
+import { countCharge } from "../http/metrics.ts";
 import { PAYMENT_IN_PROGRESS } from "../../src/api/payments.ts";
 import type { CardInput, Charge, ChargeRequest, ChargeResult, Refusal } from "../services/payments.ts";
 import { receiptMail, type ReceiptFacts } from "../services/receiptMail.ts";
@@ -151,6 +152,7 @@ async function run(deps: Deps, plan: PaymentPlan): Promise<StoredAnswer> {
   const price = await plan.price();
   if (isAnswer(price)) return failAttempt(deps.db, plan.key, price, deps.now());
   const result = await chargeOrUnknown(deps, { idempotencyKey: plan.key, ...price, card: plan.card });
+  countCharge(result);
   // No answer from the gateway: the charge may or may not exist. The attempt stays pending, so
   // the browser retries with the same key and a later request finishes it (see rejoin).
   if (!result) return refusalAnswer(409, STILL_PROCESSING);

@@ -1,0 +1,63 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { routePath } from "hono/route";
+import { recordRequest } from "./metrics.ts";
+
+/*
+ * Every request is timed once, counted in the metrics and (with LOG_REQUESTS) written as one
+ * JSON line. The line names the route's pattern, never the URL: paths and query strings carry
+ * order tokens, reset and validation tokens and report hashes, and the log holds no request
+ * body or header (passwords, card numbers, cookies and session ids never reach it).
+ */
+
+/** One request as the log writes it. */
+export interface RequestLine {
+  time: string;
+  level: "info";
+  requestId: string;
+  method: string;
+  route: string;
+  status: number;
+  ms: number;
+}
+
+/** Where lines go: stdout, one JSON object a line, for the process manager to collect. */
+export type LineSink = (line: string) => void;
+const stdout: LineSink = (line) => void process.stdout.write(line);
+
+/**
+ * The pattern of the route that answered ("/api/v1/orders/:orderId", "*" for the static site,
+ * a middleware's pattern when it refused the request): a bounded set, free of ids and tokens.
+ */
+export function routeOf(c: Context): string {
+  try {
+    return routePath(c) || "unmatched";
+  } catch {
+    return "unmatched";
+  }
+}
+
+/** Times every request; after requestId, so the line carries the id echoed in X-Request-Id. */
+export function observeRequests(
+  options: { logRequests: boolean },
+  sink: LineSink = stdout,
+): MiddlewareHandler {
+  return async (c, next) => {
+    const started = performance.now();
+    await next();
+    const ms = performance.now() - started;
+    const route = routeOf(c);
+    const status = c.res.status;
+    recordRequest(c.req.method, route, status, ms / 1000);
+    if (!options.logRequests) return;
+    const line: RequestLine = {
+      time: new Date().toISOString(),
+      level: "info",
+      requestId: c.get("requestId"),
+      method: c.req.method,
+      route,
+      status,
+      ms: Math.round(ms * 10) / 10,
+    };
+    sink(`${JSON.stringify(line)}\n`);
+  };
+}
