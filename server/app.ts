@@ -20,6 +20,7 @@ import { countryRoutes } from "./routes/countries.ts";
 import { devicePushRoutes } from "./routes/devicePush.ts";
 import { devMailboxRoutes } from "./routes/devMailbox.ts";
 import { gatewayRoutes } from "./routes/gateway.ts";
+import { grantAccessRoutes } from "./routes/grantAccess.ts";
 import { guestPaymentRoutes } from "./routes/guestPayments.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { lookupRoutes } from "./routes/lookup.ts";
@@ -129,6 +130,7 @@ export function buildApp(input: AppDeps) {
   app.route("/", samlRoutes(deps));
   app.route("/", samlCompleteRoutes(deps));
   app.route("/", trackingRoutes(deps));
+  app.route("/", grantAccessRoutes(deps));
 
   // demo: the outbox as a page, in demo mode only (and for this computer only).
   if (deps.config.demo) app.route("/", devMailboxRoutes(deps));

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/client.ts";
 import { subscriptions, userAssignments, users } from "../db/schema/index.ts";
 import { ApiError } from "../core/errors.ts";
+import { takeInvitation } from "./grantAccess.ts";
 import { MAX_ID } from "../../src/api/fields.ts";
 import { LINK_INVALID } from "../../src/domain/auth.ts";
 import { parseReferrer } from "../../src/domain/publicRecord.ts";
@@ -33,9 +34,12 @@ const FREE_FEATURES = {
 /**
  * The subscription a new account joins. When it registered from an order or quote whose
  * contact email is its own, it joins that record's subscription (Billing role, or
- * Administrator when nobody is there yet); otherwise it gets a subscription of its own.
+ * Administrator when nobody is there yet); an invitation (Grant Account Access) places it in
+ * the inviting subscription with the invited role; otherwise it gets a subscription of its own.
  */
 async function subscriptionFor(db: Db, email: string, referrer: string | null) {
+  const invited = await takeInvitation(db, referrer, email);
+  if (invited) return invited;
   const record = parseReferrer(referrer);
   // A referrer stored before ids were bounded may name no possible record: it names none.
   if (record && record.id <= MAX_ID) {

@@ -6,6 +6,7 @@ import * as deviceData from "./deviceData.ts";
 import * as devices from "./devices.ts";
 import type { Endpoint } from "./endpoint.ts";
 import * as gateway from "./gateway.ts";
+import * as grantAccess from "./grantAccess.ts";
 import * as links from "./links.ts";
 import * as lookup from "./lookup.ts";
 import * as ops from "./ops.ts";
@@ -36,6 +37,7 @@ const MODULES: Record<string, Record<string, unknown>> = {
   deviceData,
   devices,
   gateway,
+  grantAccess,
   links,
   lookup,
   ops,
