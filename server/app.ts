@@ -32,6 +32,7 @@ import { passwordResetRoutes } from "./routes/passwordReset.ts";
 import { publicOrderRoutes } from "./routes/publicOrders.ts";
 import { publicQuoteRoutes } from "./routes/publicQuotes.ts";
 import { quoteOrderRoutes } from "./routes/quoteOrder.ts";
+import { quotePdfRoutes } from "./routes/quotePdf.ts";
 import { accountOrderRoutes } from "./routes/accountOrders.ts";
 import { resetRequestRoutes } from "./routes/resetRequest.ts";
 import { runtimeConfigRoutes } from "./routes/runtimeConfig.ts";
@@ -140,6 +141,7 @@ export function buildApp(input: AppDeps) {
   app.route("/", countryRoutes(deps));
   app.route("/", guestPaymentRoutes(deps));
   app.route("/", quoteOrderRoutes(deps));
+  app.route("/", quotePdfRoutes(deps));
   app.route("/", deviceDataRoutes(deps));
   if (deps.site) app.on(["GET", "HEAD"], "*", deps.site.handler);
   // An island's form posted natively (a script's form.submit() before hydration) goes back

@@ -118,6 +118,7 @@ export const ACCESS = {
   "POST /quote/tax": session("quote.pay"),
   "POST /quote/order": session("quote.pay"),
   "POST /order/pay-amount-due": session("order.pay"),
+  "GET /quote/requested-pdf/:quoteId": session("quote.view"),
   // Grant Account Access (issue 11): Administrators of a non-federated subscription.
   "POST /subscription/data/grant-access": session("access.grant"),
 

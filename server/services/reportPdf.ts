@@ -1,8 +1,8 @@
-import PdfKit from "pdfkit";
 import QRCode from "qrcode";
 import SVGtoPDF from "svg-to-pdfkit";
 import { epochSeconds } from "../../src/domain/brand.ts";
 import { formatDate, formatTime } from "../../src/domain/dayText.ts";
+import { BLACK, contentWidth, GREY, openPdf, room, table, type Doc } from "./pdfDoc.ts";
 
 // The audit PDF of a shared report (pdfkit): what an auditor files. The chart is the same
 // ECharts server SVG the page shows, drawn as vectors by svg-to-pdfkit, so the PDF and the
@@ -36,7 +36,6 @@ export interface ReportPdfFacts {
 }
 
 const MARGIN = 40;
-const GREY = "#555555";
 
 /** "3 d 4 h", "1 h 40 min", "12 min", "30 s". */
 export function durationText(seconds: number): string {
@@ -56,16 +55,10 @@ const when = (at: number, zone: string) =>
 /** The PDF as bytes. */
 export async function reportPdf(facts: ReportPdfFacts): Promise<Buffer> {
   const qr = await QRCode.toBuffer(facts.liveUrl, { margin: 1, width: 240, errorCorrectionLevel: "M" });
-  const doc = new PdfKit({
-    size: "A4",
+  const { doc, bytes } = openPdf({
+    title: facts.title,
+    createdAt: new Date(facts.generatedAt * 1000),
     margin: MARGIN,
-    info: { Title: facts.title, Author: "Device Portal", CreationDate: new Date(facts.generatedAt * 1000) },
-  });
-  const chunks: Buffer[] = [];
-  doc.on("data", (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on("end", () => resolve(Buffer.concat(chunks)));
-    doc.on("error", reject);
   });
   header(doc, facts, qr);
   chart(doc, facts);
@@ -73,11 +66,8 @@ export async function reportPdf(facts: ReportPdfFacts): Promise<Buffer> {
   if (!facts.channels.length)
     doc.font("Helvetica").fontSize(10).text("No sensor channels currently available.");
   doc.end();
-  return done;
+  return bytes;
 }
-
-type Doc = InstanceType<typeof PdfKit>;
-const contentWidth = (doc: Doc) => doc.page.width - 2 * MARGIN;
 
 /** Title, range, zone, generation time, and the QR code of the live report at the top right. */
 function header(doc: Doc, f: ReportPdfFacts, qr: Buffer) {
@@ -90,7 +80,7 @@ function header(doc: Doc, f: ReportPdfFacts, qr: Buffer) {
   doc.text(`Time zone: ${f.zone}`, { width: textWidth });
   doc.text(`Generated: ${when(f.generatedAt, f.zone)}`, { width: textWidth });
   doc.text(`Live report: ${f.liveUrl}`, { width: textWidth, link: f.liveUrl });
-  doc.fillColor("#000000");
+  doc.fillColor(BLACK);
   doc.y = Math.max(doc.y, MARGIN + qrSize) + 12;
 }
 
@@ -108,10 +98,13 @@ function chart(doc: Doc, f: ReportPdfFacts) {
   doc.x = MARGIN;
 }
 
-/** Starts a new page when fewer than `needed` points are left. */
-function room(doc: Doc, needed: number) {
-  if (doc.y + needed > doc.page.height - MARGIN) doc.addPage();
-}
+const EXCURSION_COLUMNS = [
+  { header: "Threshold", x: 0 },
+  { header: "Start", x: 120 },
+  { header: "End", x: 250 },
+  { header: "Duration", x: 380 },
+  { header: "Worst", x: 450 },
+];
 
 const number = (v: number, unit: string) => `${v}${unit ? ` ${unit}` : ""}`;
 
@@ -121,7 +114,7 @@ function channel(doc: Doc, ch: PdfChannel, zone: string) {
   const y = doc.y;
   doc.rect(MARGIN, y + 3, 8, 8).fill(ch.color);
   doc
-    .fillColor("#000000")
+    .fillColor(BLACK)
     .font("Helvetica-Bold")
     .fontSize(12)
     .text(ch.name, MARGIN + 14, y);
@@ -133,32 +126,17 @@ function channel(doc: Doc, ch: PdfChannel, zone: string) {
   const outside = ch.secondsOutside ? durationText(ch.secondsOutside) : "none";
   doc.text(`Time outside thresholds: ${outside}`, MARGIN);
   if (!ch.excursions.length) {
-    doc.fillColor(GREY).text("No excursions.", MARGIN).fillColor("#000000").moveDown(0.8);
+    doc.fillColor(GREY).text("No excursions.", MARGIN).fillColor(BLACK).moveDown(0.8);
     return;
   }
   doc.moveDown(0.3);
-  const columns = [0, 120, 250, 380, 450];
-  const row = (cells: string[], bold = false) => {
-    room(doc, 16);
-    const top = doc.y;
-    doc.font(bold ? "Helvetica-Bold" : "Helvetica").fontSize(9);
-    cells.forEach((cell, i) =>
-      doc.text(cell, MARGIN + columns[i]!, top, {
-        width: (columns[i + 1] ?? 515) - columns[i]! - 6,
-        lineBreak: false,
-      }),
-    );
-    doc.x = MARGIN;
-    doc.y = top + 13;
-  };
-  row(["Threshold", "Start", "End", "Duration", "Worst"], true);
-  for (const e of ch.excursions)
-    row([
-      e.range,
-      when(e.start, zone),
-      when(e.end, zone),
-      durationText(e.duration),
-      number(e.worst, ch.unit),
-    ]);
+  const rows = ch.excursions.map((e) => [
+    e.range,
+    when(e.start, zone),
+    when(e.end, zone),
+    durationText(e.duration),
+    number(e.worst, ch.unit),
+  ]);
+  table(doc, EXCURSION_COLUMNS, rows, { width: 515 });
   doc.moveDown(0.8);
 }

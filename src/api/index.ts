@@ -13,6 +13,7 @@ import * as ops from "./ops.ts";
 import * as orders from "./orders.ts";
 import * as quotes from "./quotes.ts";
 import * as quoteOrder from "./quoteOrder.ts";
+import * as quotePdf from "./quotePdf.ts";
 import * as readings from "./readings.ts";
 import * as reportBuilder from "./reportBuilder.ts";
 import * as reportExports from "./reportExports.ts";
@@ -44,6 +45,7 @@ const MODULES: Record<string, Record<string, unknown>> = {
   orders,
   quotes,
   quoteOrder,
+  quotePdf,
   readings,
   reportBuilder,
   reportExports,
