@@ -4,6 +4,7 @@ import type { AccountOrder } from "../../src/api/accountOrders.ts";
 import { cents } from "../../src/domain/brand.ts";
 import { poDisplay } from "../../src/domain/order.ts";
 import { $accountOrder, dismissRecordError, loadAccountOrder } from "../../src/stores/accountOrders.ts";
+import { $paidOrderId, shownBillingStatus } from "../../src/stores/orderPay.ts";
 import { $router } from "../../src/stores/router.ts";
 import type { Shipment } from "../../src/api/shipments.ts";
 import { AddressCards } from "../guest/AddressCards.tsx";
@@ -14,13 +15,15 @@ import { PaymentHistory } from "../guest/PaymentHistory.tsx";
 import { OrderTotals } from "../guest/Totals.tsx";
 import { Money } from "../ui/Money.tsx";
 import { StatusBadge } from "../ui/StatusBadge.tsx";
+import { OrderPay } from "./OrderPay.tsx";
 import { OrderShipments } from "./OrderShipments.tsx";
 import { RecordHead, RecordPending } from "./RecordPage.tsx";
+import { ShareMenu } from "./ShareMenu.tsx";
 import { ShippingProgress } from "./ShippingProgress.tsx";
 import "../../src/styles/recordDetail.css";
 import "../../src/styles/orders.css";
 
-/** /s/order/details/{id} and /s/order/details/ORD-{id}-{validationId}: one order, read-only. */
+/** /s/order/details/{id} and /s/order/details/ORD-{id}-{validationId}: one order and the payment of its balance. */
 export default function OrderDetails() {
   const page = useStore($router);
   const param = page?.route === "orderDetails" ? page.params.id : "";
@@ -35,9 +38,11 @@ export default function OrderDetails() {
 
 function OrderView({ order, shipments }: { order: AccountOrder; shipments: Shipment[] | null }) {
   const currency = order.currency;
+  const paidOrderId = useStore($paidOrderId);
   return (
     <section className="account-record">
       <RecordHead title={`Order ${order.orderNumber}`} to="orders" />
+      <ShareMenu target={{ kind: "order", id: order.id, number: order.orderNumber, open: true }} />
       <Facts label="Order summary">
         <Fact name="Order Number">{order.orderNumber}</Fact>
         <Fact name="Ordered On">
@@ -48,7 +53,7 @@ function OrderView({ order, shipments }: { order: AccountOrder; shipments: Shipm
         </Fact>
         <Fact name="PO Number">{poDisplay(order.poNumber)}</Fact>
         <Fact name="Payment Status">
-          <StatusBadge kind="billing" status={order.billingStatus} />
+          <StatusBadge kind="billing" status={shownBillingStatus(order, paidOrderId)} />
         </Fact>
         <Fact name="Referral Code">{order.referrerCode || "-"}</Fact>
         <Fact name="Balance Due">
@@ -67,7 +72,7 @@ function OrderView({ order, shipments }: { order: AccountOrder; shipments: Shipm
       <LineItems items={order.lineItems} currency={currency} />
       <OrderTotals order={order} />
       <PaymentHistory payments={order.payments} currency={currency} />
-      {/* The pay-amount-due form (POST /order/pay-amount-due) and Payment Complete dialog come with the next slice of issue 11. */}
+      <OrderPay order={order} />
     </section>
   );
 }

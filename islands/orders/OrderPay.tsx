@@ -1,0 +1,66 @@
+import { useStore } from "@nanostores/react";
+import { useEffect, useLayoutEffect, useRef } from "react";
+import type { AccountOrder } from "../../src/api/accountOrders.ts";
+import { generalErrors } from "../../src/api/errors.ts";
+import { CARD_FIELDS } from "../../src/api/records.ts";
+import { cents } from "../../src/domain/brand.ts";
+import { formatMoney } from "../../src/domain/money.ts";
+import {
+  $mayPayOrders,
+  $orderPayForm,
+  $orderPaymentDone,
+  $paidOrderId,
+  closeOrderPaymentDone,
+  dismissOrderPayError,
+  openOrderPay,
+  payFormShown,
+  submitOrderPayment,
+} from "../../src/stores/orderPay.ts";
+import { CardForm } from "../payments/CardForm.tsx";
+import { PaymentComplete } from "../payments/PaymentComplete.tsx";
+import { ErrorBanner } from "../ui/ErrorBanner.tsx";
+
+/**
+ * The order page's Pay Balance Due card (spec sections 2 and 4): shown by the spec's rule;
+ * after a payment it says so and takes the focus before Payment Complete opens, so closing
+ * the dialog brings the focus back here.
+ */
+export function OrderPay({ order }: { order: AccountOrder }) {
+  const form = useStore($orderPayForm);
+  const done = useStore($orderPaymentDone);
+  const paidOrderId = useStore($paidOrderId);
+  const mayPay = useStore($mayPayOrders);
+  const note = useRef<HTMLParagraphElement>(null);
+  useEffect(() => openOrderPay(order.id), [order.id]);
+  const paidNow = paidOrderId === order.id;
+  useLayoutEffect(() => {
+    if (paidNow) note.current?.focus();
+  }, [paidNow]);
+  const shown = payFormShown(order, paidOrderId, mayPay);
+  const general = generalErrors(form.errors, CARD_FIELDS);
+  return (
+    <>
+      {paidNow && (
+        <p ref={note} tabIndex={-1} className="pay-done" role="status">
+          Thank you: your payment was received.
+        </p>
+      )}
+      {shown && (
+        <section className="pay-card" aria-labelledby="order-pay-heading">
+          <h2 id="order-pay-heading">Pay Balance Due</h2>
+          {general.length > 0 && <ErrorBanner message={general.join(" ")} onDismiss={dismissOrderPayError} />}
+          <CardForm
+            busy={form.busy}
+            errors={form.errors}
+            onSubmit={(card) => void submitOrderPayment(order.id, card)}
+            askEmail={false}
+            submitLabel={`Pay ${formatMoney(cents(order.paymentBalanceDue), order.currency)}`}
+            currentYear={form.year}
+            labelledBy="order-pay-heading"
+          />
+        </section>
+      )}
+      <PaymentComplete done={done} onClose={closeOrderPaymentDone} />
+    </>
+  );
+}
