@@ -1,21 +1,39 @@
 import { useStore } from "@nanostores/react";
-import { useEffect } from "react";
+import { useEffect, useMemo } from "react";
 import type { AccountQuote } from "../../src/api/accountOrders.ts";
 import { epochSeconds } from "../../src/domain/brand.ts";
 import { visitorZone } from "../../src/domain/dayText.ts";
 import { quoteStatusLabel } from "../../src/domain/quote.ts";
 import { $accountQuote, dismissRecordError, loadAccountQuote } from "../../src/stores/accountOrders.ts";
+import {
+  $orderTotals,
+  $quoteOrder,
+  dismissOrderBanner,
+  mayOrderQuotes,
+  openQuoteOrder,
+  orderOffer,
+} from "../../src/stores/quoteOrder.ts";
+import { askToVerifyShipping } from "../../src/stores/quoteAddress.ts";
 import { $router } from "../../src/stores/router.ts";
 import { AddressCards } from "../guest/AddressCards.tsx";
 import { Day } from "../guest/Day.tsx";
 import { Fact, Facts } from "../guest/Facts.tsx";
 import { LineItems } from "../guest/LineItems.tsx";
 import { Totals } from "../guest/Totals.tsx";
+import { ErrorBanner } from "../ui/ErrorBanner.tsx";
+import { AddressDialog } from "./quote/AddressDialog.tsx";
+import { EditableAddresses } from "./quote/EditableAddresses.tsx";
+import { PaymentSection } from "./quote/PaymentSection.tsx";
+import { VerifyShippingDialog } from "./quote/VerifyShippingDialog.tsx";
 import { RecordHead, RecordPending } from "./RecordPage.tsx";
+import "./quote/quoteOrder.css";
 import "../../src/styles/recordDetail.css";
 import "../../src/styles/orders.css";
 
-/** /s/quotes/details/QUO-{n}: one quote of the active subscription, read-only for now. */
+/**
+ * /s/quotes/details/QUO-{n}: one quote of the active subscription. While it is open, a person
+ * who may order it edits its addresses, picks the shipping and pays by card or on terms.
+ */
 export default function QuoteDetails() {
   const page = useStore($router);
   const param = page?.route === "quoteDetails" ? page.params.number : "";
@@ -29,6 +47,13 @@ export default function QuoteDetails() {
 }
 
 function QuoteView({ quote }: { quote: AccountQuote }) {
+  const offer = useMemo(() => orderOffer(quote, mayOrderQuotes()), [quote]);
+  const ordering = offer.kind === "order";
+  useEffect(() => {
+    if (!ordering) return;
+    openQuoteOrder(quote);
+    if (quote.detail.needsShipping && quote.detail.shippingAddress) askToVerifyShipping();
+  }, [quote, ordering]);
   const { detail } = quote;
   const specialist = detail.productSpecialist;
   const phone = [specialist.phone, specialist.phoneExtension && `ext. ${specialist.phoneExtension}`]
@@ -38,6 +63,7 @@ function QuoteView({ quote }: { quote: AccountQuote }) {
   return (
     <section className="account-record">
       <RecordHead title={`Quote ${quote.quoteNumber}`} to="quotes" />
+      {ordering && <OrderBanner />}
       <Facts label="Quote summary">
         <Fact name="Quote Number">{quote.quoteNumber}</Fact>
         <Fact name="Quoted On">
@@ -47,18 +73,60 @@ function QuoteView({ quote }: { quote: AccountQuote }) {
         <Fact name="Product Specialist">{specialist.name || "-"}</Fact>
         <Fact name="Specialist Phone">{phone || "-"}</Fact>
       </Facts>
-      <AddressCards shipping={detail.shippingAddress} billing={detail.billingAddress} />
+      {ordering ? (
+        <EditableAddresses />
+      ) : (
+        <AddressCards shipping={detail.shippingAddress} billing={detail.billingAddress} />
+      )}
       <LineItems items={detail.lineItems} currency={detail.currency} />
-      <Totals
-        currency={detail.currency}
-        rows={[
-          ["Subtotal", detail.subtotal],
-          ["Tax", detail.tax],
-          ["Shipping", detail.shippingCost],
-          ["Grand Total", detail.grandTotal],
-        ]}
-      />
-      {/* The address dialog, shipping rates, tax and the payment form (card or purchase order) come with the next slice of issue 11; closed quotes will show none of them. */}
+      {ordering ? <OrderTotals /> : <QuoteTotals quote={quote} />}
+      {offer.kind === "reason" && <p className="muted">{offer.message}</p>}
+      {ordering && (
+        <>
+          <PaymentSection />
+          <AddressDialog />
+          <VerifyShippingDialog />
+        </>
+      )}
     </section>
   );
+}
+
+/** The quote's totals as quoted. */
+function QuoteTotals({ quote: { detail } }: { quote: AccountQuote }) {
+  return (
+    <Totals
+      currency={detail.currency}
+      rows={[
+        ["Subtotal", detail.subtotal],
+        ["Tax", detail.tax],
+        ["Shipping", detail.shippingCost],
+        ["Grand Total", detail.grandTotal],
+      ]}
+    />
+  );
+}
+
+/** The totals as the order would be placed: the chosen shipping and the server's tax for it. */
+function OrderTotals() {
+  const totals = useStore($orderTotals);
+  const currency = useStore($quoteOrder).quote?.detail.currency ?? 1;
+  if (!totals) return null;
+  return (
+    <Totals
+      currency={currency}
+      rows={[
+        ["Subtotal", totals.subtotal],
+        ["Tax", totals.tax],
+        ["Shipping", totals.shipping],
+        ["Grand Total", totals.grandTotal],
+      ]}
+    />
+  );
+}
+
+/** 'Unexpected Error retrieving quote.' when the tax could not be had; dismissible. */
+function OrderBanner() {
+  const banner = useStore($quoteOrder).banner;
+  return banner ? <ErrorBanner message={banner} onDismiss={dismissOrderBanner} /> : null;
 }

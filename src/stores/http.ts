@@ -61,13 +61,25 @@ function fields(input: unknown): URLSearchParams {
   return new URLSearchParams(entries.filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
 }
 
+/**
+ * A form with a file in it (a Blob value, e.g. the purchase-order file) travels as multipart
+ * FormData so the file goes with it; other forms stay form-encoded.
+ */
+function formBody(input: unknown): URLSearchParams | FormData {
+  const entries = Object.entries((input ?? {}) as Record<string, unknown>).filter(([, v]) => v !== undefined);
+  if (!entries.some(([, v]) => v instanceof Blob)) return fields(input);
+  const data = new FormData();
+  for (const [k, v] of entries) data.append(k, v instanceof Blob ? v : String(v));
+  return data;
+}
+
 /** How the input travels, as the endpoint says. */
 function encode(body: Endpoint["body"], input: unknown): Options {
   switch (body) {
     case "json":
       return { json: input ?? {} };
     case "form":
-      return { body: fields(input) };
+      return { body: formBody(input) };
     case "query":
       return { searchParams: fields(input) };
     case "none":

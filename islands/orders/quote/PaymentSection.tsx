@@ -1,0 +1,111 @@
+import { useStore } from "@nanostores/react";
+import { fieldError, generalErrors } from "../../../src/api/errors.ts";
+import { cents } from "../../../src/domain/brand.ts";
+import { formatMoney } from "../../../src/domain/money.ts";
+import { openAddressDialog } from "../../../src/stores/quoteAddress.ts";
+import {
+  $orderForm,
+  $orderTotals,
+  $quoteOrder,
+  $readyToPay,
+  placeOrder,
+  setOrderField,
+  type PaymentMethod,
+} from "../../../src/stores/quoteOrder.ts";
+import { CardForm } from "../../payments/CardForm.tsx";
+import { Field, FormErrors } from "../../ui/Field.tsx";
+import { TermsForm } from "./TermsForm.tsx";
+
+/** The fields the payment forms show beside them; other messages show under the form. */
+const SHOWN_FIELDS = [
+  "cardNumber",
+  "cardExpirationMonth",
+  "cardExpirationYear",
+  "cardCvv",
+  "contactPhone",
+  "purchaseOrderNumber",
+  "purchaseOrderFile",
+];
+const METHODS: readonly (readonly [PaymentMethod, string])[] = [
+  ["Online - CC", "Pay by Card"],
+  ["Purchase Order", "Pay on Terms"],
+];
+
+/** The payment form of an open quote: by card ('Online - CC') or on terms ('Purchase Order'). */
+export function PaymentSection() {
+  const form = useStore($orderForm);
+  const ready = useStore($readyToPay);
+  const order = useStore($quoteOrder);
+  const totals = useStore($orderTotals);
+  const currency = order.quote?.detail.currency ?? 1;
+  const total = formatMoney(cents(totals?.grandTotal ?? 0), currency);
+  return (
+    <section className="quote-payment" aria-labelledby="quote-pay-heading">
+      <h2 id="quote-pay-heading">Payment</h2>
+      <fieldset className="pay-methods">
+        <legend>Payment Method</legend>
+        {METHODS.map(([value, label]) => (
+          <label key={value}>
+            <input
+              type="radio"
+              name="paymentMethod"
+              value={value}
+              checked={form.method === value}
+              onChange={() => setOrderField("method", value)}
+            />
+            {label}
+          </label>
+        ))}
+      </fieldset>
+      <Field
+        label="Contact Phone (optional)"
+        name="contactPhone"
+        type="tel"
+        autoComplete="tel"
+        value={form.contactPhone}
+        onChange={(e) => setOrderField("contactPhone", e.currentTarget.value)}
+        error={fieldError(form.errors, "contactPhone")}
+      />
+      <Field
+        label={form.method === "Online - CC" ? "PO Number (optional)" : "PO Number"}
+        name="purchaseOrderNumber"
+        value={form.purchaseOrderNumber}
+        onChange={(e) => setOrderField("purchaseOrderNumber", e.currentTarget.value)}
+        error={fieldError(form.errors, "purchaseOrderNumber")}
+      />
+      {!ready ? (
+        <NotReady
+          needsShipping={order.quote?.detail.needsShipping ?? false}
+          hasOption={order.option !== null}
+        />
+      ) : form.method === "Online - CC" ? (
+        <CardForm
+          busy={form.busy}
+          errors={form.errors}
+          onSubmit={(card) => void placeOrder(card)}
+          askEmail={false}
+          submitLabel={`Pay ${total}`}
+          currentYear={form.year}
+          labelledBy="quote-pay-heading"
+        />
+      ) : (
+        <TermsForm total={total} />
+      )}
+      <FormErrors messages={generalErrors(form.errors, SHOWN_FIELDS)} />
+    </section>
+  );
+}
+
+/** Why the order cannot be sent yet: no shipping option chosen, or the tax still on its way. */
+function NotReady({ needsShipping, hasOption }: { needsShipping: boolean; hasOption: boolean }) {
+  if (needsShipping && !hasOption)
+    return (
+      <p className="choose-shipping">
+        Choose a shipping method for the shipping address before you pay.{" "}
+        <button type="button" className="small" onClick={() => openAddressDialog("shipping")}>
+          Choose Shipping
+        </button>
+      </p>
+    );
+  return <p aria-busy="true">Getting the tax...</p>;
+}

@@ -1,0 +1,247 @@
+import { getPagePath } from "@nanostores/router";
+import { computed, map } from "nanostores";
+import type { AccountQuote } from "../api/accountOrders.ts";
+import type { FieldError } from "../api/errors.ts";
+import { PAYMENT_IN_PROGRESS } from "../api/payments.ts";
+import { getQuoteTax, placeQuoteOrder, type ShippingOption } from "../api/quoteOrder.ts";
+import { draftOf, type AddressDraft } from "../domain/address.ts";
+import { cardFields, PAYMENT_NETWORK_ERROR, type CardInput } from "../domain/card.ts";
+import { $countries, loadCountries } from "./countries.ts";
+import { formTask, type FormState } from "./formTask.ts";
+import { RECORD_LOAD_FAILED } from "./accountOrders.ts";
+import { newAttemptKey, NOT_PAYABLE } from "./guestPay.ts";
+import { call, errorsOf, RequestFailure } from "./http.ts";
+import { go } from "./navigate.ts";
+import { $router } from "./router.ts";
+import { sessionMay } from "./tags.ts";
+
+/*
+ * Ordering an open quote signed in (spec sections 2 and 4, the signed-in quote page): the
+ * addresses as edited, the chosen shipping option, the server's tax for them, the totals
+ * they make, and the order by card or on terms. The server prices the order again and
+ * refuses a shipping price or tax that is not its own.
+ */
+
+export type PaymentMethod = "Online - CC" | "Purchase Order";
+
+export interface QuoteOrderState {
+  /** The quote being ordered; null until an open quote's page opens. */
+  quote: AccountQuote | null;
+  shipping: AddressDraft | null;
+  billing: AddressDraft | null;
+  /** The chosen shipping option; null until one is chosen (none needed when nothing ships). */
+  option: ShippingOption | null;
+  /** The server's tax for the addresses and option; null while unknown. */
+  tax: number | null;
+  /** The page's dismissible banner (a tax call failed). */
+  banner: string | null;
+}
+
+export const $quoteOrder = map<QuoteOrderState>({
+  quote: null,
+  shipping: null,
+  billing: null,
+  option: null,
+  tax: null,
+  banner: null,
+});
+
+/** The payment form: its fields beyond the card, the chosen file, busy, errors and the attempt's key. */
+export const $orderForm = map<
+  FormState & {
+    method: PaymentMethod;
+    contactPhone: string;
+    purchaseOrderNumber: string;
+    customerComment: string;
+    file: File | null;
+    key: string;
+    /** The first card expiry year offered (this year). */
+    year: number;
+  }
+>({
+  busy: false,
+  errors: [],
+  method: "Online - CC",
+  contactPhone: "",
+  purchaseOrderNumber: "",
+  customerComment: "",
+  file: null,
+  key: "",
+  year: 0,
+});
+
+/** What the page offers for a quote: the payment form and edits, a reason there is none, or nothing (closed). */
+export type OrderOffer = { kind: "order" } | { kind: "reason"; message: string } | { kind: "none" };
+
+/** Closed quotes and people without the 'quote.pay' action (a Viewer) get no form and no edit. */
+export function orderOffer(quote: AccountQuote, mayPay: boolean): OrderOffer {
+  if (!quote.isOpen || !mayPay) return { kind: "none" };
+  if (quote.payable) return { kind: "order" };
+  const expired = quote.expiresAt !== null && quote.expiresAt * 1000 <= Date.now();
+  return { kind: "reason", message: expired ? NOT_PAYABLE.quoteExpired : NOT_PAYABLE.quote };
+}
+
+/** The totals as the order would be placed: the chosen shipping and the server's tax, else the quote's own. */
+export const $orderTotals = computed($quoteOrder, ({ quote, option, tax }) => {
+  if (!quote) return null;
+  const { detail } = quote;
+  const shipping = option ? option.price : detail.shippingCost;
+  const taxed = tax ?? detail.tax;
+  return { subtotal: detail.subtotal, tax: taxed, shipping, grandTotal: detail.subtotal + shipping + taxed };
+});
+
+/** Can the order be sent: a shipping option chosen (when something ships) and the tax known. */
+export const $readyToPay = computed(
+  $quoteOrder,
+  ({ quote, option, tax }) =>
+    quote !== null && tax !== null && (!quote.detail.needsShipping || option !== null),
+);
+
+/** A country id's ISO code, from the country list (else the code the quote's address carried). */
+export function countryCodeOf(countryId: number | null, fallback?: { id: number; code: string } | null) {
+  if (countryId === null) return "";
+  const listed = $countries.get().find((c) => c.id === countryId);
+  return listed?.code ?? (fallback?.id === countryId ? fallback.code : "");
+}
+
+/** Where the goods are taxed: the shipping address, else the billing one. */
+function taxPlace(
+  s: QuoteOrderState,
+): { draft: AddressDraft; fallback: { id: number; code: string } | null } | null {
+  const detail = s.quote?.detail;
+  if (s.shipping) return { draft: s.shipping, fallback: detail?.shippingAddress?.country ?? null };
+  if (s.billing) return { draft: s.billing, fallback: detail?.billingAddress?.country ?? null };
+  return null;
+}
+
+let askedTax = 0;
+/** Asks the server for the tax of the current addresses and option (POST /quote/tax); the last ask wins. */
+export async function refreshTax() {
+  const s = $quoteOrder.get();
+  if (!s.quote) return;
+  const ask = ++askedTax;
+  $quoteOrder.setKey("tax", null);
+  const place = taxPlace(s);
+  try {
+    const { tax } = await call(getQuoteTax, {
+      quoteId: String(s.quote.id),
+      shippingMethod: s.option?.serviceName ?? "",
+      shippingAmount: s.option?.price ?? 0,
+      line1: place?.draft.line1 ?? "",
+      line2: place?.draft.line2 ?? "",
+      city: place?.draft.city ?? "",
+      region: place?.draft.state ?? "",
+      countryCode: place ? countryCodeOf(place.draft.countryId, place.fallback) : "",
+      postalCode: place?.draft.zipCode ?? "",
+    });
+    if (ask === askedTax) $quoteOrder.setKey("tax", tax);
+  } catch {
+    if (ask === askedTax) $quoteOrder.setKey("banner", RECORD_LOAD_FAILED.quote);
+  }
+}
+
+export function dismissOrderBanner() {
+  $quoteOrder.setKey("banner", null);
+}
+
+/** Starts ordering a quote the page shows: its stored addresses, no option yet, a fresh form. */
+export function openQuoteOrder(quote: AccountQuote) {
+  $quoteOrder.set({
+    quote,
+    shipping: quote.detail.shippingAddress ? draftOf(quote.detail.shippingAddress) : null,
+    billing: quote.detail.billingAddress ? draftOf(quote.detail.billingAddress) : null,
+    option: null,
+    tax: null,
+    banner: null,
+  });
+  $orderForm.set({
+    ...$orderForm.get(),
+    busy: false,
+    errors: [],
+    file: null,
+    key: newAttemptKey(),
+    year: new Date().getFullYear(),
+  });
+  void loadCountries();
+  // Nothing ships: the tax needs no shipping choice.
+  if (!quote.detail.needsShipping) void refreshTax();
+}
+
+/** May the signed-in person order quotes in the active subscription (the server decides too)? */
+export const mayOrderQuotes = () => sessionMay("quote.pay");
+
+export function setOrderField(
+  field: "method" | "contactPhone" | "purchaseOrderNumber" | "customerComment",
+  value: string,
+) {
+  $orderForm.setKey(field, value as never);
+}
+
+/** The purchase-order file chosen (null when the choice was cleared). */
+export function choosePoFile(file: File | null) {
+  $orderForm.setKey("file", file);
+}
+
+/** An address's fields as the order form names them: shippingAddressCity, billingAddressZip, … */
+function addressFields(prefix: "shippingAddress" | "billingAddress", d: AddressDraft | null) {
+  return {
+    [`${prefix}CompanyName`]: d?.companyName ?? "",
+    [`${prefix}ContactName`]: d?.contactName ?? "",
+    [`${prefix}AddressLine1`]: d?.line1 ?? "",
+    [`${prefix}AddressLine2`]: d?.line2 ?? "",
+    [`${prefix}City`]: d?.city ?? "",
+    [`${prefix}State`]: d?.state ?? "",
+    [`${prefix}Zip`]: d?.zipCode ?? "",
+    [`${prefix}CountryId`]: d?.countryId === null || !d ? "" : String(d.countryId),
+  };
+}
+
+/**
+ * A failure as the form shows it. An answer ends the attempt: the next submit gets a new key.
+ * Without an answer the order may have been placed: the key stays, so a retry cannot order
+ * twice (the same rule as the guest payment's).
+ */
+function orderFailure(e: unknown): RequestFailure {
+  const errors: FieldError[] = errorsOf(e);
+  const answered = e instanceof RequestFailure && e.status !== undefined;
+  if (!answered) return new RequestFailure([{ field: null, message: PAYMENT_NETWORK_ERROR }]);
+  if (!errors.some((x) => x.message === PAYMENT_IN_PROGRESS)) $orderForm.setKey("key", newAttemptKey());
+  return new RequestFailure(errors);
+}
+
+/**
+ * Places the order (POST /quote/order, multipart when a PO file goes with it): by card with
+ * `card`, on terms without. On success the browser goes to the new order's page.
+ */
+export async function placeOrder(card: CardInput | null) {
+  const s = $quoteOrder.get();
+  if (!s.quote || !$readyToPay.get()) return;
+  const quote = s.quote;
+  await formTask($orderForm, async () => {
+    const f = $orderForm.get();
+    const input = {
+      quoteId: String(quote.id),
+      paymentMethod: card ? ("Online - CC" as const) : ("Purchase Order" as const),
+      contactPhone: f.contactPhone,
+      purchaseOrderNumber: f.purchaseOrderNumber,
+      customerComment: f.customerComment,
+      ...(card ? cardFields(card) : { email: "" }),
+      needsShipping: String(quote.detail.needsShipping),
+      shippingCarrier: s.option?.carrierName ?? "",
+      shippingMethod: s.option?.serviceName ?? "",
+      shippingPrice: s.option?.price ?? 0,
+      tax: s.tax ?? 0,
+      ...addressFields("shippingAddress", s.shipping),
+      ...addressFields("billingAddress", s.billing),
+      idempotencyKey: f.key,
+      ...(card || !f.file ? {} : { purchaseOrderFile: f.file }),
+    };
+    try {
+      const { orderId } = await call(placeQuoteOrder, input);
+      // A page load of its own: the new order's page starts from the server's record.
+      go(getPagePath($router, "orderDetails", { id: `ORD-${orderId}` }));
+    } catch (e) {
+      throw orderFailure(e);
+    }
+  });
+}
