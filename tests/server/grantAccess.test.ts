@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
+import { sha256 } from "../../server/core/crypto.ts";
 import { rows } from "../../server/db/client.ts";
 import { authTokens, outbox, subscriptions, userAssignments, users } from "../../server/db/schema/index.ts";
 import { saveSamlConfig } from "../../server/data/saml.ts";
@@ -103,11 +104,11 @@ describe("Grant Account Access", () => {
     expect(mail.text).toContain(`${ACCOUNT_ORIGIN}/user/validate?token=`);
     const token = tokenIn(mail.text)!;
     // Only the token's hash is stored.
-    const stored = await rows<{ n: number }>(
-      db(),
-      sql`select count(*)::int as n from auth_tokens where token_hash = ${token} or referrer = ${token}`,
-    );
-    expect(stored[0]!.n).toBe(0);
+    const stored = await db()
+      .select()
+      .from(authTokens)
+      .where(eq(authTokens.email, "new.colleague@example.com"));
+    expect(stored.map((t) => t.tokenHash)).toEqual([sha256(token)]);
     const invitee = browser(a);
     const fields = { token, firstName: "New", lastName: "Colleague", password: "a-good-password" };
     expect((await invitee.form("/user/validate", fields)).status).toBe(200);
@@ -118,6 +119,34 @@ describe("Grant Account Access", () => {
     const again = await browser(a).form("/user/validate", { ...fields, lastName: "Again" });
     expect(again.status).toBe(400);
     expect(await errorsOf(again)).toEqual([{ field: "token", message: LINK_INVALID }]);
+  });
+
+  it("places an address invited twice once: the first link used joins, the other is refused", async () => {
+    const admin = await as("admin@example.com");
+    const fields = grant({ emailAddress: "twice@example.com" });
+    const answers = await Promise.all([admin.form(PATH, fields), admin.form(PATH, fields)]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200]);
+    const mails = await db().select().from(outbox).where(eq(outbox.to, "twice@example.com"));
+    const [first, second] = mails.map((m) => tokenIn(m.text)!);
+    const register = (token: string) =>
+      browser(ctx.app).form("/user/validate", {
+        token,
+        firstName: "Twice",
+        lastName: "Invited",
+        password: "a-good-password",
+      });
+    expect((await register(first!)).status).toBe(200);
+    expect((await register(second!)).status).toBe(400);
+    expect(await rolesOf("twice@example.com")).toEqual([{ sub: "Acme Labs", roleId: Role.BILLING }]);
+  });
+
+  it("sends at most 30 grants an hour from one subscription", async () => {
+    const admin = await as("admin@example.com");
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++)
+      statuses.push((await admin.form(PATH, grant({ emailAddress: "viewer@example.com" }))).status);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(30);
+    expect(statuses.at(-1)).toBe(429);
   });
 
   it("lets an invitation expire after 72 hours", async () => {
