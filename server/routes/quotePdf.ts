@@ -8,15 +8,15 @@ import { privateResponse } from "../http/headers.ts";
 import { idParam } from "../http/input.ts";
 import { quotePdf } from "../services/quotePdf.ts";
 import { downloadQuotePdf, quotePdfFileName } from "../../src/api/quotePdf.ts";
-import { epochSeconds, type EpochSeconds } from "../../src/domain/brand.ts";
+import { epochSeconds } from "../../src/domain/brand.ts";
 import { formatDate } from "../../src/domain/dayText.ts";
 import { CLOSED, isQuoteOpen } from "../../src/domain/quote.ts";
 
 /** The validity sentence under the totals. */
-function validity(open: boolean, expiresAt: EpochSeconds | null, now: EpochSeconds, zone: string) {
+function validity(open: boolean, expiresAt: number | null, now: number, zone: string) {
   if (!open) return "This quote is closed.";
   if (!expiresAt) return "This quote is valid until it is closed.";
-  const day = formatDate(expiresAt, zone);
+  const day = formatDate(epochSeconds(expiresAt), zone);
   return expiresAt < now ? `This quote expired on ${day}.` : `This quote is valid through ${day}.`;
 }
 
@@ -41,7 +41,7 @@ export function quotePdfRoutes(deps: Deps) {
       quoteNumber: details.quoteNumber,
       quotedOn: formatDate(epochSeconds(details.createdAt), zone),
       validThrough: open && details.expiresAt ? formatDate(epochSeconds(details.expiresAt), zone) : CLOSED,
-      validity: validity(open, details.expiresAt, epochSeconds(t.getTime() / 1000), zone),
+      validity: validity(open, details.expiresAt, t.getTime() / 1000, zone),
       contactName: detail.contactName,
       specialist: detail.productSpecialist,
       shippingAddress: detail.shippingAddress,

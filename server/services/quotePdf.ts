@@ -1,5 +1,5 @@
 import type { Address, LineItem } from "../../src/api/records.ts";
-import type { Cents } from "../../src/domain/brand.ts";
+import { cents } from "../../src/domain/brand.ts";
 import { formatMoney } from "../../src/domain/money.ts";
 import {
   BLACK,
@@ -29,10 +29,11 @@ export interface QuotePdfFacts {
   billingAddress: Address | null;
   currency: number;
   lineItems: readonly LineItem[];
-  subtotal: Cents;
-  tax: Cents;
-  shipping: Cents;
-  grandTotal: Cents;
+  /** Amounts in the quote's cents, as the contract carries them. */
+  subtotal: number;
+  tax: number;
+  shipping: number;
+  grandTotal: number;
   generatedAt: Date;
 }
 
@@ -101,7 +102,7 @@ const ITEM_COLUMNS = [
 
 /** The line items, then subtotal, tax, shipping and grand total right-aligned under them. */
 function items(doc: Doc, f: QuotePdfFacts) {
-  const money = (c: Cents) => formatMoney(c, f.currency);
+  const money = (amount: number) => formatMoney(cents(amount), f.currency);
   const width = contentWidth(doc);
   const rows = f.lineItems.map((item) => [
     item.productNumber,
@@ -118,7 +119,7 @@ function items(doc: Doc, f: QuotePdfFacts) {
     { header: "", x: 305, align: "right" as const },
     { header: "", x: 400, align: "right" as const },
   ];
-  const sums: [string, Cents][] = [
+  const sums: [string, number][] = [
     ["Subtotal", f.subtotal],
     ["Tax", f.tax],
     ["Shipping", f.shipping],
