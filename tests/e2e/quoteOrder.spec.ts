@@ -1,0 +1,210 @@
+import { mkdir } from "node:fs/promises";
+import type { Locator, Page } from "@playwright/test";
+import { UPLOAD_MESSAGES } from "../../server/services/uploads.ts";
+import { expect, test } from "./fixtures.ts";
+import { signInWithKeyboard } from "./helpers.ts";
+
+// Ordering a quote signed in (issue 11): the verify-address dialog, the Shipping Address dialog
+// with its rates (tax and totals follow), paying by card and on terms with a PO file, a
+// renamed executable refused, and the page as a Viewer and for a closed quote. Tests that place
+// an order each use a quote of their own (QUO-1006 by card, QUO-1007 on terms); the others
+// only read QUO-1001 (two tests run at a time on one server).
+
+const PHONE = { width: 390, height: 844 };
+const SHOTS = "test-results/screens";
+const READ_ONLY_QUOTE = "/s/quotes/details/QUO-1001";
+const CARD_QUOTE = "/s/quotes/details/QUO-1006";
+const TERMS_QUOTE = "/s/quotes/details/QUO-1007";
+const CLOSED_QUOTE = "/s/quotes/details/QUO-1002";
+
+async function shot(page: Page, name: string) {
+  await mkdir(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+}
+
+/** Opens a quote signed in and waits for its page. */
+async function openQuote(page: Page, email: string, path: string) {
+  await signInWithKeyboard(page, email);
+  await page.goto(path);
+  await expect(page.getByRole("heading", { level: 1, name: /^Quote QUO-/ })).toBeVisible();
+}
+
+const verifyDialog = (page: Page) => page.getByRole("dialog", { name: "Verify Shipping Address" });
+const shippingDialog = (page: Page) => page.getByRole("dialog", { name: "Shipping Address" });
+/** The amount shown on a Totals row. */
+const total = (page: Page, label: string) =>
+  page
+    .getByLabel("Totals")
+    .locator("div", { has: page.getByRole("term").getByText(label, { exact: true }) })
+    .getByRole("definition");
+
+/** Confirms the quote's own address: its own carrier and method are chosen, then the tax. */
+async function confirmAddress(page: Page) {
+  await verifyDialog(page).getByRole("button", { name: "Confirm Address" }).click();
+  await expect(verifyDialog(page)).toBeHidden();
+  await expect(page.getByRole("button", { name: /^Pay \$/ })).toBeVisible();
+}
+
+/** Presses Tab until the target has the focus (at most `max` times). */
+async function tabTo(page: Page, target: Locator, max = 30) {
+  for (let i = 0; i < max; i++) {
+    if (await target.evaluate((el) => el === document.activeElement)) return;
+    await page.keyboard.press("Tab");
+  }
+  await expect(target).toBeFocused();
+}
+
+test.describe("ordering a quote signed in", () => {
+  test("editing the shipping address and picking a rate updates the tax and totals", async ({ page }) => {
+    await openQuote(page, "admin@example.com", READ_ONLY_QUOTE);
+    await expect(verifyDialog(page)).toBeVisible();
+    await expect(verifyDialog(page)).toContainText("100 Research Park Dr");
+    await shot(page, "quote-verify-dialog");
+    await verifyDialog(page).getByRole("button", { name: "Edit Address" }).click();
+
+    const dialog = shippingDialog(page);
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole("radio", { name: /UPS Ground/ })).toBeVisible();
+    await expect(dialog.getByRole("radio", { name: /USPS Priority Mail/ })).toBeDisabled();
+    await expect(dialog.getByRole("combobox", { name: "State" })).toHaveValue("MA");
+    const save = dialog.getByRole("button", { name: "Save Address" });
+    await expect(save).toBeDisabled();
+
+    await dialog.getByLabel("Address Line 1").fill("1 New Dock Rd");
+    await expect(dialog.getByRole("radio")).toHaveCount(0);
+    await expect(save).toBeDisabled();
+    await dialog.getByRole("button", { name: "Get Shipping Rates" }).click();
+    await dialog.getByRole("radio", { name: /UPS Ground/ }).check();
+    await expect(save).toBeEnabled();
+    await shot(page, "quote-address-dialog");
+    const taxBefore = await total(page, "Tax").textContent();
+    await save.click();
+
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole("region", { name: "Shipping Address" })).toContainText("1 New Dock Rd");
+    await expect(total(page, "Shipping")).toHaveText("$32.45");
+    await expect(total(page, "Tax")).not.toHaveText(taxBefore ?? "");
+    await expect(page.getByRole("button", { name: /^Pay \$/ })).toBeVisible();
+    await shot(page, "quote-order-desktop");
+  });
+
+  test("changing the country clears state and city, and the zip problem shows at its field", async ({
+    page,
+  }) => {
+    await openQuote(page, "manager@example.com", READ_ONLY_QUOTE);
+    await verifyDialog(page).getByRole("button", { name: "Edit Address" }).click();
+    const dialog = shippingDialog(page);
+    await dialog.getByRole("combobox", { name: "Country" }).selectOption({ label: "Germany" });
+    await expect(dialog.getByLabel("City")).toHaveValue("");
+    await expect(dialog.getByRole("textbox", { name: "State" })).toHaveValue("");
+    await dialog.getByRole("combobox", { name: "Country" }).selectOption({ label: "United States" });
+    await dialog.getByLabel("City").fill("Boston");
+    await dialog.getByRole("combobox", { name: "State" }).selectOption({ label: "Massachusetts" });
+    await dialog.getByLabel("Zip").fill("2110");
+    await dialog.getByRole("button", { name: "Get Shipping Rates" }).click();
+    await expect(dialog.getByLabel("Zip")).toHaveAccessibleDescription("Enter a valid ZIP code.");
+  });
+
+  test("pays a quote by card and lands on the new order's page", async ({ page }) => {
+    await openQuote(page, "admin@example.com", CARD_QUOTE);
+    await confirmAddress(page);
+    await page.getByLabel("Card Number").fill("4242 4242 4242 4242");
+    await page.getByLabel("Expiration Month").selectOption("12");
+    await page.getByLabel("Expiration Year").selectOption(String(new Date().getFullYear() + 2));
+    await page.getByLabel("CCV").fill("123");
+    await page.getByRole("button", { name: /^Pay \$/ }).click();
+    await expect(page).toHaveURL(/\/s\/order\/details\/ORD-\d+$/);
+    await expect(page.getByRole("heading", { level: 1, name: /^Order ORD-\d+$/ })).toBeVisible();
+  });
+
+  test("pays a quote on terms with a PO file", async ({ page }) => {
+    await openQuote(page, "billing@example.com", TERMS_QUOTE);
+    await confirmAddress(page);
+    await page.getByRole("radio", { name: "Pay on Terms" }).check();
+    const pay = page.getByRole("button", { name: "Pay on Terms" });
+    await expect(pay).toBeDisabled();
+    await expect(page.getByLabel("Purchase Order File")).toHaveAttribute(
+      "accept",
+      ".doc,.docx,.xml,.txt,.png,.jpg,.csv",
+    );
+    await page.getByLabel("PO Number").fill("PO-4711");
+    await page.getByLabel("Purchase Order File").setInputFiles({
+      name: "po.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from("po,amount\nPO-4711,1200.00\n"),
+    });
+    await expect(pay).toBeEnabled();
+    await pay.click();
+    await expect(page).toHaveURL(/\/s\/order\/details\/ORD-\d+$/);
+    await expect(page.getByLabel("Order summary")).toContainText("PO-4711");
+  });
+
+  test("refuses an executable renamed .png with the server's message at the file field", async ({ page }) => {
+    await openQuote(page, "admin@example.com", READ_ONLY_QUOTE);
+    await confirmAddress(page);
+    await page.getByRole("radio", { name: "Pay on Terms" }).check();
+    await page.getByLabel("PO Number").fill("PO-1");
+    await page.getByLabel("Purchase Order File").setInputFiles({
+      name: "po.png",
+      mimeType: "image/png",
+      buffer: Buffer.concat([Buffer.from("MZ\x90\x00\x03\x00\x00\x00\x04\x00", "latin1"), Buffer.alloc(64)]),
+    });
+    await page.getByRole("button", { name: "Pay on Terms" }).click();
+    await expect(page.getByLabel("Purchase Order File")).toHaveAccessibleDescription(UPLOAD_MESSAGES.content);
+    await expect(page).toHaveURL(/QUO-1001$/);
+  });
+
+  test("a Viewer sees the quote with no payment form, no edit and no verify dialog", async ({ page }) => {
+    await openQuote(page, "viewer@example.com", READ_ONLY_QUOTE);
+    await expect(page.getByRole("region", { name: "Shipping Address" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Payment" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: /^Edit / })).toHaveCount(0);
+    await expect(verifyDialog(page)).toHaveCount(0);
+  });
+
+  test("a closed quote shows no payment form and no edit", async ({ page }) => {
+    await openQuote(page, "admin@example.com", CLOSED_QUOTE);
+    await expect(page.getByLabel("Quote summary")).toContainText("Closed");
+    await expect(page.getByRole("heading", { name: "Payment" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: /^Edit / })).toHaveCount(0);
+  });
+
+  test("the address dialog works with the keyboard alone", async ({ page }) => {
+    await openQuote(page, "admin@example.com", READ_ONLY_QUOTE);
+    await expect(verifyDialog(page)).toBeVisible();
+    await tabTo(page, verifyDialog(page).getByRole("button", { name: "Edit Address" }));
+    await page.keyboard.press("Enter");
+    const dialog = shippingDialog(page);
+    await expect(dialog.getByRole("radio", { name: /UPS Ground/ })).toBeVisible();
+    await tabTo(page, dialog.getByLabel("Address Line 1"));
+    await page.keyboard.press("ControlOrMeta+a");
+    await page.keyboard.type("2 Harbor Way");
+    await tabTo(page, dialog.getByRole("button", { name: "Get Shipping Rates" }));
+    await page.keyboard.press("Enter");
+    const ground = dialog.getByRole("radio", { name: /UPS Ground/ });
+    await expect(ground).toBeVisible();
+    await tabTo(page, dialog.getByRole("radio").and(dialog.locator(":enabled")).first());
+    await page.keyboard.press("Space");
+    await expect(ground).toBeChecked();
+    await tabTo(page, dialog.getByRole("button", { name: "Save Address" }));
+    await page.keyboard.press("Enter");
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole("region", { name: "Shipping Address" })).toContainText("2 Harbor Way");
+    await expect(total(page, "Shipping")).toHaveText("$32.45");
+  });
+
+  test("the page and its dialogs fit a phone", async ({ page }) => {
+    await page.setViewportSize(PHONE);
+    await openQuote(page, "admin@example.com", READ_ONLY_QUOTE);
+    await expect(verifyDialog(page)).toBeVisible();
+    await shot(page, "quote-verify-dialog-phone");
+    await verifyDialog(page).getByRole("button", { name: "Edit Address" }).click();
+    await expect(shippingDialog(page).getByRole("radio", { name: /UPS Ground/ })).toBeVisible();
+    await shot(page, "quote-address-dialog-phone");
+    await page.keyboard.press("Escape");
+    await expect(shippingDialog(page)).toBeHidden();
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(PHONE.width);
+    await shot(page, "quote-order-phone");
+  });
+});
