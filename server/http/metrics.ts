@@ -40,6 +40,11 @@ const charges = new Counter({
   registers: [registry],
 });
 
+// Every outcome is shown from the start (at 0), so a rate or an alert on it has a series to read.
+for (const outcome of ["charged", "declined", "no_answer"]) charges.inc({ outcome }, 0);
+for (const outcome of ["accepted", "refused"])
+  pushes.inc({ outcome, status: outcome === "accepted" ? "200" : "401" }, 0);
+
 /** HTTP methods as labels: anything else (a client may send any token) counts as OTHER. */
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
