@@ -55,6 +55,14 @@ export function labelValues(doc: Doc, rows: readonly (readonly [string, string])
   }
 }
 
+/** The text cut to fit `width` at the current font, ending in '…' when cut. */
+export function fit(doc: Doc, text: string, width: number): string {
+  if (doc.widthOfString(text) <= width) return text;
+  let end = text.length;
+  while (end > 0 && doc.widthOfString(`${text.slice(0, end).trimEnd()}…`) > width) end--;
+  return `${text.slice(0, end).trimEnd()}…`;
+}
+
 export interface TableColumn {
   header: string;
   /** Offset from the left margin, in points. */
@@ -63,8 +71,9 @@ export interface TableColumn {
 }
 
 /**
- * A table: a bold header row (unless `header: false`), then one line per row, each cell one text run (no wrapping, so
- * a cell never pushes the next row down), a new page when the page is full.
+ * A table: a bold header row (unless `header: false`), then one line per row, each cell one
+ * text run cut to its column (no wrapping, so a cell never pushes the next row down or runs
+ * into the next column), a new page when the page is full.
  */
 export function table(
   doc: Doc,
@@ -77,13 +86,14 @@ export function table(
     room(doc, (o.rowHeight ?? 13) + 3);
     const top = doc.y;
     doc.font(bold ? "Helvetica-Bold" : "Helvetica").fontSize(o.fontSize ?? 9);
-    columns.forEach((col, i) =>
-      doc.text(cells[i] ?? "", left + col.x, top, {
-        width: (columns[i + 1]?.x ?? o.width) - col.x - 6,
+    columns.forEach((col, i) => {
+      const width = (columns[i + 1]?.x ?? o.width) - col.x - 6;
+      doc.text(fit(doc, cells[i] ?? "", width), left + col.x, top, {
+        width,
         lineBreak: false,
         align: col.align ?? "left",
-      }),
-    );
+      });
+    });
     doc.x = left;
     doc.y = top + (o.rowHeight ?? 13);
   };

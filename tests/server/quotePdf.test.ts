@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEMO } from "../../server/seed/demo.ts";
+import { quotePdf, type QuotePdfFacts } from "../../server/services/quotePdf.ts";
 import { formatMoney } from "../../src/domain/money.ts";
 import { pdfText } from "../support/pdfText.ts";
 import { browser, signIn } from "./client.ts";
@@ -84,5 +85,42 @@ describe("GET /quote/requested-pdf/{quoteId}", () => {
   it("refuses a caller who is not signed in", async () => {
     const res = await browser(ctx.app).get(pdfPath(DEMO.openQuoteId));
     expect(res.status).toBe(401);
+  });
+
+  it("cuts a long description to its column and carries many lines onto further pages", async () => {
+    const item = {
+      productNumber: "RA12-BS",
+      description: `A very long description ${"that goes on ".repeat(20)}`,
+      quantity: 1,
+      discount: null,
+      listPrice: 89900,
+      currency: 1,
+      lineTotal: 89900,
+    };
+    const facts: QuotePdfFacts = {
+      quoteNumber: "QUO-77",
+      quotedOn: "Nov 17, 2026",
+      validThrough: "Dec 17, 2026",
+      validity: "This quote is valid through Dec 17, 2026.",
+      contactName: null,
+      specialist: { name: null, phone: null, phoneExtension: null },
+      shippingAddress: null,
+      billingAddress: null,
+      currency: 1,
+      lineItems: Array.from({ length: 80 }, () => item),
+      subtotal: 80 * 89900,
+      tax: 0,
+      shipping: 0,
+      grandTotal: 80 * 89900,
+      generatedAt: new Date("2026-11-22T12:00:00Z"),
+    };
+    const bytes = await quotePdf(facts);
+    const lines = pdfText(bytes).split("\n");
+    // WinAnsi's ellipsis is byte 0x85: each description ends in it, cut within its column.
+    const cut = lines.filter((l) => l.startsWith("A very long description") && l.endsWith("\x85"));
+    expect(cut).toHaveLength(80);
+    expect(cut[0]!.length).toBeLessThan(60);
+    expect(bytes.toString("latin1").match(/\/Type \/Page\b/g)!.length).toBeGreaterThan(1);
+    expect(lines).toContain("$71,920.00");
   });
 });
