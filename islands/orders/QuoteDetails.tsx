@@ -26,6 +26,7 @@ import { EditableAddresses } from "./quote/EditableAddresses.tsx";
 import { PaymentSection } from "./quote/PaymentSection.tsx";
 import { VerifyShippingDialog } from "./quote/VerifyShippingDialog.tsx";
 import { RecordHead, RecordPending } from "./RecordPage.tsx";
+import { ShareMenu } from "./ShareMenu.tsx";
 import "./quote/quoteOrder.css";
 import "../../src/styles/recordDetail.css";
 import "../../src/styles/orders.css";
@@ -63,6 +64,7 @@ function QuoteView({ quote }: { quote: AccountQuote }) {
   return (
     <section className="account-record">
       <RecordHead title={`Quote ${quote.quoteNumber}`} to="quotes" />
+      <ShareMenu target={{ kind: "quote", id: quote.id, number: quote.quoteNumber, open: quote.isOpen }} />
       {ordering && <OrderBanner />}
       <Facts label="Quote summary">
         <Fact name="Quote Number">{quote.quoteNumber}</Fact>

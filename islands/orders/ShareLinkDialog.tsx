@@ -34,15 +34,14 @@ export function ShareLinkDialog({ kind }: { kind: ShareTarget["kind"] }) {
           onFocus={(e) => e.currentTarget.select()}
           aria-describedby={copy === "refused" ? "share-link-refused" : undefined}
         />
-        <span className="copy-tip">
+        <span className="share-copy-anchor">
           <button type="button" onClick={() => void copyLink()}>
             Copy
           </button>
-          {copy === "copied" && (
-            <span role="status" className="tooltip-bubble">
-              {COPIED}
-            </span>
-          )}
+          {/* Always present, so screen readers announce 'Copied!' when it appears. */}
+          <span role="status" className={copy === "copied" ? "share-copied shown" : "share-copied"}>
+            {copy === "copied" ? COPIED : ""}
+          </span>
         </span>
       </div>
       {copy === "refused" && (

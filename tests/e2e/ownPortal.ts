@@ -1,0 +1,70 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { IDP_ISSUER, makeIdpKeys, startIdp, type RunningIdp } from "../support/samlIdp.ts";
+import { waitForPortal } from "./helpers.ts";
+
+/** A portal a spec starts for itself, with fresh demo data it may change freely. */
+export interface OwnPortal {
+  base: string;
+  /** The test identity provider, when Northwind signs in through one. */
+  idp: RunningIdp | null;
+  stop(): Promise<void>;
+}
+
+/**
+ * Seeds and starts a demo portal on `port` (outside the shared 4410-4414) in a folder of its
+ * own; with `federatedNorthwind`, Northwind Cold Storage signs in through a test identity
+ * provider (`npm run saml`, as tests/e2e/saml.spec.ts does), which makes it a federated
+ * subscription. The payments and grants a spec makes here touch no other spec's records.
+ */
+export async function startOwnPortal(
+  port: number,
+  opts: { federatedNorthwind?: boolean } = {},
+): Promise<OwnPortal> {
+  const dir = mkdtempSync(join(tmpdir(), `portal-${port}-`));
+  const base = `http://127.0.0.1:${port}`;
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: join(dir, "data"),
+    DEMO: "1",
+    DEMO_SAMPLE_DAYS: "0",
+    SIMULATOR: "0",
+    PUBLIC_ORIGIN: base,
+  };
+  let idp: RunningIdp | null = null;
+  if (opts.federatedNorthwind) {
+    const keys = makeIdpKeys();
+    writeFileSync(join(dir, "idp.pem"), keys.cert);
+    idp = await startIdp(keys, (acs) => acs.replace("/acs/", "/metadata/"));
+    execFileSync(process.execPath, ["scripts/seed.ts"], { env, stdio: "ignore" });
+    const saml = [
+      "--name",
+      "northwind",
+      "--subscription",
+      "Northwind Cold Storage",
+      "--entry-point",
+      idp.url,
+    ];
+    const idpKeys = ["--idp-issuer", IDP_ISSUER, "--idp-cert", join(dir, "idp.pem")];
+    execFileSync(process.execPath, ["scripts/saml.ts", ...saml, ...idpKeys], { env, stdio: "ignore" });
+  }
+  const server: ChildProcess = spawn(process.execPath, ["server/index.ts"], { env, stdio: "ignore" });
+  await waitForPortal(base, `portal on ${port}`, 100);
+  return {
+    base,
+    idp,
+    async stop() {
+      // Wait for the port to be free again (a retry starts this portal anew).
+      if (server.exitCode === null) {
+        const exited = new Promise((resolve) => server.once("exit", resolve));
+        server.kill();
+        await exited;
+      }
+      await idp?.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
