@@ -1,9 +1,10 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { describe as describeFinding, failing, scan } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";
 import { hydrated, linkFromMailbox, signInWithKeyboard } from "./helpers.ts";
 import { startOwnPortal, type OwnPortal } from "./ownPortal.ts";
+import { pdfText } from "../support/pdfText.ts";
 
 // The Share dropdown of the signed-in quote and order pages (issue 11; spec sections 2 and 6):
 // Get Link with Copy, Grant Account Access (an invitation, an existing person, a federated
@@ -89,6 +90,32 @@ test("Grant Account Access invites someone without a profile, whose mail leads t
   await page.goto(invitation);
   await hydrated(page);
   await expect(page.getByRole("form", { name: "Validate your account" })).toContainText(email);
+});
+
+test("an Administrator downloads an open quote's PDF from its Share menu", async ({ page }) => {
+  await signInWithKeyboard(page, "admin@example.com");
+  await page.goto("/s/quotes/details/QUO-1001");
+  await expect(page.getByRole("heading", { level: 1, name: "Quote QUO-1001" })).toBeVisible();
+  // An open quote first asks to verify its shipping address (helper U1's dialog).
+  const verify = page.getByRole("dialog", { name: "Verify Shipping Address" });
+  await expect(verify).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(verify).toBeHidden();
+  await page.getByRole("button", { name: "Share" }).click();
+  await expect(page.getByRole("button", { name: "Get Link To This Quote" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Grant Account Access" })).toBeVisible();
+  await shot(page, "quote-menu-desktop");
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Download PDF" }).click(),
+  ]);
+  const bytes = await readFile((await download.path())!);
+  expect(bytes.subarray(0, 4).toString()).toBe("%PDF");
+  const text = pdfText(bytes);
+  expect(text).toContain("QUO-1001");
+  await page.setViewportSize(PHONE);
+  await page.getByRole("button", { name: "Share" }).click();
+  await shot(page, "quote-menu-phone");
 });
 
 test("a Billing user gets Get Link alone, as a button", async ({ page }) => {
