@@ -15,6 +15,7 @@ export default defineConfig({
         test: {
           name: "server",
           include: ["tests/server/**/*.test.ts"],
+          globalSetup: ["tests/server/globalSetup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

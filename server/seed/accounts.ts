@@ -36,6 +36,16 @@ const PRO_FEATURES = {
 };
 
 /** Two subscriptions, a user per role, messages, a link and tags. Returns their ids. */
+let demoHash: Promise<string> | null = null;
+/**
+ * The demo password's hash, made once per process: its salt is random anyway, and scrypt's
+ * cost (deliberately high) would otherwise be paid by every test that re-seeds.
+ */
+function demoPasswordHash(): Promise<string> {
+  demoHash ??= hashPassword(DEMO_PASSWORD);
+  return demoHash;
+}
+
 export async function seedAccounts(db: Db, now: Date) {
   const [acme] = await db
     .insert(subscriptions)
@@ -67,7 +77,7 @@ export async function seedAccounts(db: Db, now: Date) {
       crmOrgId: 7100,
     })
     .returning();
-  const hash = await hashPassword(DEMO_PASSWORD);
+  const hash = await demoPasswordHash();
   const userIds: number[] = [];
   for (const u of DEMO_USERS) {
     const [row] = await db

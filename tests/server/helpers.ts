@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, beforeEach } from "vitest";
+import { readFile } from "node:fs/promises";
+import { afterAll, beforeAll, beforeEach, inject } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { parseConfig } from "../../server/config.ts";
 import { openDatabase, type Database } from "../../server/db/client.ts";
@@ -12,7 +13,8 @@ import { emptyDatabase, seedDemo } from "../../server/seed/index.ts";
 export async function openTestDatabase(): Promise<Database & { drop(): Promise<void> }> {
   const url = process.env["TEST_DATABASE_URL"];
   if (!url) {
-    const db = await openDatabase({});
+    const template = inject("pgliteTemplate");
+    const db = await openDatabase({ template: template ? new Blob([await readFile(template)]) : undefined });
     return { ...db, drop: () => db.close() };
   }
   const { default: pg } = await import("pg");
