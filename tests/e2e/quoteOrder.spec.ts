@@ -3,18 +3,20 @@ import type { Locator, Page } from "@playwright/test";
 import { UPLOAD_MESSAGES } from "../../server/services/uploads.ts";
 import { expect, test } from "./fixtures.ts";
 import { signInWithKeyboard } from "./helpers.ts";
+import { startOwnPortal, type OwnPortal } from "./ownPortal.ts";
 
 // Ordering a quote signed in (issue 11): the verify-address dialog, the Shipping Address dialog
 // with its rates (tax and totals follow), paying by card and on terms with a PO file, a
-// renamed executable refused, and the page as a Viewer and for a closed quote. Tests that place
-// an order each use a quote of their own (QUO-1006 by card, QUO-1007 on terms); the others
-// only read QUO-1001 (two tests run at a time on one server).
+// renamed executable refused, and the page as a Viewer and for a closed quote. The tests that
+// place an order do it on a portal of their own (port 4418), so the shared portal's quotes and
+// order lists stay as the other specs expect; the rest only read QUO-1001.
 
 const PHONE = { width: 390, height: 844 };
 const SHOTS = "test-results/screens";
 const READ_ONLY_QUOTE = "/s/quotes/details/QUO-1001";
-const CARD_QUOTE = "/s/quotes/details/QUO-1006";
-const TERMS_QUOTE = "/s/quotes/details/QUO-1007";
+const OWN = 4418;
+/** The open euro quote that ships nothing: ordered on terms on the own portal. */
+const TERMS_QUOTE = "/s/quotes/details/QUO-1004";
 const CLOSED_QUOTE = "/s/quotes/details/QUO-1002";
 
 async function shot(page: Page, name: string) {
@@ -105,40 +107,6 @@ test.describe("ordering a quote signed in", () => {
     await expect(dialog.getByLabel("Zip")).toHaveAccessibleDescription("Enter a valid ZIP code.");
   });
 
-  test("pays a quote by card and lands on the new order's page", async ({ page }) => {
-    await openQuote(page, "admin@example.com", CARD_QUOTE);
-    await confirmAddress(page);
-    await page.getByLabel("Card Number").fill("4242 4242 4242 4242");
-    await page.getByLabel("Expiration Month").selectOption("12");
-    await page.getByLabel("Expiration Year").selectOption(String(new Date().getFullYear() + 2));
-    await page.getByLabel("CCV").fill("123");
-    await page.getByRole("button", { name: /^Pay \$/ }).click();
-    await expect(page).toHaveURL(/\/s\/order\/details\/ORD-\d+$/);
-    await expect(page.getByRole("heading", { level: 1, name: /^Order ORD-\d+$/ })).toBeVisible();
-  });
-
-  test("pays a quote on terms with a PO file", async ({ page }) => {
-    await openQuote(page, "billing@example.com", TERMS_QUOTE);
-    await confirmAddress(page);
-    await page.getByRole("radio", { name: "Pay on Terms" }).check();
-    const pay = page.getByRole("button", { name: "Pay on Terms" });
-    await expect(pay).toBeDisabled();
-    await expect(page.getByLabel("Purchase Order File")).toHaveAttribute(
-      "accept",
-      ".doc,.docx,.xml,.txt,.png,.jpg,.csv",
-    );
-    await page.getByLabel("PO Number").fill("PO-4711");
-    await page.getByLabel("Purchase Order File").setInputFiles({
-      name: "po.csv",
-      mimeType: "text/csv",
-      buffer: Buffer.from("po,amount\nPO-4711,1200.00\n"),
-    });
-    await expect(pay).toBeEnabled();
-    await pay.click();
-    await expect(page).toHaveURL(/\/s\/order\/details\/ORD-\d+$/);
-    await expect(page.getByLabel("Order summary")).toContainText("PO-4711");
-  });
-
   test("refuses an executable renamed .png with the server's message at the file field", async ({ page }) => {
     await openQuote(page, "admin@example.com", READ_ONLY_QUOTE);
     await confirmAddress(page);
@@ -206,5 +174,49 @@ test.describe("ordering a quote signed in", () => {
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(PHONE.width);
     await shot(page, "quote-order-phone");
+  });
+});
+
+test.describe("ordering on a portal of its own", () => {
+  test.describe.configure({ mode: "serial" });
+  test.use({ baseURL: `http://127.0.0.1:${OWN}` });
+  let portal: OwnPortal;
+  test.beforeAll(async () => {
+    test.setTimeout(120_000);
+    portal = await startOwnPortal(OWN);
+  });
+  test.afterAll(async () => portal?.stop());
+
+  test("pays a quote by card and lands on the new order's page", async ({ page }) => {
+    await openQuote(page, "admin@example.com", READ_ONLY_QUOTE);
+    await confirmAddress(page);
+    await page.getByLabel("Card Number").fill("4242 4242 4242 4242");
+    await page.getByLabel("Expiration Month").selectOption("12");
+    await page.getByLabel("Expiration Year").selectOption(String(new Date().getFullYear() + 2));
+    await page.getByLabel("CCV").fill("123");
+    await page.getByRole("button", { name: /^Pay \$/ }).click();
+    await expect(page).toHaveURL(/\/s\/order\/details\/ORD-\d+$/);
+    await expect(page.getByRole("heading", { level: 1, name: /^Order ORD-\d+$/ })).toBeVisible();
+  });
+
+  test("pays a quote on terms with a PO file", async ({ page }) => {
+    await openQuote(page, "billing@example.com", TERMS_QUOTE);
+    await page.getByRole("radio", { name: "Pay on Terms" }).check();
+    const pay = page.getByRole("button", { name: "Pay on Terms" });
+    await expect(pay).toBeDisabled();
+    await expect(page.getByLabel("Purchase Order File")).toHaveAttribute(
+      "accept",
+      ".doc,.docx,.xml,.txt,.png,.jpg,.csv",
+    );
+    await page.getByLabel("PO Number").fill("PO-4711");
+    await page.getByLabel("Purchase Order File").setInputFiles({
+      name: "po.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from("po,amount\nPO-4711,1200.00\n"),
+    });
+    await expect(pay).toBeEnabled();
+    await pay.click();
+    await expect(page).toHaveURL(/\/s\/order\/details\/ORD-\d+$/);
+    await expect(page.getByLabel("Order summary")).toContainText("PO-4711");
   });
 });
