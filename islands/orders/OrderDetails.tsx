@@ -42,7 +42,15 @@ function OrderView({ order, shipments }: { order: AccountOrder; shipments: Shipm
   return (
     <section className="account-record">
       <RecordHead title={`Order ${order.orderNumber}`} to="orders" />
-      <ShareMenu target={{ kind: "order", id: order.id, number: order.orderNumber, open: true }} />
+      <ShareMenu
+        target={{
+          kind: "order",
+          id: order.id,
+          number: order.orderNumber,
+          open: true,
+          publicPath: order.publicPath,
+        }}
+      />
       <Facts label="Order summary">
         <Fact name="Order Number">{order.orderNumber}</Fact>
         <Fact name="Ordered On">

@@ -8,6 +8,9 @@ import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { authOf, authorize } from "../http/auth.ts";
 import { idParam } from "../http/input.ts";
+import { publicOrderPath } from "../../src/domain/paths.ts";
+import { roleMay } from "../../src/domain/permissions.ts";
+import type { RoleId } from "../../src/domain/roles.ts";
 import { reply } from "../http/reply.ts";
 import {
   getAccountOrder,
@@ -17,6 +20,9 @@ import {
   listAccountOrders,
   listAccountQuotes,
 } from "../../src/api/accountOrders.ts";
+
+/** Spec section 6: share-link privileges, or grant-access ones (whose menu has Get Link too). */
+const mayShareLink = (role: RoleId) => roleMay(role, "share.link") || roleMay(role, "access.grant");
 
 /**
  * The signed-in quote and order pages' reads. Every record is read by id and then checked
@@ -63,6 +69,9 @@ export function accountOrderRoutes(deps: Deps) {
             shipments,
           }),
           unshippedItems: Math.max(0, counts.ordered - counts.shipped),
+          publicPath: mayShareLink(authOf(c).roleId)
+            ? publicOrderPath(record.row.id, record.row.validationId)
+            : null,
         },
       });
     })

@@ -72,6 +72,12 @@ export const listAccountQuotes = endpoint({
 export const AccountOrderSchema = z.extend(OrderDetailsSchema, {
   shippingProgress: ShippingProgressSchema,
   unshippedItems: z.int(),
+  /**
+   * The order's public page /p/order/ORD-{id}-{validationId} for Get Link To This Order, given
+   * only to roles with the share-link privilege (null otherwise): the link opens the order
+   * for anyone who has it, so it is a sharing right in itself.
+   */
+  publicPath: z.nullable(z.string()),
 });
 export type AccountOrder = z.infer<typeof AccountOrderSchema>;
 

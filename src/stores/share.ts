@@ -26,6 +26,8 @@ export interface ShareTarget {
   number: string;
   /** Orders are always open; a quote is open unless its status is Closed. */
   open: boolean;
+  /** An order's public page, as the server gives it to those who may share it. */
+  publicPath?: string | null;
 }
 
 /** Which entries the menu holds; all false means no menu at all. */
@@ -70,16 +72,16 @@ export const COPIED = "Copied!";
 export const COPY_REFUSED = "Your browser did not allow copying: select the link and copy it.";
 
 /**
- * The link a Get Link dialog shows. A quote's is its public page /p/quote/QUO-{n} (spec
- * section 2's shareable form: the summary and a sign-in card). An order's public form needs
- * its validation id, which signed-in answers do not carry (docs/decisions.md): until a call
- * gives it, the order's link is its signed-in page, which members of the account can open.
+ * The link a Get Link dialog shows: the record's public page, which anyone with the link can
+ * open (spec section 2's shareable form: the summary and a sign-in card). A quote's is
+ * /p/quote/QUO-{n}; an order's needs its validation id, which the server gives only to those
+ * who may share (publicPath); without it, the signed-in page, which members can open.
  */
 export function shareLink(target: ShareTarget): string {
   const path =
     target.kind === "quote"
       ? publicQuotePath(target.id)
-      : getPagePath($router, "orderDetails", { id: `${ORDER_PREFIX}${target.id}` });
+      : (target.publicPath ?? getPagePath($router, "orderDetails", { id: `${ORDER_PREFIX}${target.id}` }));
   return here().origin + path;
 }
 

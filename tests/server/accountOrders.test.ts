@@ -97,6 +97,15 @@ describe("a signed-in order or quote", () => {
     expect(orderDetails.shippingAddress).not.toBeNull();
   });
 
+  it("gives the order's public link to those who may share it, and to no one else", async () => {
+    const adminOrder = (await (await (await admin()).get("/api/v1/orders/5003")).json()).data.orderDetails;
+    expect(adminOrder.publicPath).toBe(`/p/order/ORD-5003-${demoToken("order-5003")}`);
+    const viewer = browser(ctx.app, ORIGIN);
+    await signIn(viewer, "viewer@example.com");
+    const viewerOrder = (await (await viewer.get("/api/v1/orders/5003")).json()).data.orderDetails;
+    expect(viewerOrder.publicPath).toBeNull();
+  });
+
   it("gives each order its own progress: received, shipped, delivered, cancelled, hold, completed", async () => {
     const b = await admin();
     const progress = async (id: number) =>

@@ -106,6 +106,7 @@ const order = (id: number): AccountOrder => ({
   memberPath: null,
   shippingProgress: "received",
   unshippedItems: 0,
+  publicPath: null,
 });
 const quote = (id: number): AccountQuote => ({
   id,

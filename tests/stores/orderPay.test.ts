@@ -62,6 +62,7 @@ const ORDER: AccountOrder = {
   memberPath: null,
   shippingProgress: "received",
   unshippedItems: 0,
+  publicPath: null,
 };
 const PAID = {
   paymentId: 9,

@@ -88,8 +88,14 @@ describe("which entries the Share menu holds", () => {
 });
 
 describe("Get Link", () => {
-  test("links a quote to its public page and an order to its signed-in page", () => {
+  test("links a quote to its public page, and an order to the public page the server gave", () => {
     expect(shareLink(OPEN_QUOTE)).toBe(`${PAGE_ORIGIN}/p/quote/QUO-1001`);
+    expect(shareLink({ ...ORDER, publicPath: "/p/order/ORD-5003-abc" })).toBe(
+      `${PAGE_ORIGIN}/p/order/ORD-5003-abc`,
+    );
+  });
+
+  test("links an order without a public path to its signed-in page", () => {
     expect(shareLink(ORDER)).toBe(`${PAGE_ORIGIN}/s/order/details/ORD-5003`);
   });
 
