@@ -13,7 +13,7 @@ import { localOnly } from "./http/local.ts";
 import { refuseNulInUrl } from "./http/nul.ts";
 import { originCheck } from "./http/origin.ts";
 import { requestId } from "./http/requestId.ts";
-import { observeRequests } from "./http/requestLog.ts";
+import { observeRequests, routeOf } from "./http/requestLog.ts";
 import { accountMessageRoutes } from "./routes/accountMessages.ts";
 import { accountSessionRoutes } from "./routes/accountSessions.ts";
 import { countryRoutes } from "./routes/countries.ts";
@@ -156,7 +156,8 @@ export function buildApp(input: AppDeps) {
       JSON.stringify({
         level: "error",
         requestId: c.get("requestId"),
-        path: c.req.path,
+        // The route's pattern, not the path: paths carry order tokens and report hashes.
+        route: routeOf(c),
         error: String(err?.stack ?? err),
       }),
     );
