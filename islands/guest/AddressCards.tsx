@@ -1,26 +1,14 @@
 import { useStore } from "@nanostores/react";
 import { useId } from "react";
 import type { Address } from "../../src/api/records.ts";
+import { addressLines, NO_ADDRESS } from "../../src/domain/addressLines.ts";
 import { $countries, countryName } from "../../src/stores/countries.ts";
-
-const NO_ADDRESS = "No Address";
 
 /** One address as its label would be written; 'No Address' when the record has none. */
 function AddressCard({ title, address }: { title: string; address: Address | null }) {
   const countries = useStore($countries);
   const id = useId();
-  const lines = address
-    ? [
-        address.companyName,
-        address.contactName,
-        address.attention && `Attn: ${address.attention}`,
-        address.line1,
-        address.line2,
-        [address.city, [address.state, address.zipCode].filter(Boolean).join(" ")].filter(Boolean).join(", "),
-        countryName(address, countries),
-        address.phoneNumber,
-      ].filter((line): line is string => Boolean(line))
-    : [];
+  const lines = addressLines(address, address && countryName(address, countries));
   return (
     <section className="address-card" aria-labelledby={id}>
       <h2 id={id}>{title}</h2>

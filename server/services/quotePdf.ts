@@ -1,4 +1,5 @@
 import type { Address, LineItem } from "../../src/api/records.ts";
+import { addressLines, NO_ADDRESS } from "../../src/domain/addressLines.ts";
 import { cents } from "../../src/domain/brand.ts";
 import { formatMoney } from "../../src/domain/money.ts";
 import {
@@ -38,25 +39,6 @@ export interface QuotePdfFacts {
 }
 
 const MARGIN = 48;
-const NO_ADDRESS = "No Address";
-
-/** An address as its label is written, one line each; none when the quote names none. */
-function addressLines(a: Address | null): string[] {
-  if (!a) return [];
-  const cityLine = [a.city, [a.state, a.zipCode].filter(Boolean).join(" ")].filter(Boolean).join(", ");
-  const lines = [
-    a.companyName,
-    a.contactName,
-    a.attention && `Attn: ${a.attention}`,
-    a.line1,
-    a.line2,
-    cityLine,
-    a.country?.name,
-    a.phoneNumber,
-  ];
-  return lines.filter((line): line is string => Boolean(line));
-}
-
 /** The specialist as one line: 'Sam Rivera, +1 617 555 0100 ext. 214'. */
 function specialistText(s: QuotePdfFacts["specialist"]): string {
   const phone = s.phone ? `${s.phone}${s.phoneExtension ? ` ext. ${s.phoneExtension}` : ""}` : null;
@@ -81,7 +63,7 @@ function addresses(doc: Doc, f: QuotePdfFacts) {
       .fontSize(11)
       .fillColor(BLACK)
       .text(title, x, top, { width: half - 12 });
-    const lines = addressLines(address);
+    const lines = addressLines(address, address?.country?.name);
     doc.font("Helvetica").fontSize(10);
     if (!lines.length) doc.fillColor(GREY).text(NO_ADDRESS, x).fillColor(BLACK);
     for (const line of lines) doc.text(line, x, undefined, { width: half - 12 });
