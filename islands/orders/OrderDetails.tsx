@@ -41,15 +41,20 @@ function OrderView({ order, shipments }: { order: AccountOrder; shipments: Shipm
   const paidOrderId = useStore($paidOrderId);
   return (
     <section className="account-record">
-      <RecordHead title={`Order ${order.orderNumber}`} to="orders" />
-      <ShareMenu
-        target={{
-          kind: "order",
-          id: order.id,
-          number: order.orderNumber,
-          open: true,
-          publicPath: order.publicPath,
-        }}
+      <RecordHead
+        title={`Order ${order.orderNumber}`}
+        to="orders"
+        actions={
+          <ShareMenu
+            target={{
+              kind: "order",
+              id: order.id,
+              number: order.orderNumber,
+              open: true,
+              publicPath: order.publicPath,
+            }}
+          />
+        }
       />
       <Facts label="Order summary">
         <Fact name="Order Number">{order.orderNumber}</Fact>

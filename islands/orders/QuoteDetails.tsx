@@ -63,8 +63,15 @@ function QuoteView({ quote }: { quote: AccountQuote }) {
   const expiresAt = quote.expiresAt === null ? null : epochSeconds(quote.expiresAt);
   return (
     <section className="account-record">
-      <RecordHead title={`Quote ${quote.quoteNumber}`} to="quotes" />
-      <ShareMenu target={{ kind: "quote", id: quote.id, number: quote.quoteNumber, open: quote.isOpen }} />
+      <RecordHead
+        title={`Quote ${quote.quoteNumber}`}
+        to="quotes"
+        actions={
+          <ShareMenu
+            target={{ kind: "quote", id: quote.id, number: quote.quoteNumber, open: quote.isOpen }}
+          />
+        }
+      />
       {ordering && <OrderBanner />}
       <Facts label="Quote summary">
         <Fact name="Quote Number">{quote.quoteNumber}</Fact>

@@ -1,4 +1,5 @@
 import { getPagePath } from "@nanostores/router";
+import type { ReactNode } from "react";
 import { $router } from "../../src/stores/router.ts";
 import { ErrorBanner } from "../ui/ErrorBanner.tsx";
 
@@ -31,12 +32,23 @@ export function RecordPending(props: {
   );
 }
 
-/** The top of a detail page: its number as the title and Back to List. */
-export function RecordHead({ title, to }: { title: string; to: "orders" | "quotes" }) {
+/** The top of a detail page: its number as the title, its actions (the Share menu) and Back to List. */
+export function RecordHead({
+  title,
+  to,
+  actions,
+}: {
+  title: string;
+  to: "orders" | "quotes";
+  actions?: ReactNode;
+}) {
   return (
     <header className="page-head">
       <h1>{title}</h1>
-      <BackToList to={to} />
+      <div className="page-head-actions">
+        <BackToList to={to} />
+        {actions}
+      </div>
     </header>
   );
 }
