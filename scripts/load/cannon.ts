@@ -1,0 +1,58 @@
+import autocannon from "autocannon";
+
+/** One measured call: throughput, latency percentiles and everything that was not a 2xx. */
+export interface Measured {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  /** Connection errors and timeouts, plus answers outside 2xx. */
+  errors: number;
+  statuses: string;
+}
+
+export interface Shot {
+  name: string;
+  url: string;
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  /** Builds each request's body (a push carries its own reading times). */
+  body?: () => string;
+}
+
+export const settings = {
+  connections: Number(process.env["LOAD_CONNECTIONS"] ?? 50),
+  seconds: Number(process.env["LOAD_SECONDS"] ?? 10),
+};
+
+/** Runs autocannon against one call; `running` receives the instance (to stop it early). */
+export async function fire(
+  shot: Shot,
+  opts: { connections?: number; seconds?: number; running?: (i: autocannon.Instance) => void } = {},
+): Promise<Measured> {
+  const { body } = shot;
+  // Without a callback autocannon returns its instance, which is also a promise of the result.
+  const instance = autocannon({
+    url: shot.url,
+    connections: opts.connections ?? settings.connections,
+    duration: opts.seconds ?? settings.seconds,
+    method: shot.method ?? "GET",
+    headers: shot.headers ?? {},
+    requests: [body ? { setupRequest: (r) => ({ ...r, body: body() }) } : {}],
+  }) as unknown as autocannon.Instance & PromiseLike<autocannon.Result>;
+  opts.running?.(instance);
+  const r = await instance;
+  const codes = Object.entries(r.statusCodeStats ?? {})
+    .map(([code, s]) => `${code}×${(s as { count: number }).count}`)
+    .join(" ");
+  return {
+    name: shot.name,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    requests: r.requests.total,
+    errors: r.errors + r.timeouts + r.non2xx,
+    statuses: codes,
+  };
+}

@@ -1,0 +1,93 @@
+// Ingestion at scale: N devices, each pushing its 20 channels once a minute through the real
+// endpoint, their pushes spread evenly over the minute (device i at i·60/N s). Latency runs
+// from the push's planned moment to its answer, so a server that falls behind shows it.
+import { CHANNELS_PER_DEVICE, loadChannelKey, loadKey, loadMac } from "./fixtures.ts";
+
+const P99_LIMIT_MS = 250;
+
+export interface IngestStep {
+  devices: number;
+  pushes: number;
+  p50: number;
+  p99: number;
+  failed: number;
+  holds: boolean;
+}
+
+const pushBody = (i: number) =>
+  JSON.stringify({
+    macAddress: loadMac(i),
+    readings: Array.from({ length: CHANNELS_PER_DEVICE }, (_, c) => ({
+      channelKey: loadChannelKey(i, c),
+      value: Math.round((20 + Math.sin(Date.now() / 60_000 + i + c)) * 100) / 100,
+    })),
+  });
+
+const pct = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : 0;
+
+/** Runs N devices for `seconds` and returns the push latencies' p50/p99 and failures. */
+export async function ingestStep(base: string, devices: number, seconds: number): Promise<IngestStep> {
+  const gap = 60_000 / devices;
+  const start = performance.now() + 100;
+  const times: number[] = [];
+  let failed = 0;
+  const pushes: Promise<void>[] = [];
+  for (let k = 0; k * gap < seconds * 1000; k++) {
+    const planned = start + k * gap;
+    const wait = planned - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    const i = k % devices;
+    pushes.push(
+      fetch(`${base}/api/v1/device-data/push`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Device ${loadKey(i)}` },
+        body: pushBody(i),
+      })
+        .then(async (res) => {
+          await res.arrayBuffer();
+          if (!res.ok) failed++;
+          times.push(performance.now() - planned);
+        })
+        .catch(() => {
+          failed++;
+        }),
+    );
+  }
+  await Promise.all(pushes);
+  times.sort((a, b) => a - b);
+  const p99 = pct(times, 99);
+  return {
+    devices,
+    pushes: pushes.length,
+    p50: pct(times, 50),
+    p99,
+    failed,
+    holds: failed === 0 && p99 <= P99_LIMIT_MS,
+  };
+}
+
+/** Doubles N from `first` until p99 passes 250 ms, then tries the midpoint once. */
+export async function ingestRamp(
+  base: string,
+  opts: { first: number; max: number; seconds: number; onStep: (s: IngestStep) => void },
+) {
+  let good = 0;
+  let bad = 0;
+  for (let n = opts.first; n <= opts.max; n *= 2) {
+    const step = await ingestStep(base, n, opts.seconds);
+    opts.onStep(step);
+    if (!step.holds) {
+      bad = n;
+      break;
+    }
+    good = n;
+  }
+  if (bad && good) {
+    const mid = Math.round((good + bad) / 2);
+    const step = await ingestStep(base, mid, opts.seconds);
+    opts.onStep(step);
+    if (step.holds) good = mid;
+  }
+  return { largest: good, limitReached: bad > 0 };
+}

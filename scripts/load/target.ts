@@ -1,0 +1,71 @@
+// The server side of `npm run load`, run as its own process so the load generator does not
+// share its event loop: a Hono hello-world baseline and the portal's app in the same Node
+// process, both served by @hono/node-server. It opens the database (LOAD_DATABASE_URL, else
+// PGlite in LOAD_DATA_DIR), seeds the demo with a month of history and the load fixtures,
+// then tells the parent (IPC) its ports and what it prepared; "stop" closes everything.
+import { serve } from "@hono/node-server";
+import { Hono } from "hono";
+import type { Server } from "node:http";
+import { buildApp } from "../../server/app.ts";
+import { parseConfig } from "../../server/config.ts";
+import { openDatabase } from "../../server/db/client.ts";
+import { fillHistory } from "../../server/seed/history.ts";
+import { seedDemo } from "../../server/seed/index.ts";
+import { addLoadDevices, addMonthReport, addStormUsers, demoPushers, samplesSize } from "./fixtures.ts";
+
+export interface TargetReady {
+  kind: "pglite" | "postgres";
+  baselinePort: number;
+  appPort: number;
+  pushers: Awaited<ReturnType<typeof demoPushers>>;
+  samples: Awaited<ReturnType<typeof samplesSize>>;
+  seedSeconds: number;
+}
+
+const env = process.env;
+const BASE_PORT = Number(env["LOAD_PORT"] ?? 4580);
+const HISTORY_DAYS = 31;
+const started = performance.now();
+
+const database = await openDatabase({
+  url: env["LOAD_DATABASE_URL"],
+  dataDir: env["LOAD_DATABASE_URL"] ? undefined : env["LOAD_DATA_DIR"],
+});
+const now = new Date();
+await seedDemo(database.db, { now, sampleDays: HISTORY_DAYS });
+await fillHistory(database.db, { now, sampleDays: HISTORY_DAYS });
+await addMonthReport(database.db);
+await addStormUsers(database.db, Number(env["LOAD_USERS"] ?? 200));
+await addLoadDevices(database.db, Number(env["LOAD_DEVICES"] ?? 0));
+const samples = await samplesSize(database.db);
+const pushers = await demoPushers(database.db);
+
+// TRUST_PROXY: the sign-in storm gives each sign-in its own X-Forwarded-For address, as
+// visitors behind the production proxy have; the per-address limits stay as they are.
+const config = parseConfig({ DEMO: "1", SIMULATOR: "0", TRUST_PROXY: "1", SERVE_STATIC: "0" });
+const app = buildApp({ db: database.db, config });
+const hello = new Hono().get("/", (c) => c.text("Hello Hono!"));
+
+const listen = (fetch: (r: Request) => Response | Promise<Response>, port: number) =>
+  new Promise<Server>((resolve) => {
+    const server = serve({ fetch, port, hostname: "127.0.0.1" }, () => resolve(server as Server));
+  });
+const servers = [await listen(hello.fetch, BASE_PORT), await listen(app.fetch, BASE_PORT + 1)];
+for (const s of servers) s.keepAliveTimeout = 65_000;
+
+process.on("message", async (m) => {
+  if (m !== "stop") return;
+  for (const s of servers) s.closeAllConnections();
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  await database.close().catch(() => {});
+  process.exit(0);
+});
+const ready: TargetReady = {
+  kind: database.kind,
+  baselinePort: BASE_PORT,
+  appPort: BASE_PORT + 1,
+  pushers,
+  samples,
+  seedSeconds: (performance.now() - started) / 1000,
+};
+process.send!(ready);
