@@ -26,6 +26,10 @@ export interface PaymentCounts {
   requests: number;
   networkErrors: number;
   serverErrors: number;
+  /** Keys whose browser lost a request to a kill (so its retry met an attempt left behind). */
+  interrupted: number;
+  /** "Still being processed" answers: a retry waiting for an attempt a dead process left pending. */
+  inProgress: number;
   charges: number;
   payments: number;
   orders: number;
@@ -104,6 +108,8 @@ export async function checkPayments(db: Db, before: Before, logs: KeyLog[]): Pro
     requests: sum((l) => l.requests),
     networkErrors: sum((l) => l.networkErrors),
     serverErrors: sum((l) => l.serverErrors),
+    interrupted: logs.filter((l) => l.networkErrors > 0).length,
+    inProgress: sum((l) => l.inProgress),
     charges: charges.length,
     payments: payments.length,
     orders: orders.length,
