@@ -186,13 +186,16 @@ function printTables(runs: EngineRun[]) {
     console.log(
       `\n${run.engine}: largest N that holds: ${run.largest}${run.limitReached ? "" : ` (or more: the ramp stopped at ${MAX_DEVICES})`}`,
     );
-  console.log("\n### samples table after seeding (a month of demo history)\n");
-  console.log("| engine | rows | heap bytes/row | total bytes/row (with indexes) |\n|---|---:|---:|---:|");
+  console.log("\n### Storage after seeding (a month of demo history)\n");
+  console.log(
+    "| engine | table | rows | heap bytes/row | bytes/row with indexes |\n|---|---|---:|---:|---:|",
+  );
   for (const { engine, ready } of runs) {
     const s = ready.samples;
-    console.log(
-      `| ${engine} | ${s.rows} | ${(s.heap / s.rows).toFixed(1)} | ${(s.total / s.rows).toFixed(1)} |`,
-    );
+    const row = (table: string, n: number, heap: number, total: number) =>
+      console.log(`| ${engine} | ${table} | ${n} | ${(heap / n).toFixed(1)} | ${(total / n).toFixed(1)} |`);
+    row("samples", s.rows, s.heap, s.total);
+    row("sample_rollups", s.rollupRows, s.rollupHeap, s.rollupTotal);
   }
 }
 

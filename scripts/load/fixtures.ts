@@ -82,11 +82,21 @@ export async function demoPushers(db: Db) {
   return [...byMac].map(([mac, channelKeys]) => ({ mac, key: demoDeviceKey(mac), channelKeys }));
 }
 
-/** The samples table's rows and bytes (heap, indexes and TOAST), for bytes per stored reading. */
+/** Rows and bytes (heap; and with indexes and TOAST) of samples and of their rollups. */
 export async function samplesSize(db: Db) {
-  return one<{ rows: number; total: number; heap: number }>(
+  return one<{
+    rows: number;
+    total: number;
+    heap: number;
+    rollupRows: number;
+    rollupTotal: number;
+    rollupHeap: number;
+  }>(
     db,
     sql`select (select count(*) from samples)::int as rows,
-      pg_total_relation_size('samples')::float8 as total, pg_relation_size('samples')::float8 as heap`,
+      pg_total_relation_size('samples')::float8 as total, pg_relation_size('samples')::float8 as heap,
+      (select count(*) from sample_rollups)::int as "rollupRows",
+      pg_total_relation_size('sample_rollups')::float8 as "rollupTotal",
+      pg_relation_size('sample_rollups')::float8 as "rollupHeap"`,
   );
 }
