@@ -1,5 +1,4 @@
 import { useStore } from "@nanostores/react";
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { $session } from "../../src/stores/session.ts";
 import {
   GRANT_LABEL,
@@ -14,23 +13,8 @@ import {
 } from "../../src/stores/share.ts";
 import { GrantAccessDialog } from "./GrantAccessDialog.tsx";
 import { ShareLinkDialog } from "./ShareLinkDialog.tsx";
+import { useMenuButton } from "../ui/useMenuButton.ts";
 import "../../src/styles/share.css";
-
-/** Moves the focus among the open menu's entries: arrows step and wrap, Home and End jump. */
-function moveFocus(e: KeyboardEvent<HTMLUListElement>) {
-  const items = [...e.currentTarget.querySelectorAll<HTMLElement>("button, a")];
-  const at = items.indexOf(document.activeElement as HTMLElement);
-  const to: Record<string, number> = {
-    ArrowDown: (at + 1) % items.length,
-    ArrowUp: (at - 1 + items.length) % items.length,
-    Home: 0,
-    End: items.length - 1,
-  };
-  const next = to[e.key];
-  if (next === undefined) return;
-  e.preventDefault();
-  items[next]?.focus();
-}
 
 /**
  * The Share dropdown of a signed-in quote or order page (spec sections 2 and 6). A disclosure
@@ -41,21 +25,7 @@ function moveFocus(e: KeyboardEvent<HTMLUListElement>) {
 export function ShareMenu({ target }: { target: ShareTarget }) {
   useStore($session);
   const choices = shareChoices(target, sessionShareRights());
-  const [expanded, setExpanded] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
-  const list = useRef<HTMLUListElement>(null);
-  const listId = useId();
-  useEffect(() => {
-    if (!expanded) return;
-    const outside = (e: Event) => root.current?.contains(e.target as Node) || setExpanded(false);
-    document.addEventListener("pointerdown", outside);
-    document.addEventListener("focusin", outside);
-    return () => {
-      document.removeEventListener("pointerdown", outside);
-      document.removeEventListener("focusin", outside);
-    };
-  }, [expanded]);
+  const menu = useMenuButton();
   if (!choices.link) return null;
   const dialogs = (
     <>
@@ -72,45 +42,17 @@ export function ShareMenu({ target }: { target: ShareTarget }) {
         {dialogs}
       </div>
     );
-  const close = () => {
-    setExpanded(false);
-    button.current?.focus();
-  };
   const choose = (open: () => void) => {
     // The dialog gives the focus back to what had it: the menu button, not the entry it hides.
-    close();
+    menu.close();
     open();
   };
-  const openOnFirst = () => {
-    setExpanded(true);
-    requestAnimationFrame(() => list.current?.querySelector<HTMLElement>("button, a")?.focus());
-  };
   return (
-    <div
-      className="share-menu"
-      ref={root}
-      onKeyDown={(e) => {
-        if (e.key !== "Escape" || !expanded) return;
-        e.preventDefault();
-        close();
-      }}
-    >
-      <button
-        ref={button}
-        type="button"
-        className="secondary outline"
-        aria-expanded={expanded}
-        aria-controls={listId}
-        onClick={() => setExpanded(!expanded)}
-        onKeyDown={(e) => {
-          if (e.key !== "ArrowDown") return;
-          e.preventDefault();
-          openOnFirst();
-        }}
-      >
+    <div className="share-menu" {...menu.rootProps}>
+      <button {...menu.buttonProps} className="secondary outline">
         Share
       </button>
-      <ul id={listId} ref={list} hidden={!expanded} onKeyDown={moveFocus}>
+      <ul {...menu.listProps}>
         <li>
           <button type="button" onClick={() => choose(() => openLinkDialog(target))}>
             {linkLabel(target.kind)}
@@ -125,7 +67,7 @@ export function ShareMenu({ target }: { target: ShareTarget }) {
         )}
         {choices.pdf && (
           <li>
-            <a href={quotePdfHref(target.id)} download onClick={() => setExpanded(false)}>
+            <a href={quotePdfHref(target.id)} download onClick={() => menu.setExpanded(false)}>
               {PDF_LABEL}
             </a>
           </li>
