@@ -48,22 +48,24 @@ export async function orderShipments(db: Db, orderId: number): Promise<Shipment[
  * carries the number and the number's activity rows; null when no shipment carries it.
  */
 export function trackingReader(db: Db) {
+  // One query: the shipment (tracking numbers are unique) joined to its scans, if any.
   return async (trackingNumber: string) => {
-    const [shipment] = await db
-      .select({ method: shipments.shipMethod })
-      .from(shipments)
-      .where(eq(shipments.trackingNumber, trackingNumber));
-    if (!shipment) return null;
-    const activity = await db
+    const found = await db
       .select({
+        method: shipments.shipMethod,
         at: trackingActivity.occurredAt,
         location: trackingActivity.locationDescription,
         description: trackingActivity.description,
         signedForByName: trackingActivity.signedForByName,
       })
-      .from(trackingActivity)
-      .where(eq(trackingActivity.trackingNumber, trackingNumber))
+      .from(shipments)
+      .leftJoin(trackingActivity, eq(trackingActivity.trackingNumber, shipments.trackingNumber))
+      .where(eq(shipments.trackingNumber, trackingNumber))
       .orderBy(asc(trackingActivity.occurredAt), asc(trackingActivity.id));
-    return { method: shipment.method, activity };
+    if (!found.length) return null;
+    const activity = found.flatMap(({ at, location, description, signedForByName }) =>
+      at === null ? [] : [{ at, location: location ?? "", description: description ?? "", signedForByName }],
+    );
+    return { method: found[0]!.method, activity };
   };
 }
