@@ -45,6 +45,7 @@ const Env = z.object({
   HOST: z.string().default("127.0.0.1"),
   DATA_DIR: z.string().default("./data"),
   DATABASE_URL: z.string().optional(),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
   SMTP_URL: z.string().optional(),
   PUBLIC_ORIGIN: origin,
   API_ORIGIN: origin,
@@ -83,6 +84,8 @@ export function parseConfig(env: Record<string, string | undefined>) {
     host: e.HOST,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
+    /** PostgreSQL connections per process; instances times this must stay under max_connections. */
+    databasePoolMax: e.DATABASE_POOL_MAX,
     smtpUrl: e.SMTP_URL,
     origins: {
       public: e.PUBLIC_ORIGIN,

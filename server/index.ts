@@ -26,6 +26,7 @@ if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
 const database = await openDatabase({
   url: config.databaseUrl,
   dataDir: config.databaseUrl ? undefined : config.dataDir,
+  poolMax: config.databasePoolMax,
 });
 if (config.demo && (await isEmpty(database.db))) {
   console.log("Seeding demo records (the year of report history follows in the background)...");

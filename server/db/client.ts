@@ -23,16 +23,45 @@ export async function openDatabase(opts: {
   url?: string | undefined;
   dataDir?: string | undefined;
   template?: Blob | undefined;
+  /** PostgreSQL connections this process may hold (DATABASE_POOL_MAX). */
+  poolMax?: number | undefined;
 }): Promise<Database> {
-  const database = opts.url ? await openPostgres(opts.url) : await openPglite(opts.dataDir, opts.template);
+  const database = opts.url
+    ? await openPostgres(opts.url, opts.poolMax)
+    : await openPglite(opts.dataDir, opts.template);
   return database;
 }
 
-async function openPostgres(url: string): Promise<Database> {
+/** How long a request waits for a new connection before it fails (and answers 503). */
+const CONNECT_TIMEOUT_MS = 5000;
+
+/**
+ * The PostgreSQL pool. While the database is away a connect fails within the timeout instead
+ * of hanging; an idle connection the database drops (a restart) is logged, not fatal: an
+ * 'error' event nobody listens to would end the process.
+ */
+export async function postgresPool(
+  url: string,
+  opts: { max?: number | undefined; connectTimeoutMs?: number } = {},
+) {
   const { Pool } = (await import("pg")).default;
+  const pool = new Pool({
+    connectionString: url,
+    max: opts.max ?? 10,
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+  });
+  pool.on("error", (err) =>
+    console.warn(
+      JSON.stringify({ level: "warn", what: "idle database connection lost", error: err.message }),
+    ),
+  );
+  return pool;
+}
+
+async function openPostgres(url: string, max: number | undefined): Promise<Database> {
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
-  const pool = new Pool({ connectionString: url, max: 10 });
+  const pool = await postgresPool(url, { max });
   const db = drizzle({ client: pool, schema }) as unknown as Db;
   const client = await pool.connect();
   try {
