@@ -6,7 +6,7 @@ import { resolveDeps, type AppDeps } from "./deps.ts";
 import { refuseDeviceKeys } from "./http/demoKeys.ts";
 import { isDemoDeviceKey } from "./seed/keys.ts";
 import { ApiError, NOT_FOUND, UNEXPECTED } from "./core/errors.ts";
-import { errorResponse } from "./http/errors.ts";
+import { databaseAwayResponse, errorResponse, isDatabaseAway } from "./http/errors.ts";
 import { PRIVATE_PATHS, privateResponse } from "./http/headers.ts";
 import { hostCheck } from "./http/hosts.ts";
 import { localOnly } from "./http/local.ts";
@@ -152,6 +152,20 @@ export function buildApp(input: AppDeps) {
   app.notFound((c) => errorResponse(c, 404, [{ field: null, message: NOT_FOUND }]));
   app.onError((err, c) => {
     if (err instanceof ApiError) return errorResponse(c, err.status, err.errors);
+    if (isDatabaseAway(err)) {
+      // One short line, no stack: the failed query's text and parameters stay out of the log.
+      const cause = err.cause instanceof Error ? err.cause : err;
+      console.warn(
+        JSON.stringify({
+          level: "warn",
+          requestId: c.get("requestId"),
+          route: routeOf(c),
+          what: "database away",
+          error: cause.message,
+        }),
+      );
+      return databaseAwayResponse(c);
+    }
     console.error(
       JSON.stringify({
         level: "error",
