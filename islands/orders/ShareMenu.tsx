@@ -67,7 +67,7 @@ export function ShareMenu({ target }: { target: ShareTarget }) {
         )}
         {choices.pdf && (
           <li>
-            <a href={quotePdfHref(target.id)} download onClick={() => menu.setExpanded(false)}>
+            <a href={quotePdfHref(target.id)} download onClick={menu.close}>
               {PDF_LABEL}
             </a>
           </li>

@@ -115,6 +115,8 @@ test("an Administrator downloads an open quote's PDF from its Share menu", async
   expect(bytes.subarray(0, 4).toString()).toBe("%PDF");
   const text = pdfText(bytes);
   expect(text).toContain("QUO-1001");
+  // The menu closes on its own and the keyboard goes on from the Share button.
+  await expect(page.getByRole("button", { name: "Share" })).toBeFocused();
   await page.setViewportSize(PHONE);
   await page.getByRole("button", { name: "Share" }).click();
   await shot(page, "quote-menu-phone");
