@@ -5,15 +5,16 @@ import { secureHeaders } from "hono/secure-headers";
 import { resolveDeps, type AppDeps } from "./deps.ts";
 import { refuseDeviceKeys } from "./http/demoKeys.ts";
 import { isDemoDeviceKey } from "./seed/keys.ts";
-import { ApiError, NOT_FOUND, UNEXPECTED } from "./core/errors.ts";
-import { databaseAwayResponse, errorResponse, isDatabaseAway } from "./http/errors.ts";
+import { NOT_FOUND } from "./core/errors.ts";
+import { errorResponse } from "./http/errors.ts";
+import { answerError } from "./http/onError.ts";
 import { PRIVATE_PATHS, privateResponse } from "./http/headers.ts";
 import { hostCheck } from "./http/hosts.ts";
 import { localOnly } from "./http/local.ts";
 import { refuseNulInUrl } from "./http/nul.ts";
 import { originCheck } from "./http/origin.ts";
 import { requestId } from "./http/requestId.ts";
-import { observeRequests, routeOf } from "./http/requestLog.ts";
+import { observeRequests } from "./http/requestLog.ts";
 import { accountMessageRoutes } from "./routes/accountMessages.ts";
 import { accountSessionRoutes } from "./routes/accountSessions.ts";
 import { countryRoutes } from "./routes/countries.ts";
@@ -150,33 +151,7 @@ export function buildApp(input: AppDeps) {
   if (deps.site) app.post("*", (c) => c.redirect(new URL(c.req.url).pathname.replace(/^\/+/, "/"), 303));
 
   app.notFound((c) => errorResponse(c, 404, [{ field: null, message: NOT_FOUND }]));
-  app.onError((err, c) => {
-    if (err instanceof ApiError) return errorResponse(c, err.status, err.errors);
-    if (isDatabaseAway(err)) {
-      // One short line, no stack: the failed query's text and parameters stay out of the log.
-      const cause = err.cause instanceof Error ? err.cause : err;
-      console.warn(
-        JSON.stringify({
-          level: "warn",
-          requestId: c.get("requestId"),
-          route: routeOf(c),
-          what: "database away",
-          error: cause.message,
-        }),
-      );
-      return databaseAwayResponse(c);
-    }
-    console.error(
-      JSON.stringify({
-        level: "error",
-        requestId: c.get("requestId"),
-        // The route's pattern, not the path: paths carry order tokens and report hashes.
-        route: routeOf(c),
-        error: String(err?.stack ?? err),
-      }),
-    );
-    return errorResponse(c, 500, [{ field: null, message: UNEXPECTED }]);
-  });
+  app.onError(answerError);
   return app;
 }
 export type App = ReturnType<typeof buildApp>;

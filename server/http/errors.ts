@@ -5,17 +5,15 @@ export const DATABASE_AWAY = "The service is temporarily unavailable. Try again 
 /** Seconds a client waits before trying again while the database is away. */
 const RETRY_AFTER_SECONDS = "5";
 
-/**
- * Sends the spec's failure `{success:false, data:[{field,message}]}` with the given status.
- * The app's last-resort 500 becomes a 503 when what failed was the connection to the database
- * (stopped, restarting, unreachable): the request was fine and will work again by itself.
- */
+/** Sends the spec's failure `{success:false, data:[{field,message}]}` with the given status. */
 export function errorResponse(c: Context, status: ErrorStatus, errors: FieldError[]) {
-  if (status === 500 && isDatabaseAway(c.error)) return databaseAwayResponse(c);
   return c.json({ success: false, data: errors }, status);
 }
 
-/** 503 with a Retry-After, for load balancers and browsers alike; never a stack. */
+/**
+ * 503 with a Retry-After, for load balancers and browsers alike; never a stack. The request
+ * was fine and will work again by itself once the database answers (server/http/onError.ts).
+ */
 export function databaseAwayResponse(c: Context) {
   c.header("Retry-After", RETRY_AFTER_SECONDS);
   return c.json({ success: false, data: [{ field: null, message: DATABASE_AWAY }] }, 503);

@@ -6,7 +6,8 @@ import { buildApp } from "../../server/app.ts";
 import { ApiError, UNEXPECTED } from "../../server/core/errors.ts";
 import { postgresPool, type Db } from "../../server/db/client.ts";
 import * as schema from "../../server/db/schema/index.ts";
-import { DATABASE_AWAY, errorResponse, isDatabaseAway } from "../../server/http/errors.ts";
+import { DATABASE_AWAY, isDatabaseAway } from "../../server/http/errors.ts";
+import { answerError } from "../../server/http/onError.ts";
 import { browser, signIn } from "./client.ts";
 import { TEST_NOW, testConfig, useTestApp } from "./helpers.ts";
 
@@ -107,17 +108,10 @@ describe("DATABASE_POOL_MAX", () => {
 describe("which database failures answer 503", () => {
   const failing = (err: Error) =>
     new Hono()
-      // The app always runs middleware first (request id, headers): Hono then hands the
-      // error handler the error in c.error, which errorResponse reads.
-      .use((_, next) => next())
       .get("/", () => {
         throw err;
       })
-      .onError((e, c) =>
-        e instanceof ApiError
-          ? errorResponse(c, e.status, e.errors)
-          : errorResponse(c, 500, [{ field: null, message: UNEXPECTED }]),
-      );
+      .onError(answerError);
   const pgError = (code: string, message: string) => Object.assign(new Error(message), { code });
   /** Drizzle's wrapper: the driver's error is its cause. */
   const wrapped = (cause: Error) => new Error("Failed query: select 1\nparams: ", { cause });

@@ -1,0 +1,22 @@
+import type { Context } from "hono";
+import { ApiError, UNEXPECTED } from "../core/errors.ts";
+import { databaseAwayResponse, errorResponse, isDatabaseAway } from "./errors.ts";
+import { routeOf } from "./requestLog.ts";
+
+/**
+ * The app's last word on a thrown error: an ApiError's own answer; the database being away a
+ * 503 and one short warn line (no stack: the failed query's text and parameters stay out of
+ * the log); anything else the spec's 500 and an error line with the route's pattern (paths
+ * carry order tokens and report hashes).
+ */
+export function answerError(err: Error, c: Context) {
+  if (err instanceof ApiError) return errorResponse(c, err.status, err.errors);
+  const line = { requestId: c.get("requestId"), route: routeOf(c) };
+  if (isDatabaseAway(err)) {
+    const cause = err.cause instanceof Error ? err.cause : err;
+    console.warn(JSON.stringify({ level: "warn", ...line, what: "database away", error: cause.message }));
+    return databaseAwayResponse(c);
+  }
+  console.error(JSON.stringify({ level: "error", ...line, error: String(err?.stack ?? err) }));
+  return errorResponse(c, 500, [{ field: null, message: UNEXPECTED }]);
+}
