@@ -30,6 +30,7 @@ export function taxRateReader(db: Db) {
 export interface AddressFields {
   companyName: string | null;
   contactName: string | null;
+  attention: string | null;
   line1: string | null;
   line2: string | null;
   city: string | null;

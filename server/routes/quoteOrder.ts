@@ -214,6 +214,7 @@ export function quoteOrderRoutes(deps: Deps) {
           fields: {
             companyName: input.companyName,
             contactName: input.contactName,
+            attention: null,
             line1: input.line1,
             line2: null,
             city: input.city,

@@ -10,6 +10,7 @@ import { authOf, authorize } from "../http/auth.ts";
 import type { RateOption } from "../services/shippingRates.ts";
 import type { InputOf } from "../../src/api/endpoint.ts";
 import { placeQuoteOrder, QUOTE_ORDER_MESSAGES } from "../../src/api/quoteOrder.ts";
+import { sameRecipient } from "../../src/domain/address.ts";
 import { cents, type Cents } from "../../src/domain/brand.ts";
 import { quoteRefusal } from "./paymentPlans.ts";
 
@@ -66,35 +67,41 @@ export async function countryCode(
   return found;
 }
 
-/** The form's address with this prefix, or the quote's stored one when the form left it empty. */
+/**
+ * The form's address with this prefix, or the quote's stored one when the form left it empty.
+ * The form has no Attention or phone field (spec section 7): while the typed address names the
+ * stored one's recipient (same company and contact), its attention line and phone carry over,
+ * so ordering never drops an "Attn: Receiving" the quote had; else the phone is the contact's.
+ */
 export async function placeOf(
   deps: Deps,
   input: OrderInput,
   prefix: Prefix,
   stored: number | null,
 ): Promise<Place | null> {
-  const v = (part: string) => String((input as Record<string, unknown>)[`${prefix}${part}`] ?? "");
+  const v = (part: string) => String((input as Record<string, unknown>)[`${prefix}${part}`] ?? "").trim();
+  const quoted = stored === null ? null : ((await addressesById(deps.db, [stored])).get(stored) ?? null);
   if (["CompanyName", "ContactName", "AddressLine1", "City", "Zip", "CountryId"].every((p) => !v(p))) {
-    if (stored === null) return null;
-    const a = (await addressesById(deps.db, [stored])).get(stored);
-    if (!a) return null;
-    const { id: _id, country, attention: _a, ...rest } = a;
+    if (!quoted) return null;
+    const { id: _id, country, ...rest } = quoted;
     return { fields: { ...rest, countryId: country?.id ?? null }, countryCode: country?.code ?? "" };
   }
   const country = (await countryList(deps.db)).find((k) => String(k.id) === v("CountryId"));
   if (!country) throw new ApiError(400, [{ field: `${prefix}CountryId`, message: "Choose a country." }]);
   const orNull = (s: string) => s || null;
+  const recipient = { companyName: orNull(v("CompanyName")), contactName: orNull(v("ContactName")) };
+  const kept = quoted && sameRecipient(quoted, recipient) ? quoted : null;
   return {
     fields: {
-      companyName: orNull(v("CompanyName")),
-      contactName: orNull(v("ContactName")),
+      ...recipient,
+      attention: kept?.attention ?? null,
       line1: orNull(v("AddressLine1")),
       line2: orNull(v("AddressLine2")),
       city: orNull(v("City")),
       state: orNull(v("State")),
       zipCode: orNull(v("Zip")),
       countryId: country.id,
-      phoneNumber: input.contactPhone || null,
+      phoneNumber: kept?.phoneNumber ?? (input.contactPhone || null),
     },
     countryCode: country.code,
   };

@@ -164,30 +164,53 @@ export function sameAddress(a: AddressDraft, b: AddressDraft): boolean {
   });
 }
 
+/** Same recipient: company and contact names alike, case and end spaces aside (server/routes/quotePricing.ts). */
+export function sameRecipient(
+  a: { companyName: string | null; contactName: string | null },
+  b: { companyName: string | null; contactName: string | null },
+): boolean {
+  const same = (x: string | null, y: string | null) =>
+    (x ?? "").trim().toLowerCase() === (y ?? "").trim().toLowerCase();
+  return same(a.companyName, b.companyName) && same(a.contactName, b.contactName);
+}
+
 /**
  * A draft as an address card shows it: the country named from the list (or from the address it
- * was edited from), empty fields as absent.
+ * was edited from), empty fields as absent. The form has no Attention or phone field: they carry
+ * over from the address it was edited from while the recipient stays the same, as the server
+ * stores the order's address.
  */
 export function addressOf(
   draft: AddressDraft,
   countries: readonly { id: number; name: string; code: string }[],
-  from: { country: { id: number; name: string; code: string } | null } | null,
+  from: {
+    companyName?: string | null;
+    contactName?: string | null;
+    attention?: string | null;
+    phoneNumber?: string | null;
+    country: { id: number; name: string; code: string } | null;
+  } | null,
 ) {
   const listed = countries.find((c) => c.id === draft.countryId);
   const kept = from?.country?.id === draft.countryId ? from.country : null;
   const country = listed ? { id: listed.id, name: listed.name, code: listed.code } : kept;
   const orNull = (s: string) => s.trim() || null;
+  const recipient = { companyName: orNull(draft.companyName), contactName: orNull(draft.contactName) };
+  const carried =
+    from &&
+    sameRecipient(recipient, { companyName: from.companyName ?? null, contactName: from.contactName ?? null })
+      ? from
+      : null;
   return {
     id: 0,
-    companyName: orNull(draft.companyName),
-    contactName: orNull(draft.contactName),
-    attention: null,
+    ...recipient,
+    attention: carried?.attention ?? null,
     line1: orNull(draft.line1),
     line2: orNull(draft.line2),
     city: orNull(draft.city),
     state: orNull(draft.state),
     zipCode: orNull(draft.zipCode),
     country,
-    phoneNumber: null,
+    phoneNumber: carried?.phoneNumber ?? null,
   };
 }

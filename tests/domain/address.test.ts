@@ -86,4 +86,18 @@ describe("the address dialog's rules", () => {
     expect(addressOf(BOSTON, [], from)).toMatchObject({ country: from.country, line2: null, city: "Boston" });
     expect(addressOf({ ...BOSTON, countryId: 9 }, [], from).country).toBeNull();
   });
+
+  it("carries the attention line and phone over while the recipient stays the same", () => {
+    const from = {
+      companyName: "Acme Labs",
+      contactName: "Dana",
+      attention: "Receiving",
+      phoneNumber: "617-555-0142",
+      country: null,
+    };
+    const same = { ...BOSTON, companyName: " acme labs ", contactName: "Dana", line1: "1 New Dock Rd" };
+    expect(addressOf(same, [], from)).toMatchObject({ attention: "Receiving", phoneNumber: "617-555-0142" });
+    const other = { ...same, contactName: "Sam" };
+    expect(addressOf(other, [], from)).toMatchObject({ attention: null, phoneNumber: null });
+  });
 });

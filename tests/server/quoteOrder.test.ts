@@ -262,11 +262,36 @@ describe("signed-in quote order and balance payment", () => {
         line1: "1 New Dock Rd",
         city: "Boston",
         country: { code: "US" },
+        // Same recipient as the quote's address: its attention line and phone carry over.
+        attention: "Receiving",
+        phoneNumber: "617-555-0142",
       });
       expect(order.payments).toHaveLength(1);
       expect(order.payments[0].amount).toBe(order.grandTotal);
       const [quote] = await db().select().from(quotes).where(eq(quotes.id, OPEN));
       expect(quote).toMatchObject({ status: "Closed", orderId });
+    });
+
+    it("drops the quote address's attention for another recipient and keeps the contact phone", async () => {
+      const b = await as("admin@example.com");
+      const form = await orderForm(b, {
+        shippingAddressContactName: "Sam Dockhand",
+        contactPhone: "617-555-0199",
+      });
+      const res = await multipart(b, "/quote/order", form);
+      expect(res.status).toBe(200);
+      const { orderId } = (await res.json()).data as { orderId: number };
+      const order = (await (await b.get(`/api/v1/orders/${orderId}`)).json()).data.orderDetails;
+      expect(order.shippingAddress).toMatchObject({
+        contactName: "Sam Dockhand",
+        attention: null,
+        phoneNumber: "617-555-0199",
+      });
+      // The billing address the form left empty is the quote's, whole.
+      expect(order.billingAddress).toMatchObject({
+        contactName: "Accounts Payable",
+        phoneNumber: "617-555-0100",
+      });
     });
 
     it("refuses a tampered tax or shipping price with a clear 400, and charges nothing", async () => {
