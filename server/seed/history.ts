@@ -1,6 +1,7 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { rows, type Db } from "../db/client.ts";
 import { channels, reports } from "../db/schema/index.ts";
+import { ensureSamplePartitionsBetween } from "../data/partitions.ts";
 import { rollUpRange, rollupCoverage } from "../data/rollups.ts";
 import { DEMO } from "./demo.ts";
 import { REPORT_CHANNELS } from "./reports.ts";
@@ -184,6 +185,8 @@ export async function fillHistory(
       ),
     );
   const target = Math.floor(opts.now.getTime() / 60_000) * 60_000 - opts.sampleDays * DAY;
+  // The year of history goes into monthly partitions, not the default one (created up front).
+  await ensureSamplePartitionsBetween(db, new Date(target), opts.now);
   for (const rc of REPORT_CHANNELS) {
     const id = found.find((f) => f.key === rc.key)?.id;
     if (id === undefined) continue;

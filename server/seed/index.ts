@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { rows } from "../db/client.ts";
+import { ensureSamplePartitions } from "../data/partitions.ts";
 import { seedAccounts } from "./accounts.ts";
 import { seedDevices } from "./devices.ts";
 import { seedOrders } from "./orders.ts";
@@ -18,6 +19,8 @@ export async function isEmpty(db: Db): Promise<boolean> {
 export async function seedDemo(db: Db, opts: { now: Date; sampleDays: number }) {
   await db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
+    // The recent samples go into their months' partitions, not the default one.
+    await ensureSamplePartitions(tx, opts.now);
     await seedReference(tx);
     const acct = await seedAccounts(tx, opts.now);
     const dev = await seedDevices(tx, opts.now, acct);

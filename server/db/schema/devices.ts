@@ -154,7 +154,11 @@ export const channels = pgTable(
   (t) => [index("channels_group").on(t.channelGroupId)],
 );
 
-/** Narrow sample table; the primary key serves range scans per channel. */
+/**
+ * Narrow sample table; the primary key serves range scans per channel. In the database it is
+ * partitioned by month of `time` (migration 0009, server/data/partitions.ts): drizzle and
+ * drizzle-kit see one table with these columns and keys, which is what every query needs.
+ */
 export const samples = pgTable(
   "samples",
   {
