@@ -1,5 +1,5 @@
 import { useStore } from "@nanostores/react";
-import type { FormEvent } from "react";
+import { useLayoutEffect, useRef, type FormEvent } from "react";
 import { fieldError, generalErrors } from "../../src/api/errors.ts";
 import { GRANT_ACCESS_MESSAGES } from "../../src/api/grantAccess.ts";
 import {
@@ -18,11 +18,16 @@ import { Form } from "../ui/Form.tsx";
 /**
  * Grant Account Access (spec sections 2 and 6): an email address and Send; then 'Invite sent
  * to {email}'. A federated subscription grants access through its identity provider only,
- * so its dialog says that instead of asking for an address.
+ * so its dialog says that instead of asking for an address. Once sent, the Send Invite button
+ * that had the focus is gone: the message takes it, and closing gives it back to Share.
  */
 export function GrantAccessDialog() {
   const { open, sent } = useStore($grantDialog);
   const form = useStore($grantForm);
+  const sentNote = useRef<HTMLParagraphElement>(null);
+  useLayoutEffect(() => {
+    if (sent) sentNote.current?.focus();
+  }, [sent]);
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     void submitGrant(String(new FormData(e.currentTarget).get("emailAddress") ?? ""));
@@ -30,7 +35,7 @@ export function GrantAccessDialog() {
   const body = federated() ? (
     <p role="status">{GRANT_ACCESS_MESSAGES.federated}</p>
   ) : sent ? (
-    <p role="status" className="grant-sent">
+    <p role="status" className="grant-sent" tabIndex={-1} ref={sentNote}>
       {sent}
     </p>
   ) : (

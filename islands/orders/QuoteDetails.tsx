@@ -1,5 +1,5 @@
 import { useStore } from "@nanostores/react";
-import { useEffect, useMemo } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import type { AccountQuote } from "../../src/api/accountOrders.ts";
 import { epochSeconds } from "../../src/domain/brand.ts";
 import { visitorZone } from "../../src/domain/dayText.ts";
@@ -7,19 +7,26 @@ import { quoteStatusLabel } from "../../src/domain/quote.ts";
 import { $accountQuote, dismissRecordError, loadAccountQuote } from "../../src/stores/accountOrders.ts";
 import {
   $orderTotals,
+  $placedOrder,
   $quoteOrder,
+  $quotePaymentDone,
+  closeQuotePaymentDone,
   dismissOrderBanner,
   mayOrderQuotes,
   openQuoteOrder,
   orderOffer,
+  placedMessage,
+  shippingLabel,
+  type PlacedOrder,
 } from "../../src/stores/quoteOrder.ts";
-import { askToVerifyShipping } from "../../src/stores/quoteAddress.ts";
+import { askToVerifyShipping, openAddressDialog } from "../../src/stores/quoteAddress.ts";
 import { $router } from "../../src/stores/router.ts";
 import { AddressCards } from "../guest/AddressCards.tsx";
 import { Day } from "../guest/Day.tsx";
 import { Fact, Facts } from "../guest/Facts.tsx";
 import { LineItems } from "../guest/LineItems.tsx";
 import { Totals } from "../guest/Totals.tsx";
+import { PaymentComplete } from "../payments/PaymentComplete.tsx";
 import { ErrorBanner } from "../ui/ErrorBanner.tsx";
 import { AddressDialog } from "./quote/AddressDialog.tsx";
 import { EditableAddresses } from "./quote/EditableAddresses.tsx";
@@ -49,7 +56,11 @@ export default function QuoteDetails() {
 
 function QuoteView({ quote }: { quote: AccountQuote }) {
   const offer = useMemo(() => orderOffer(quote, mayOrderQuotes()), [quote]);
+  const placedAny = useStore($placedOrder);
+  // Placed from this page: the quote is closed now; the page confirms the order and links to it.
+  const placed = placedAny?.quoteId === quote.id ? placedAny : null;
   const ordering = offer.kind === "order";
+  const editing = ordering && !placed;
   useEffect(() => {
     if (!ordering) return;
     openQuoteOrder(quote);
@@ -78,19 +89,23 @@ function QuoteView({ quote }: { quote: AccountQuote }) {
         <Fact name="Quoted On">
           <Day at={quote.createdAt} />
         </Fact>
-        <Fact name="Status">{quoteStatusLabel({ status: quote.status, expiresAt }, visitorZone())}</Fact>
+        <Fact name="Status">
+          {placed ? "Closed" : quoteStatusLabel({ status: quote.status, expiresAt }, visitorZone())}
+        </Fact>
         <Fact name="Product Specialist">{specialist.name || "-"}</Fact>
         <Fact name="Specialist Phone">{phone || "-"}</Fact>
       </Facts>
       {ordering ? (
-        <EditableAddresses />
+        <EditableAddresses editable={editing} />
       ) : (
         <AddressCards shipping={detail.shippingAddress} billing={detail.billingAddress} />
       )}
       <LineItems items={detail.lineItems} currency={detail.currency} />
       {ordering ? <OrderTotals /> : <QuoteTotals quote={quote} />}
+      {editing && <ShippingNote />}
       {offer.kind === "reason" && <p className="muted">{offer.message}</p>}
-      {ordering && (
+      {placed && <OrderPlaced key={placed.orderId} placed={placed} />}
+      {editing && (
         <>
           <PaymentSection />
           <AddressDialog />
@@ -127,10 +142,51 @@ function OrderTotals() {
       rows={[
         ["Subtotal", totals.subtotal],
         ["Tax", totals.tax],
-        ["Shipping", totals.shipping],
+        [shippingLabel(totals.shippingName), totals.shipping],
         ["Grand Total", totals.grandTotal],
       ]}
     />
+  );
+}
+
+/**
+ * A polite line when the shipping price is not the quoted or shown one (after Confirm
+ * Address or a new address), with a way to pick another of the offered options.
+ */
+function ShippingNote() {
+  const note = useStore($quoteOrder).shippingNote;
+  return (
+    <div className="shipping-note">
+      <p role="status">{note ?? ""}</p>
+      {note && (
+        <button type="button" className="secondary small" onClick={() => openAddressDialog("shipping")}>
+          Choose Another Shipping Option
+        </button>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The order placed from this page: the confirmation takes the focus (the payment form that had
+ * it is gone), a link opens the order, and a card order's Payment Complete opens over it, so
+ * closing that dialog brings the focus back here.
+ */
+function OrderPlaced({ placed }: { placed: PlacedOrder }) {
+  const done = useStore($quotePaymentDone);
+  const note = useRef<HTMLParagraphElement>(null);
+  useLayoutEffect(() => note.current?.focus(), []);
+  return (
+    <section className="order-placed" aria-labelledby="order-placed-heading">
+      <h2 id="order-placed-heading">Order Placed</h2>
+      <p ref={note} tabIndex={-1} role="status" className="pay-done">
+        {placedMessage(placed)}
+      </p>
+      <p>
+        <a href={placed.orderPath}>View order {placed.orderNumber}</a>
+      </p>
+      <PaymentComplete done={done} onClose={closeQuotePaymentDone} />
+    </section>
   );
 }
 

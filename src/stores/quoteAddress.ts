@@ -3,7 +3,7 @@ import type { FieldError } from "../api/errors.ts";
 import { getShippingRates, type ShippingOption } from "../api/quoteOrder.ts";
 import { EMPTY_DRAFT, editDraft, sameAddress, type AddressDraft } from "../domain/address.ts";
 import { call, errorsOf } from "./http.ts";
-import { $quoteOrder, countryCodeOf, refreshTax } from "./quoteOrder.ts";
+import { $orderTotals, $quoteOrder, countryCodeOf, noteShippingChange, refreshTax } from "./quoteOrder.ts";
 
 /*
  * The Shipping/Billing Address dialog of the signed-in quote page (spec sections 2, 4, 5) and
@@ -145,7 +145,14 @@ export async function saveAddress() {
   const d = $addressDialog.get();
   const option = d.options?.find((o) => o.serviceCode === d.chosen) ?? null;
   if (d.kind === "shipping") {
-    $quoteOrder.set({ ...$quoteOrder.get(), shipping: d.draft, option: option ?? $quoteOrder.get().option });
+    const before = $orderTotals.get()?.shipping ?? 0;
+    $quoteOrder.set({
+      ...$quoteOrder.get(),
+      shipping: d.draft,
+      option: option ?? $quoteOrder.get().option,
+      shippingNote: null,
+    });
+    if (option) noteShippingChange(before, option, sameAddress(d.draft, d.original) ? "option" : "address");
   } else $quoteOrder.setKey("billing", d.draft);
   closeAddressDialog();
   await refreshTax();
@@ -168,7 +175,8 @@ export function editFromVerify() {
 /**
  * 'Confirm Address': the address stays; its options are asked for, and the quote's own
  * carrier and method are chosen when still offered (then the tax). Otherwise the payment
- * section asks for a choice.
+ * section asks for a choice. When today's rate for that method is not the quoted price, a
+ * line says so and offers the other options.
  */
 export async function confirmShipping() {
   $verifyShipping.set(false);
@@ -185,5 +193,6 @@ export async function confirmShipping() {
   }
   if (!same || $quoteOrder.get().option) return;
   $quoteOrder.setKey("option", same);
+  noteShippingChange(order.quote.detail.shippingCost, same, "confirmed");
   await refreshTax();
 }

@@ -1,18 +1,25 @@
 import { getPagePath } from "@nanostores/router";
-import { computed, map } from "nanostores";
-import type { AccountQuote } from "../api/accountOrders.ts";
+import { atom, computed, map } from "nanostores";
+import { getAccountOrder, type AccountOrder, type AccountQuote } from "../api/accountOrders.ts";
+import { pathOf } from "../api/endpoint.ts";
+import { getPaymentReceipt } from "../api/orders.ts";
 import type { FieldError } from "../api/errors.ts";
 import { PAYMENT_IN_PROGRESS } from "../api/payments.ts";
 import { getQuoteTax, placeQuoteOrder, type ShippingOption } from "../api/quoteOrder.ts";
 import { draftOf, type AddressDraft } from "../domain/address.ts";
+import { cents } from "../domain/brand.ts";
+import { formatMoney } from "../domain/money.ts";
+import { ORDER_PREFIX } from "../domain/order.ts";
 import { cardFields, PAYMENT_NETWORK_ERROR, type CardInput } from "../domain/card.ts";
 import { $countries, loadCountries } from "./countries.ts";
 import { formTask, type FormState } from "./formTask.ts";
 import { RECORD_LOAD_FAILED } from "./accountOrders.ts";
-import { newAttemptKey, NOT_PAYABLE } from "./guestPay.ts";
+import { cardProblems } from "./cardPayment.ts";
+import { loadConfig } from "./config.ts";
+import { newAttemptKey, NOT_PAYABLE, type PaymentDone } from "./guestPay.ts";
 import { call, errorsOf, RequestFailure } from "./http.ts";
-import { go } from "./navigate.ts";
 import { $router } from "./router.ts";
+import { $session } from "./session.ts";
 import { sessionMay } from "./tags.ts";
 
 /*
@@ -35,6 +42,8 @@ export interface QuoteOrderState {
   tax: number | null;
   /** The page's dismissible banner (a tax call failed). */
   banner: string | null;
+  /** A polite line saying the shipping price is not the one quoted or shown before, and why. */
+  shippingNote: string | null;
 }
 
 export const $quoteOrder = map<QuoteOrderState>({
@@ -44,6 +53,7 @@ export const $quoteOrder = map<QuoteOrderState>({
   option: null,
   tax: null,
   banner: null,
+  shippingNote: null,
 });
 
 /** The payment form: its fields beyond the card, the chosen file, busy, errors and the attempt's key. */
@@ -87,8 +97,48 @@ export const $orderTotals = computed($quoteOrder, ({ quote, option, tax }) => {
   const { detail } = quote;
   const shipping = option ? option.price : detail.shippingCost;
   const taxed = tax ?? detail.tax;
-  return { subtotal: detail.subtotal, tax: taxed, shipping, grandTotal: detail.subtotal + shipping + taxed };
+  return {
+    subtotal: detail.subtotal,
+    tax: taxed,
+    shipping,
+    shippingName: shippingNameOf(quote, option),
+    grandTotal: detail.subtotal + shipping + taxed,
+  };
 });
+
+/** The shipping method the shipping amount is for: the chosen option, else the quote's own. */
+function shippingNameOf(quote: AccountQuote, option: ShippingOption | null): string | null {
+  if (option) return option.name;
+  const { shippingCarrier, shippingMethod } = quote.detail;
+  return [shippingCarrier, shippingMethod].filter(Boolean).join(" ") || null;
+}
+
+/** The Totals row label of the shipping amount: 'Shipping (UPS Ground)', or plain 'Shipping'. */
+export const shippingLabel = (name: string | null) => (name ? `Shipping (${name})` : "Shipping");
+
+/**
+ * Says so when the shipping price is no longer the one the page showed: after Confirm Address
+ * (today's rate for the quote's own method) or after a new address or option. Nothing when
+ * the price stays.
+ */
+export function noteShippingChange(
+  from: number,
+  option: ShippingOption,
+  why: "confirmed" | "address" | "option",
+) {
+  const s = $quoteOrder.get();
+  if (!s.quote || from === option.price) return;
+  const money = (amount: number) => formatMoney(cents(amount), s.quote!.detail.currency);
+  const tail = {
+    confirmed: " at today's rate for this address",
+    address: " for the new address",
+    option: "",
+  }[why];
+  $quoteOrder.setKey(
+    "shippingNote",
+    `Shipping changed from ${money(from)} to ${money(option.price)} (${option.name})${tail}.`,
+  );
+}
 
 /** Can the order be sent: a shipping option chosen (when something ships) and the tax known. */
 export const $readyToPay = computed(
@@ -153,7 +203,10 @@ export function openQuoteOrder(quote: AccountQuote) {
     option: null,
     tax: null,
     banner: null,
+    shippingNote: null,
   });
+  if ($placedOrder.get()?.quoteId !== quote.id) $placedOrder.set(null);
+  $quotePaymentDone.set(null);
   $orderForm.set({
     ...$orderForm.get(),
     busy: false,
@@ -209,14 +262,88 @@ function orderFailure(e: unknown): RequestFailure {
   return new RequestFailure(errors);
 }
 
+/** The order placed from this page: what the page confirms and links to (the quote is now closed). */
+export interface PlacedOrder {
+  quoteId: number;
+  orderId: number;
+  orderNumber: string;
+  /** The signed-in order page, /s/order/details/ORD-{id}. */
+  orderPath: string;
+  method: PaymentMethod;
+  purchaseOrderNumber: string;
+}
+export const $placedOrder = atom<PlacedOrder | null>(null);
+
+/** The Payment Complete dialog of a card order; null while it is closed. */
+export const $quotePaymentDone = atom<PaymentDone | null>(null);
+
+export function closeQuotePaymentDone() {
+  $quotePaymentDone.set(null);
+}
+
+/** What the page says once the order is placed (and takes the focus). */
+export function placedMessage(placed: PlacedOrder): string {
+  if (placed.method === "Online - CC")
+    return `Thank you: your order ${placed.orderNumber} is placed and paid by card.`;
+  const po = placed.purchaseOrderNumber ? ` with purchase order ${placed.purchaseOrderNumber}` : "";
+  return `Thank you: your order ${placed.orderNumber} is placed on terms${po}; it will be invoiced.`;
+}
+
+/** The order a closed quote became, when this page placed it (the quote read does not name it yet). */
+export function orderOfQuote(quoteId: number): PlacedOrder | null {
+  const placed = $placedOrder.get();
+  return placed?.quoteId === quoteId ? placed : null;
+}
+
+/** The receipt of the card payment that placed an order, from the order as the server now has it. */
+export function receiptOf(order: AccountOrder, webBase: string, email: string): PaymentDone | null {
+  const payment = order.payments.findLast((p) => p.method === "Online - CC");
+  const ref = order.publicPath?.split("/").pop();
+  if (!payment || !ref) return null;
+  return {
+    amount: payment.amount,
+    currency: order.currency,
+    cardBrand: payment.cardBrand ?? "",
+    cardLast4: payment.cardLast4 ?? "",
+    receiptHref: webBase + pathOf(getPaymentReceipt, { ref: decodeURIComponent(ref), paymentId: payment.id }),
+    email,
+  };
+}
+
+/**
+ * Payment Complete for a card order (spec section 4). The order call answers only its id, so
+ * the payment is read from the new order; without it the page's confirmation still stands.
+ */
+async function showPaymentComplete(orderId: number) {
+  try {
+    const [{ orderDetails }, { webBase }] = await Promise.all([
+      call(getAccountOrder, undefined, { orderId }),
+      loadConfig(),
+    ]);
+    const session = $session.get();
+    const email = session.status === "signedIn" ? session.info.email : "";
+    if ($placedOrder.get()?.orderId === orderId)
+      $quotePaymentDone.set(receiptOf(orderDetails, webBase, email));
+  } catch {
+    // The confirmation on the page names the order and links to it; the receipt is mailed.
+  }
+}
+
 /**
  * Places the order (POST /quote/order, multipart when a PO file goes with it): by card with
- * `card`, on terms without. On success the browser goes to the new order's page.
+ * `card`, on terms without. On success the page confirms it in place (and a card order opens
+ * Payment Complete), with a link to the new order's page.
  */
 export async function placeOrder(card: CardInput | null) {
   const s = $quoteOrder.get();
   if (!s.quote || !$readyToPay.get()) return;
   const quote = s.quote;
+  // The spec's default expiry (01, this year) is a past month most of the year: said at once.
+  const problems = card ? cardProblems(card) : [];
+  if (problems.length) {
+    $orderForm.set({ ...$orderForm.get(), errors: problems });
+    return;
+  }
   await formTask($orderForm, async () => {
     const f = $orderForm.get();
     const input = {
@@ -236,12 +363,20 @@ export async function placeOrder(card: CardInput | null) {
       idempotencyKey: f.key,
       ...(card || !f.file ? {} : { purchaseOrderFile: f.file }),
     };
+    let orderId: number;
     try {
-      const { orderId } = await call(placeQuoteOrder, input);
-      // A page load of its own: the new order's page starts from the server's record.
-      go(getPagePath($router, "orderDetails", { id: `ORD-${orderId}` }));
+      ({ orderId } = await call(placeQuoteOrder, input));
     } catch (e) {
       throw orderFailure(e);
     }
+    $placedOrder.set({
+      quoteId: quote.id,
+      orderId,
+      orderNumber: `${ORDER_PREFIX}${orderId}`,
+      orderPath: getPagePath($router, "orderDetails", { id: `${ORDER_PREFIX}${orderId}` }),
+      method: input.paymentMethod,
+      purchaseOrderNumber: f.purchaseOrderNumber,
+    });
+    if (card) void showPaymentComplete(orderId);
   });
 }

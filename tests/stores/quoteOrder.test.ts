@@ -1,6 +1,6 @@
 import { cleanStores } from "nanostores";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import type { AccountQuote } from "../../src/api/accountOrders.ts";
+import { getAccountOrder, type AccountOrder, type AccountQuote } from "../../src/api/accountOrders.ts";
 import { getCountryList } from "../../src/api/countries.ts";
 import {
   getQuoteTax,
@@ -27,13 +27,17 @@ import {
 import {
   $orderForm,
   $orderTotals,
+  $placedOrder,
   $quoteOrder,
+  $quotePaymentDone,
   $readyToPay,
   choosePoFile,
   openQuoteOrder,
   orderOffer,
+  placedMessage,
   placeOrder,
   setOrderField,
+  shippingLabel,
 } from "../../src/stores/quoteOrder.ts";
 import { $session } from "../../src/stores/session.ts";
 import { fakeApi, fakeNavigation, later } from "./fakeApi.ts";
@@ -132,6 +136,54 @@ function captureOrders() {
   return bodies;
 }
 
+/** The order a card payment placed, as GET /api/v1/orders/5100 answers it. */
+const PLACED_ORDER: AccountOrder = {
+  id: 5100,
+  orderNumber: "ORD-5100",
+  productFamily: "Environmental Monitoring",
+  createdAt: 1_700_000_000,
+  shippingTimestamp: null,
+  shippingStatus: "Received",
+  statusType: "received",
+  poNumber: null,
+  paymentStatus: "Paid",
+  billingStatus: "Paid",
+  needsPayment: false,
+  payable: false,
+  paymentType: null,
+  currency: 1,
+  shippingAddress: null,
+  billingAddress: null,
+  lineItems: [],
+  numItems: 0,
+  subtotal: 100_000,
+  tax: 6600,
+  shippingAmount: 5795,
+  grandTotal: 117_518,
+  paid: 117_518,
+  paymentBalanceDue: 0,
+  dueDate: null,
+  shipMethod: null,
+  shipCarrier: null,
+  referrerCode: null,
+  payments: [
+    {
+      id: 31,
+      createdAt: 1_700_000_100,
+      amount: 117_518,
+      method: "Online - CC",
+      cardBrand: "Visa",
+      cardLast4: "4242",
+    },
+  ],
+  trackingNumbers: [],
+  timeline: [],
+  memberPath: null,
+  shippingProgress: "received",
+  unshippedItems: 0,
+  publicPath: "/p/order/ORD-5100-v7",
+};
+
 let api: ReturnType<typeof fakeApi>;
 let visits: string[];
 beforeEach(() => {
@@ -147,7 +199,16 @@ beforeEach(() => {
   signedInAs(Role.ADMINISTRATOR);
 });
 afterEach(() => {
-  cleanStores($quoteOrder, $orderForm, $addressDialog, $orderTotals, $readyToPay, $canSaveAddress);
+  cleanStores(
+    $quoteOrder,
+    $orderForm,
+    $addressDialog,
+    $orderTotals,
+    $readyToPay,
+    $canSaveAddress,
+    $placedOrder,
+    $quotePaymentDone,
+  );
   vi.unstubAllGlobals();
   setNavigation(null);
 });
@@ -242,8 +303,35 @@ describe("the shipping address dialog", () => {
       countryCode: "US",
       postalCode: "02110",
     });
-    expect($orderTotals.get()).toEqual({ subtotal: 100_000, tax: 6453, shipping: 3245, grandTotal: 109_698 });
+    expect($orderTotals.get()).toEqual({
+      subtotal: 100_000,
+      tax: 6453,
+      shipping: 3245,
+      shippingName: "UPS UPS-GND",
+      grandTotal: 109_698,
+    });
     expect($readyToPay.get()).toBe(true);
+    expect($quoteOrder.get().shippingNote).toBe(
+      "Shipping changed from $29.95 to $32.45 (UPS UPS-GND) for the new address.",
+    );
+  });
+
+  test("says nothing of the shipping when a new address keeps its price", async () => {
+    api.on(getShippingRates, [option("UPS-2DA", 2995)]);
+    api.on(getQuoteTax, { tax: 6453 });
+    openQuoteOrder(quote());
+    openAddressDialog("shipping");
+    editAddress({ line1: "1 New Dock Rd" });
+    await refreshRates();
+    chooseOption("UPS-2DA");
+    await saveAddress();
+    expect($quoteOrder.get().shippingNote).toBeNull();
+  });
+
+  test("names the shipping method beside the amount: the chosen option, else the quote's own", async () => {
+    openQuoteOrder(quote());
+    expect(shippingLabel($orderTotals.get()!.shippingName)).toBe("Shipping (UPS 2nd Day Air)");
+    expect(shippingLabel(null)).toBe("Shipping");
   });
 
   test("Confirm Address picks the quote's own carrier and method when still offered, then the tax", async () => {
@@ -253,7 +341,17 @@ describe("the shipping address dialog", () => {
     expect($readyToPay.get()).toBe(false);
     await confirmShipping();
     expect($quoteOrder.get().option?.serviceCode).toBe("UPS-2DA");
-    expect($orderTotals.get()).toMatchObject({ shipping: 5795, tax: 6600 });
+    expect($orderTotals.get()).toMatchObject({ shipping: 5795, tax: 6600, shippingName: "UPS UPS-2DA" });
+  });
+
+  test("Confirm Address says so when today's rate for the quote's method is not the quoted price", async () => {
+    api.on(getShippingRates, RATES);
+    api.on(getQuoteTax, { tax: 6600 });
+    openQuoteOrder(quote());
+    await confirmShipping();
+    expect($quoteOrder.get().shippingNote).toBe(
+      "Shipping changed from $29.95 to $57.95 (UPS UPS-2DA) at today's rate for this address.",
+    );
   });
 });
 
@@ -265,9 +363,10 @@ describe("placing the order", () => {
     await confirmShipping();
   }
 
-  test("by card: sends the shipping, tax and addresses, then goes to the new order's page", async () => {
+  test("by card: sends the shipping, tax and addresses, then confirms the order and opens Payment Complete", async () => {
     await readyQuote();
     api.on(placeQuoteOrder, { orderId: 5100 });
+    api.on(getAccountOrder, { orderDetails: PLACED_ORDER });
     setOrderField("contactPhone", "617-555-0142");
     await placeOrder(CARD);
     const sent = api.calls(placeQuoteOrder)[0]!.fields;
@@ -284,7 +383,33 @@ describe("placing the order", () => {
       shippingAddressCountryId: "1",
       billingAddressCity: "Boston",
     });
-    expect(visits).toEqual(["/s/order/details/ORD-5100"]);
+    expect(visits).toEqual([]);
+    expect($placedOrder.get()).toMatchObject({
+      quoteId: 1001,
+      orderId: 5100,
+      orderNumber: "ORD-5100",
+      orderPath: "/s/order/details/ORD-5100",
+    });
+    expect(placedMessage($placedOrder.get()!)).toBe(
+      "Thank you: your order ORD-5100 is placed and paid by card.",
+    );
+    await vi.waitFor(() => expect($quotePaymentDone.get()).not.toBeNull());
+    expect($quotePaymentDone.get()).toEqual({
+      amount: 117_518,
+      currency: 1,
+      cardBrand: "Visa",
+      cardLast4: "4242",
+      receiptHref: "/order/public/ORD-5100-v7/receipt/31",
+      email: session().sessionInformation.email,
+    });
+  });
+
+  test("checks the card's expiry before sending: the default month of this year is refused at once", async () => {
+    await readyQuote();
+    api.on(placeQuoteOrder, { orderId: 5100 });
+    await placeOrder({ ...CARD, cardExpirationMonth: "01", cardExpirationYear: 2000 });
+    expect(api.calls(placeQuoteOrder)).toHaveLength(0);
+    expect($orderForm.get().errors.map((e) => e.field)).toEqual(["cardExpirationYear"]);
   });
 
   test("on terms: sends the PO file as multipart", async () => {
@@ -299,7 +424,12 @@ describe("placing the order", () => {
     expect(bodies[0]!.get("paymentMethod")).toBe("Purchase Order");
     expect(bodies[0]!.get("purchaseOrderNumber")).toBe("PO-77");
     expect((bodies[0]!.get("purchaseOrderFile") as File).name).toBe("po.csv");
-    expect(visits).toEqual(["/s/order/details/ORD-5101"]);
+    expect(visits).toEqual([]);
+    expect(placedMessage($placedOrder.get()!)).toBe(
+      "Thank you: your order ORD-5101 is placed on terms with purchase order PO-77; it will be invoiced.",
+    );
+    expect($quotePaymentDone.get()).toBeNull();
+    expect(api.calls(getAccountOrder)).toHaveLength(0);
   });
 
   test("shows the server's field errors and makes a new key after an answer", async () => {

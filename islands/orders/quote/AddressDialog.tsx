@@ -15,16 +15,23 @@ import { SelectField } from "../../payments/SelectField.tsx";
 import { Dialog, DialogActions } from "../../ui/Dialog.tsx";
 import { Field, FormErrors } from "../../ui/Field.tsx";
 import { Form } from "../../ui/Form.tsx";
+import { EDIT_BUTTON } from "./EditableAddresses.tsx";
 import { ShippingOptions } from "./ShippingOptions.tsx";
+import { useFocusAfterClose } from "./useFocusAfterClose.ts";
 
 const TITLE = { shipping: "Shipping Address", billing: "Billing Address" } as const;
 /** The rate service's field names beside the form's. */
 const SERVER_FIELDS = ["line1", "city", "zip", "country"];
 
-/** The Shipping/Billing Address dialog (spec section 2, Dialogs; fields of section 3). */
+/**
+ * The Shipping/Billing Address dialog (spec section 2, Dialogs; fields of section 3). Closed,
+ * it gives the focus back to its opener, else (opened from the verify dialog, or from a
+ * Choose Shipping button that a chosen option removed) to its address's Edit button.
+ */
 export function AddressDialog() {
   const dialog = useStore($addressDialog);
   const kind = dialog.kind;
+  useFocusAfterClose(kind && EDIT_BUTTON[kind]);
   return (
     <Dialog title={kind ? TITLE[kind] : "Address"} open={kind !== null} onClose={closeAddressDialog}>
       {kind && <AddressForm />}

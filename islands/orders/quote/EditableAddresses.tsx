@@ -5,12 +5,16 @@ import { openAddressDialog } from "../../../src/stores/quoteAddress.ts";
 import { $quoteOrder } from "../../../src/stores/quoteOrder.ts";
 import { AddressCards } from "../../guest/AddressCards.tsx";
 
+/** The Edit buttons' ids: where the focus goes after an address dialog whose opener is gone. */
+export const EDIT_BUTTON = { shipping: "edit-shipping-address", billing: "edit-billing-address" } as const;
+
 /**
  * The address cards as the order will be placed (edited or as quoted) and their Edit buttons,
  * laid on the cards' grid so each sits below its own card on a wide screen; each button names
- * its card, so on a phone (one column) the pair below both cards still reads right.
+ * its card, so on a phone (one column) the pair below both cards still reads right. Once the
+ * order is placed the cards stay as ordered, without the buttons.
  */
-export function EditableAddresses() {
+export function EditableAddresses({ editable = true }: { editable?: boolean }) {
   const order = useStore($quoteOrder);
   const countries = useStore($countries);
   const detail = order.quote?.detail;
@@ -23,14 +27,26 @@ export function EditableAddresses() {
         shipping={shown(order.shipping, detail.shippingAddress)}
         billing={shown(order.billing, detail.billingAddress)}
       />
-      <div className="address-cards address-edits">
-        <button type="button" className="secondary small" onClick={() => openAddressDialog("shipping")}>
-          Edit Shipping Address
-        </button>
-        <button type="button" className="secondary small" onClick={() => openAddressDialog("billing")}>
-          Edit Billing Address
-        </button>
-      </div>
+      {editable && (
+        <div className="address-cards address-edits">
+          <button
+            type="button"
+            id={EDIT_BUTTON.shipping}
+            className="secondary small"
+            onClick={() => openAddressDialog("shipping")}
+          >
+            Edit Shipping Address
+          </button>
+          <button
+            type="button"
+            id={EDIT_BUTTON.billing}
+            className="secondary small"
+            onClick={() => openAddressDialog("billing")}
+          >
+            Edit Billing Address
+          </button>
+        </div>
+      )}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useStore } from "@nanostores/react";
-import { fieldError, generalErrors } from "../../../src/api/errors.ts";
+import { useEffect, useRef, type KeyboardEvent } from "react";
+import { generalErrors } from "../../../src/api/errors.ts";
 import { cents } from "../../../src/domain/brand.ts";
 import { formatMoney } from "../../../src/domain/money.ts";
 import { openAddressDialog } from "../../../src/stores/quoteAddress.ts";
@@ -13,7 +14,8 @@ import {
   type PaymentMethod,
 } from "../../../src/stores/quoteOrder.ts";
 import { CardForm } from "../../payments/CardForm.tsx";
-import { Field, FormErrors } from "../../ui/Field.tsx";
+import { FormErrors } from "../../ui/Field.tsx";
+import { OrderFields } from "./OrderFields.tsx";
 import { TermsForm } from "./TermsForm.tsx";
 
 /** The fields the payment forms show beside them; other messages show under the form. */
@@ -31,17 +33,37 @@ const METHODS: readonly (readonly [PaymentMethod, string])[] = [
   ["Purchase Order", "Pay on Terms"],
 ];
 
+/**
+ * Enter in Contact Phone or PO Number sends the card form, as in any field of a form: the
+ * shared CardForm has no place for them inside its <form> yet (the terms form has them inside).
+ */
+function submitCardOnEnter(e: KeyboardEvent<HTMLDivElement>) {
+  if (e.key !== "Enter" || !(e.target instanceof HTMLInputElement)) return;
+  e.preventDefault();
+  e.currentTarget.parentElement?.querySelector<HTMLFormElement>("form.card-form")?.requestSubmit();
+}
+
 /** The payment form of an open quote: by card ('Online - CC') or on terms ('Purchase Order'). */
 export function PaymentSection() {
   const form = useStore($orderForm);
   const ready = useStore($readyToPay);
   const order = useStore($quoteOrder);
   const totals = useStore($orderTotals);
+  const box = useRef<HTMLElement>(null);
+  // After an answer, the first field the server objected to takes the focus (in page order,
+  // so Contact Phone and PO Number come before the card's own fields).
+  useEffect(() => {
+    if (!form.busy && form.errors.length)
+      box.current?.querySelector<HTMLElement>("[aria-invalid='true']")?.focus();
+  }, [form.errors, form.busy]);
   const currency = order.quote?.detail.currency ?? 1;
   const total = formatMoney(cents(totals?.grandTotal ?? 0), currency);
+  const byCard = form.method === "Online - CC";
   return (
-    <section className="quote-payment" aria-labelledby="quote-pay-heading">
-      <h2 id="quote-pay-heading">Payment</h2>
+    <section className="quote-payment" aria-labelledby="quote-pay-heading" ref={box}>
+      <h2 id="quote-pay-heading" tabIndex={-1}>
+        Payment
+      </h2>
       <fieldset className="pay-methods">
         <legend>Payment Method</legend>
         {METHODS.map(([value, label]) => (
@@ -57,37 +79,26 @@ export function PaymentSection() {
           </label>
         ))}
       </fieldset>
-      <Field
-        label="Contact Phone (optional)"
-        name="contactPhone"
-        type="tel"
-        autoComplete="tel"
-        value={form.contactPhone}
-        onChange={(e) => setOrderField("contactPhone", e.currentTarget.value)}
-        error={fieldError(form.errors, "contactPhone")}
-      />
-      <Field
-        label={form.method === "Online - CC" ? "PO Number (optional)" : "PO Number"}
-        name="purchaseOrderNumber"
-        value={form.purchaseOrderNumber}
-        onChange={(e) => setOrderField("purchaseOrderNumber", e.currentTarget.value)}
-        error={fieldError(form.errors, "purchaseOrderNumber")}
-      />
       {!ready ? (
         <NotReady
           needsShipping={order.quote?.detail.needsShipping ?? false}
           hasOption={order.option !== null}
         />
-      ) : form.method === "Online - CC" ? (
-        <CardForm
-          busy={form.busy}
-          errors={form.errors}
-          onSubmit={(card) => void placeOrder(card)}
-          askEmail={false}
-          submitLabel={`Pay ${total}`}
-          currentYear={form.year}
-          labelledBy="quote-pay-heading"
-        />
+      ) : byCard ? (
+        <>
+          <div className="order-fields" onKeyDown={submitCardOnEnter}>
+            <OrderFields />
+          </div>
+          <CardForm
+            busy={form.busy}
+            errors={form.errors}
+            onSubmit={(card) => void placeOrder(card)}
+            askEmail={false}
+            submitLabel={`Pay ${total}`}
+            currentYear={form.year}
+            labelledBy="quote-pay-heading"
+          />
+        </>
       ) : (
         <TermsForm total={total} />
       )}

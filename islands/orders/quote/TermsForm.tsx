@@ -6,11 +6,15 @@ import { $orderForm, choosePoFile, placeOrder } from "../../../src/stores/quoteO
 import { BusyButton } from "../../ui/BusyButton.tsx";
 import { Field } from "../../ui/Field.tsx";
 import { Form } from "../../ui/Form.tsx";
+import { OrderFields } from "./OrderFields.tsx";
 
 /** The file types a purchase order may come as (spec section 5). */
 const ACCEPT = PO_FILE_EXTENSIONS.map((e) => `.${e}`).join(",");
 
-/** Paying on terms: the purchase-order file; Pay on Terms waits until one is chosen. */
+/**
+ * Paying on terms: Contact Phone, PO Number and the purchase-order file in one form (Enter in
+ * any of them sends it); Pay on Terms waits until a file is chosen.
+ */
 export function TermsForm({ total }: { total: string }) {
   const form = useStore($orderForm);
   const submit = (e: FormEvent) => {
@@ -19,6 +23,7 @@ export function TermsForm({ total }: { total: string }) {
   };
   return (
     <Form onSubmit={submit} aria-label="Pay on Terms" className="terms-form">
+      <OrderFields />
       <Field
         label="Purchase Order File"
         name="purchaseOrderFile"

@@ -4,6 +4,7 @@ import { $verifyShipping, confirmShipping, editFromVerify } from "../../../src/s
 import { $quoteOrder } from "../../../src/stores/quoteOrder.ts";
 import { addressOf } from "../../../src/domain/address.ts";
 import { Dialog, DialogActions } from "../../ui/Dialog.tsx";
+import { useFocusAfterClose } from "./useFocusAfterClose.ts";
 
 /** The address on one line, as a person reads it back: company, street, city, state and zip, country. */
 function oneLine(a: ReturnType<typeof addressOf>): string {
@@ -11,9 +12,14 @@ function oneLine(a: ReturnType<typeof addressOf>): string {
   return [a.companyName, a.contactName, a.line1, a.line2, place, a.country?.name].filter(Boolean).join(" · ");
 }
 
-/** While the quote is open, a dialog asks the person to verify where it ships (spec section 2). */
+/**
+ * While the quote is open, a dialog asks the person to verify where it ships (spec section 2).
+ * It opens by itself as the page loads, so nothing had the focus before it: closed (Confirm
+ * Address, Close, Escape), it hands the focus to the Payment heading, the next step.
+ */
 export function VerifyShippingDialog() {
   const open = useStore($verifyShipping);
+  useFocusAfterClose(open ? "quote-pay-heading" : null);
   const order = useStore($quoteOrder);
   const countries = useStore($countries);
   const close = () => $verifyShipping.set(false);
