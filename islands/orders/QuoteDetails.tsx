@@ -1,9 +1,7 @@
 import { useStore } from "@nanostores/react";
 import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import type { AccountQuote } from "../../src/api/accountOrders.ts";
-import { epochSeconds } from "../../src/domain/brand.ts";
 import { visitorZone } from "../../src/domain/dayText.ts";
-import { quoteStatusLabel } from "../../src/domain/quote.ts";
 import { $accountQuote, dismissRecordError, loadAccountQuote } from "../../src/stores/accountOrders.ts";
 import {
   $orderTotals,
@@ -16,6 +14,7 @@ import {
   openQuoteOrder,
   orderOffer,
   placedMessage,
+  quoteStatusText,
   shippingLabel,
   type PlacedOrder,
 } from "../../src/stores/quoteOrder.ts";
@@ -71,7 +70,6 @@ function QuoteView({ quote }: { quote: AccountQuote }) {
   const phone = [specialist.phone, specialist.phoneExtension && `ext. ${specialist.phoneExtension}`]
     .filter(Boolean)
     .join(" ");
-  const expiresAt = quote.expiresAt === null ? null : epochSeconds(quote.expiresAt);
   return (
     <section className="account-record">
       <RecordHead
@@ -89,9 +87,7 @@ function QuoteView({ quote }: { quote: AccountQuote }) {
         <Fact name="Quoted On">
           <Day at={quote.createdAt} />
         </Fact>
-        <Fact name="Status">
-          {placed ? "Closed" : quoteStatusLabel({ status: quote.status, expiresAt }, visitorZone())}
-        </Fact>
+        <Fact name="Status">{quoteStatusText(quote, visitorZone(), placed !== null)}</Fact>
         <Fact name="Product Specialist">{specialist.name || "-"}</Fact>
         <Fact name="Specialist Phone">{phone || "-"}</Fact>
       </Facts>

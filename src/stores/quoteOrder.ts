@@ -7,9 +7,11 @@ import type { FieldError } from "../api/errors.ts";
 import { PAYMENT_IN_PROGRESS } from "../api/payments.ts";
 import { getQuoteTax, placeQuoteOrder, type ShippingOption } from "../api/quoteOrder.ts";
 import { draftOf, type AddressDraft } from "../domain/address.ts";
-import { cents } from "../domain/brand.ts";
+import { cents, epochSeconds } from "../domain/brand.ts";
+import { formatDate } from "../domain/dayText.ts";
 import { formatMoney } from "../domain/money.ts";
 import { ORDER_PREFIX } from "../domain/order.ts";
+import { quoteStatusLabel } from "../domain/quote.ts";
 import { cardFields, PAYMENT_NETWORK_ERROR, type CardInput } from "../domain/card.ts";
 import { $countries, loadCountries } from "./countries.ts";
 import { formTask, type FormState } from "./formTask.ts";
@@ -89,6 +91,24 @@ export function orderOffer(quote: AccountQuote, mayPay: boolean): OrderOffer {
   if (quote.payable) return { kind: "order" };
   const expired = quote.expiresAt !== null && quote.expiresAt * 1000 <= Date.now();
   return { kind: "reason", message: expired ? NOT_PAYABLE.quoteExpired : NOT_PAYABLE.quote };
+}
+
+/**
+ * The quote's Status on its page: the spec's 'Expires at {date}' or 'Closed', except that an
+ * open quote whose date has passed reads 'Expired on {date}' (not a past 'Expires at'), and a
+ * quote ordered from this page reads 'Closed' at once.
+ */
+export function quoteStatusText(
+  quote: AccountQuote,
+  zone: string,
+  placed: boolean,
+  now = Date.now(),
+): string {
+  if (placed) return "Closed";
+  const expiresAt = quote.expiresAt === null ? null : epochSeconds(quote.expiresAt);
+  const label = quoteStatusLabel({ status: quote.status, expiresAt }, zone);
+  if (expiresAt === null || !quote.isOpen || expiresAt * 1000 > now) return label;
+  return `Expired on ${formatDate(expiresAt, zone)}`;
 }
 
 /** The totals as the order would be placed: the chosen shipping and the server's tax, else the quote's own. */

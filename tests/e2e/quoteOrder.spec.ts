@@ -1,6 +1,8 @@
 import { mkdir } from "node:fs/promises";
 import type { Locator, Page } from "@playwright/test";
 import { UPLOAD_MESSAGES } from "../../server/services/uploads.ts";
+import { QUOTE_ORDER_MESSAGES } from "../../src/api/quoteOrder.ts";
+import { CARD_MESSAGES } from "../../src/domain/card.ts";
 import { expect, test } from "./fixtures.ts";
 import { signInWithKeyboard } from "./helpers.ts";
 import { startOwnPortal, type OwnPortal } from "./ownPortal.ts";
@@ -18,6 +20,8 @@ const OWN = 4418;
 /** The open euro quote that ships nothing: ordered on terms on the own portal. */
 const TERMS_QUOTE = "/s/quotes/details/QUO-1004";
 const CLOSED_QUOTE = "/s/quotes/details/QUO-1002";
+/** Open, but its date passed 15 days ago. */
+const EXPIRED_QUOTE = "/s/quotes/details/QUO-1003";
 
 async function shot(page: Page, name: string) {
   await mkdir(SHOTS, { recursive: true });
@@ -33,12 +37,15 @@ async function openQuote(page: Page, email: string, path: string) {
 
 const verifyDialog = (page: Page) => page.getByRole("dialog", { name: "Verify Shipping Address" });
 const shippingDialog = (page: Page) => page.getByRole("dialog", { name: "Shipping Address" });
-/** The amount shown on a Totals row. */
-const total = (page: Page, label: string) =>
+/** The amount shown on a Totals row (Shipping's label names its method: 'Shipping (UPS Ground)'). */
+const total = (page: Page, label: string | RegExp) =>
   page
     .getByLabel("Totals")
     .locator("div", { has: page.getByRole("term").getByText(label, { exact: true }) })
     .getByRole("definition");
+const SHIPPING = /^Shipping( \(.+\))?$/;
+/** The polite line that says the shipping price changed. */
+const shippingNote = (page: Page) => page.getByRole("status").filter({ hasText: /^Shipping changed/ });
 
 /** Confirms the quote's own address: its own carrier and method are chosen, then the tax. */
 async function confirmAddress(page: Page) {
@@ -84,7 +91,12 @@ test.describe("ordering a quote signed in", () => {
 
     await expect(dialog).toBeHidden();
     await expect(page.getByRole("region", { name: "Shipping Address" })).toContainText("1 New Dock Rd");
-    await expect(total(page, "Shipping")).toHaveText("$32.45");
+    await expect(total(page, "Shipping (UPS Ground)")).toHaveText("$32.45");
+    await expect(shippingNote(page)).toHaveText(
+      "Shipping changed from $29.95 to $32.45 (UPS Ground) for the new address.",
+    );
+    // The dialog's opener (Edit Address in the verify dialog) is gone: its Edit button takes the focus.
+    await expect(page.getByRole("button", { name: "Edit Shipping Address" })).toBeFocused();
     await expect(total(page, "Tax")).not.toHaveText(taxBefore ?? "");
     await expect(page.getByRole("button", { name: /^Pay \$/ })).toBeVisible();
     await shot(page, "quote-order-desktop");
@@ -120,6 +132,89 @@ test.describe("ordering a quote signed in", () => {
     await page.getByRole("button", { name: "Pay on Terms" }).click();
     await expect(page.getByLabel("Purchase Order File")).toHaveAccessibleDescription(UPLOAD_MESSAGES.content);
     await expect(page).toHaveURL(/QUO-1001$/);
+  });
+
+  test("Confirm Address names the shipping method, says its price changed and offers the others", async ({
+    page,
+  }) => {
+    await openQuote(page, "admin@example.com", READ_ONLY_QUOTE);
+    await confirmAddress(page);
+    // Nothing opened the verify dialog (it opens with the page): the Payment heading takes the focus.
+    await expect(page.getByRole("heading", { name: "Payment" })).toBeFocused();
+    await expect(total(page, "Shipping (UPS 2nd Day Air)")).toHaveText("$57.95");
+    await expect(shippingNote(page)).toHaveText(
+      "Shipping changed from $29.95 to $57.95 (UPS 2nd Day Air) at today's rate for this address.",
+    );
+    await shot(page, "quote-shipping-note-desktop");
+    const another = page.getByRole("button", { name: "Choose Another Shipping Option" });
+    await another.click();
+    const dialog = shippingDialog(page);
+    await dialog.getByRole("radio", { name: /UPS Ground/ }).check();
+    await dialog.getByRole("button", { name: "Save Address" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(another).toBeFocused();
+    await expect(total(page, "Shipping (UPS Ground)")).toHaveText("$32.45");
+    await expect(shippingNote(page)).toHaveText("Shipping changed from $57.95 to $32.45 (UPS Ground).");
+  });
+
+  test("Enter in PO Number sends the card form, and the default expiry is refused at once at its field", async ({
+    page,
+  }) => {
+    test.skip(new Date().getMonth() === 0, "01 of this year is not past in January");
+    await openQuote(page, "admin@example.com", READ_ONLY_QUOTE);
+    await confirmAddress(page);
+    const orders: string[] = [];
+    page.on("request", (r) => r.url().endsWith("/quote/order") && orders.push(r.url()));
+    await page.getByLabel("Card Number").fill("4242 4242 4242 4242");
+    await page.getByLabel("CCV").fill("123");
+    await page.getByLabel("PO Number (optional)").fill("PO-9");
+    await page.keyboard.press("Enter");
+    const year = page.getByLabel("Expiration Year");
+    await expect(year).toBeFocused();
+    await expect(year).toHaveAttribute("aria-invalid", "true");
+    await expect(year).toHaveAccessibleDescription(CARD_MESSAGES.expired);
+    expect(orders).toEqual([]);
+  });
+
+  test("the terms form holds every field: Enter sends it, and the server's field error takes the focus", async ({
+    page,
+  }) => {
+    await openQuote(page, "admin@example.com", READ_ONLY_QUOTE);
+    await confirmAddress(page);
+    await page.getByRole("radio", { name: "Pay on Terms" }).check();
+    const terms = page.getByRole("form", { name: "Pay on Terms" });
+    await terms.getByLabel("Purchase Order File").setInputFiles({
+      name: "po.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from("po,amount\nPO-1,1.00\n"),
+    });
+    await terms.getByLabel("Contact Phone (optional)").fill("call me");
+    await terms.getByLabel("PO Number").fill("PO-1");
+    await page.keyboard.press("Enter");
+    const phone = terms.getByLabel("Contact Phone (optional)");
+    await expect(phone).toBeFocused();
+    await expect(phone).toHaveAccessibleDescription(QUOTE_ORDER_MESSAGES.contactPhone);
+    await expect(page).toHaveURL(/QUO-1001$/);
+  });
+
+  test("an expired quote says it expired, and Invite sent keeps the focus in Grant Account Access", async ({
+    page,
+  }) => {
+    await openQuote(page, "admin@example.com", EXPIRED_QUOTE);
+    await expect(page.getByLabel("Quote summary")).toContainText(/Expired on \w{3} \d{2}, \d{4}/);
+    await expect(page.getByText("This quote has expired.")).toBeVisible();
+    const share = page.getByRole("button", { name: "Share" });
+    await share.click();
+    await page.getByRole("button", { name: "Grant Account Access" }).click();
+    const dialog = page.getByRole("dialog", { name: "Grant Account Access" });
+    const email = `quote-invitee-${Date.now()}@example.com`;
+    await dialog.getByLabel("Email Address").fill(email);
+    await page.keyboard.press("Enter");
+    await expect(dialog.getByRole("status")).toHaveText(`Invite sent to ${email}`);
+    await expect(dialog.getByRole("status")).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(share).toBeFocused();
   });
 
   test("a Viewer sees the quote with no payment form, no edit and no verify dialog", async ({ page }) => {
@@ -158,7 +253,7 @@ test.describe("ordering a quote signed in", () => {
     await page.keyboard.press("Enter");
     await expect(dialog).toBeHidden();
     await expect(page.getByRole("region", { name: "Shipping Address" })).toContainText("2 Harbor Way");
-    await expect(total(page, "Shipping")).toHaveText("$32.45");
+    await expect(total(page, SHIPPING)).toHaveText("$32.45");
   });
 
   test("the page and its dialogs fit a phone", async ({ page }) => {
@@ -187,19 +282,44 @@ test.describe("ordering on a portal of its own", () => {
   });
   test.afterAll(async () => portal?.stop());
 
-  test("pays a quote by card and lands on the new order's page", async ({ page }) => {
+  test("pays a quote by card: Payment Complete, then the confirmation with a link to the new order", async ({
+    page,
+  }) => {
     await openQuote(page, "admin@example.com", READ_ONLY_QUOTE);
     await confirmAddress(page);
     await page.getByLabel("Card Number").fill("4242 4242 4242 4242");
     await page.getByLabel("Expiration Month").selectOption("12");
     await page.getByLabel("Expiration Year").selectOption(String(new Date().getFullYear() + 2));
     await page.getByLabel("CCV").fill("123");
-    await page.getByRole("button", { name: /^Pay \$/ }).click();
-    await expect(page).toHaveURL(/\/s\/order\/details\/ORD-\d+$/);
-    await expect(page.getByRole("heading", { level: 1, name: /^Order ORD-\d+$/ })).toBeVisible();
+    const pay = page.getByRole("button", { name: /^Pay \$/ });
+    const amount = (await pay.textContent())!.replace("Pay ", "");
+    await pay.click();
+    const done = page.getByRole("dialog", { name: "Payment Complete" });
+    await expect(done).toContainText(`We received your payment of ${amount} with Visa ending in 4242.`);
+    await expect(done.getByRole("link", { name: "Download the receipt (PDF)" })).toHaveAttribute(
+      "href",
+      /\/order\/public\/ORD-\d+-[^/]+\/receipt\/\d+$/,
+    );
+    await shot(page, "quote-paid-dialog-desktop");
+    await done.getByRole("button", { name: "Close" }).last().click();
+    await expect(done).toBeHidden();
+    const note = page
+      .getByRole("status")
+      .filter({ hasText: /^Thank you: your order ORD-\d+ is placed and paid by card\.$/ });
+    await expect(note).toBeFocused();
+    await expect(page.getByLabel("Quote summary")).toContainText("Closed");
+    await expect(page.getByRole("heading", { name: "Payment" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: /^Edit / })).toHaveCount(0);
+    const number = /ORD-(\d+)/.exec((await note.textContent())!)![1];
+    const link = page.getByRole("link", { name: `View order ORD-${number}` });
+    await expect(link).toHaveAttribute("href", `/s/order/details/ORD-${number}`);
+    await shot(page, "quote-ordered-desktop");
+    await link.click();
+    await expect(page.getByRole("heading", { level: 1, name: `Order ORD-${number}` })).toBeVisible();
   });
 
-  test("pays a quote on terms with a PO file", async ({ page }) => {
+  test("pays a quote on terms with a PO file and confirms it, on a phone", async ({ page }) => {
+    await page.setViewportSize(PHONE);
     await openQuote(page, "billing@example.com", TERMS_QUOTE);
     await page.getByRole("radio", { name: "Pay on Terms" }).check();
     const pay = page.getByRole("button", { name: "Pay on Terms" });
@@ -216,6 +336,14 @@ test.describe("ordering on a portal of its own", () => {
     });
     await expect(pay).toBeEnabled();
     await pay.click();
+    const note = page
+      .getByRole("status")
+      .filter({ hasText: /^Thank you: your order ORD-\d+ is placed on terms/ });
+    await expect(note).toBeFocused();
+    await expect(note).toHaveText(/with purchase order PO-4711; it will be invoiced\.$/);
+    await expect(page.getByRole("dialog", { name: "Payment Complete" })).toBeHidden();
+    await shot(page, "quote-ordered-terms-phone");
+    await page.getByRole("link", { name: /^View order ORD-\d+$/ }).click();
     await expect(page).toHaveURL(/\/s\/order\/details\/ORD-\d+$/);
     await expect(page.getByLabel("Order summary")).toContainText("PO-4711");
   });

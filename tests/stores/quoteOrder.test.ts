@@ -36,6 +36,7 @@ import {
   orderOffer,
   placedMessage,
   placeOrder,
+  quoteStatusText,
   setOrderField,
   shippingLabel,
 } from "../../src/stores/quoteOrder.ts";
@@ -224,6 +225,20 @@ describe("what the quote page offers", () => {
       kind: "reason",
       message: "This quote has expired.",
     });
+  });
+});
+
+describe("the quote's status", () => {
+  const NOW = Date.UTC(2026, 10, 23, 12);
+  const day = (d: number) => Date.UTC(2026, 10, d, 12) / 1000;
+
+  test("reads 'Expires at' for a coming date, 'Expired on' for a past one, and 'Closed' once ordered here", () => {
+    expect(quoteStatusText(quote({ expiresAt: day(30) }), "UTC", false, NOW)).toBe("Expires at Nov 30, 2026");
+    expect(quoteStatusText(quote({ expiresAt: day(8) }), "UTC", false, NOW)).toBe("Expired on Nov 08, 2026");
+    expect(quoteStatusText(quote({ expiresAt: day(30) }), "UTC", true, NOW)).toBe("Closed");
+    expect(
+      quoteStatusText(quote({ status: "Closed", isOpen: false, expiresAt: day(8) }), "UTC", false, NOW),
+    ).toBe("Closed");
   });
 });
 
