@@ -419,6 +419,17 @@ describe("placing the order", () => {
     });
   });
 
+  test("by card: still confirms the order when its payment cannot be read back (no Payment Complete)", async () => {
+    await readyQuote();
+    api.on(placeQuoteOrder, { orderId: 5100 });
+    api.on(getAccountOrder, { status: 500, errors: [{ field: null, message: "Internal error." }] });
+    await placeOrder(CARD);
+    expect($placedOrder.get()?.orderNumber).toBe("ORD-5100");
+    await vi.waitFor(() => expect(api.calls(getAccountOrder)).toHaveLength(1));
+    expect($quotePaymentDone.get()).toBeNull();
+    expect($orderForm.get().errors).toEqual([]);
+  });
+
   test("checks the card's expiry before sending: the default month of this year is refused at once", async () => {
     await readyQuote();
     api.on(placeQuoteOrder, { orderId: 5100 });
