@@ -22,10 +22,15 @@ const retryDelay = (attempt: number) => Math.min(30_000, 1000 * 2 ** attempt) * 
 /**
  * A public device page's live watch, as src/stores/live.ts does it: subscribes by the public
  * hash, and after any close other than a refusal reconnects with the page's backoff (reset by
- * the first state of a socket). Runs until `running()` turns false.
+ * the first state of a socket). Runs until `running()` turns false; `client` fills as it goes.
  */
-export async function watchLive(base: string, hash: string, running: () => boolean): Promise<LiveClient> {
+export function watchLive(base: string, hash: string, running: () => boolean) {
   const client: LiveClient = { hash, connections: [], refused: false };
+  return { client, done: watch(client, base, running) };
+}
+
+async function watch(client: LiveClient, base: string, running: () => boolean): Promise<LiveClient> {
+  const hash = client.hash;
   const url = `${base.replace(/^http/, "ws")}${LIVE_PATH}`;
   let attempt = 0;
   while (running() && !client.refused) {
@@ -61,4 +66,18 @@ export async function watchLive(base: string, hash: string, running: () => boole
     await sleep(retryDelay(attempt++));
   }
   return client;
+}
+
+/**
+ * Whether the client has come back after `since`: a socket opened since then got the fresh
+ * state of a subscribe and then a push's state (the new process's announcements reach it).
+ */
+export function backSince(client: LiveClient, since: number): { at: number } | null {
+  for (const c of client.connections) {
+    if (c.opened < since) continue;
+    const subscribed = c.states.find((s) => s.cause === "subscribe");
+    if (subscribed && c.states.some((s) => s.cause === "push" && s.at > subscribed.at))
+      return { at: subscribed.at };
+  }
+  return null;
 }
