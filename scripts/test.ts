@@ -2,6 +2,7 @@
 // Installs Debian's chromium when it is missing and we are root; otherwise says what to install.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { printBrowserDigest } from "./e2eDigest.ts";
 
 const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
 
@@ -45,6 +46,7 @@ for (const [name, [cmd, ...args]] of STEPS) {
   results.push({ name, ok: run.status === 0, seconds: (Date.now() - started) / 1000 });
 }
 
+printBrowserDigest();
 console.log("\n=== summary ===");
 for (const r of results)
   console.log(`${r.ok ? "ok  " : "FAIL"}  ${r.name.padEnd(14)} ${r.seconds.toFixed(1)} s`);

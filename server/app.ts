@@ -15,6 +15,7 @@ import { refuseNulInUrl } from "./http/nul.ts";
 import { originCheck } from "./http/origin.ts";
 import { requestId } from "./http/requestId.ts";
 import { observeRequests } from "./http/requestLog.ts";
+import { clearAnswersOnWrite } from "./http/answers.ts";
 import { accountMessageRoutes } from "./routes/accountMessages.ts";
 import { accountSessionRoutes } from "./routes/accountSessions.ts";
 import { countryRoutes } from "./routes/countries.ts";
@@ -64,6 +65,7 @@ export function buildApp(input: AppDeps) {
   app.use(requestId);
   app.use(observeRequests(deps.config));
   app.use(refuseNulInUrl);
+  app.use(clearAnswersOnWrite(deps.answers));
   app.use(
     secureHeaders({
       strictTransportSecurity: "max-age=31536000; includeSubDomains",

@@ -62,6 +62,7 @@ const Env = z.object({
   ALLOWED_HOSTS: hostList,
   METRICS_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
   LOG_REQUESTS: flag.optional(),
+  ANSWER_CACHE_MS: z.coerce.number().int().min(0).max(10_000).optional(),
 });
 type Env = z.infer<typeof Env>;
 
@@ -111,6 +112,12 @@ export function parseConfig(env: Record<string, string | undefined>) {
     metricsToken: e.METRICS_TOKEN,
     /** One JSON line per request on stdout: on by default, off under Vitest (VITEST is set there). */
     logRequests: e.LOG_REQUESTS ?? !process.env["VITEST"],
+    /**
+     * How long an anonymous public read (public order, report, chart data) is reused: 1 s by
+     * default, 0 turns it off. Off under Vitest, whose tests rewrite the database between
+     * requests without going through the API (the cache's own test turns it on).
+     */
+    answerCacheMs: e.ANSWER_CACHE_MS ?? (process.env["VITEST"] ? 0 : 1000),
   };
 }
 

@@ -4,6 +4,8 @@ import { outboxStore } from "./data/outbox.ts";
 import { sandboxChargeStore } from "./data/payments.ts";
 import { rateTable, taxRateReader } from "./data/quoteOrders.ts";
 import { trackingReader } from "./data/shipments.ts";
+import { viewCounter, type ReportViewCounter } from "./data/reportLinks.ts";
+import { answerCache, type AnswerCache } from "./core/answerCache.ts";
 import { createCarriers, type Carriers } from "./services/carriers.ts";
 import { createMailer, type Mailer } from "./services/mail.ts";
 import { createSandboxGateway, type PaymentGateway } from "./services/payments.ts";
@@ -28,6 +30,8 @@ export interface AppDeps {
   payments?: PaymentGateway;
   /** The live readings hub; index.ts passes its own so it can close it at shutdown. */
   live?: PortalLiveHub;
+  /** Report views written in batches; index.ts passes its own so it can flush it at shutdown. */
+  views?: ReportViewCounter;
 }
 
 /**
@@ -46,7 +50,13 @@ export interface Deps {
   /** Shipping rates and sales tax: the built-in tables (shipping_options, tax_rates). */
   shippingRates: ShippingRates;
   tax: TaxService;
+  /** The anonymous public reads' microcache (emptied by every write on this instance). */
+  answers: AnswerCache;
+  views: ReportViewCounter;
 }
+
+/** Public answers kept at once: a few hundred shared links are busy at the same second at most. */
+const ANSWER_CACHE_ENTRIES = 1000;
 
 /** Fills in the defaults: the real clock, and the outbox mailer (SMTP when configured). */
 export function resolveDeps(input: AppDeps): Deps {
@@ -62,5 +72,7 @@ export function resolveDeps(input: AppDeps): Deps {
     live: input.live ?? defaultLiveHub(input.db, now),
     shippingRates: createTableRates(rateTable(input.db)),
     tax: createTableTax(taxRateReader(input.db)),
+    answers: answerCache({ ttlMs: input.config.answerCacheMs, maxEntries: ANSWER_CACHE_ENTRIES }),
+    views: input.views ?? viewCounter(input.db),
   };
 }

@@ -11,6 +11,7 @@ import { isEmpty, seedDemo } from "./seed/index.ts";
 import { startSimulator } from "./seed/simulator.ts";
 import { loadSite } from "./static/site.ts";
 import { defaultLiveHub } from "./live.ts";
+import { viewCounter } from "./data/reportLinks.ts";
 import { socketOrigin } from "../src/api/live.ts";
 import type { Server as HttpServer } from "node:http";
 
@@ -43,7 +44,8 @@ const connect = [
 const site =
   config.serveStatic && hasDist ? loadSite(config.distDir, runtimeConfig(config), connect) : undefined;
 const live = defaultLiveHub(database.db, () => new Date());
-const app = buildApp({ db: database.db, config, site, live });
+const views = viewCounter(database.db);
+const app = buildApp({ db: database.db, config, site, live, views });
 // Live readings: upgrades go through the app (host and origin checks, GET /ws) to this server.
 // (ws types noServer as optional, node-server's as required: the same object.)
 const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
@@ -103,6 +105,7 @@ async function shutdown(signal: string) {
   force.unref();
   server.close(async () => {
     await history;
+    await views.flush();
     await database.close().catch(() => {});
     process.exit(0);
   });

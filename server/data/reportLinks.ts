@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { reportViews, reports } from "../db/schema/index.ts";
+import { reports } from "../db/schema/index.ts";
 import { randomToken } from "../core/crypto.ts";
 import { secondsOf } from "../core/time.ts";
 import type { LinkState, ReportLink } from "../../src/api/reportBuilder.ts";
@@ -66,16 +66,65 @@ export async function unshareReport(db: Db, id: number) {
     .where(eq(reports.id, id));
 }
 
+/** Views of reports counted in memory, written together (see viewCounter). */
+export interface ReportViewCounter {
+  /** Counts one view of a report's public link at `now`. */
+  count(reportId: number, now: Date): void;
+  /** Writes the views counted so far (before the list shows them, and at shutdown). */
+  flush(): Promise<void>;
+}
+
 /**
- * Counts one view of a report's public link: one upsert of today's row (UTC), so a busy
- * link costs one small write per view and the list sums at most 30 rows per report.
+ * Report views, batched: a busy public link would otherwise cost one write per visitor. Views
+ * are kept in memory per report and UTC day and written within `everyMs` in one statement
+ * (an upsert adding to today's row), before the report list reads them, and at shutdown. A
+ * failed write keeps its views for the next one; a crash loses at most `everyMs` of counts.
  */
-export async function countReportView(db: Db, reportId: number, now: Date) {
-  await db
-    .insert(reportViews)
-    .values({ reportId, day: dayOf(now), views: 1 })
-    .onConflictDoUpdate({
-      target: [reportViews.reportId, reportViews.day],
-      set: { views: sql`${reportViews.views} + 1` },
-    });
+export function viewCounter(db: Db, everyMs = 1000): ReportViewCounter {
+  let pending = new Map<string, { reportId: number; day: Date; views: number }>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let writing: Promise<void> = Promise.resolve();
+
+  const write = async () => {
+    timer = undefined;
+    if (!pending.size) return;
+    const rows = [...pending.values()];
+    pending = new Map();
+    try {
+      // Views of a report deleted meanwhile are dropped (join), not a failure of the batch.
+      const values = sql.join(
+        rows.map((r) => sql`(${r.reportId}::int, ${r.day.toISOString()}::timestamptz, ${r.views}::int)`),
+        sql`, `,
+      );
+      await db.execute(sql`
+        insert into report_views (report_id, day, views)
+        select v.report_id, v.day, v.views from (values ${values}) as v(report_id, day, views)
+        join reports r on r.id = v.report_id
+        on conflict (report_id, day) do update set views = report_views.views + excluded.views`);
+    } catch {
+      // The database is away (or gone): the views wait for the next write.
+      for (const r of rows) add(r.reportId, r.day, r.views);
+    }
+  };
+  const flush = () => {
+    clearTimeout(timer);
+    writing = writing.then(write);
+    return writing;
+  };
+  const add = (reportId: number, day: Date, views: number) => {
+    const key = `${reportId}:${day.getTime()}`;
+    const row = pending.get(key);
+    if (row) row.views += views;
+    else pending.set(key, { reportId, day, views });
+  };
+  return {
+    count(reportId, now) {
+      add(reportId, dayOf(now), 1);
+      if (timer) return;
+      timer = setTimeout(() => void flush(), everyMs);
+      // A test or a stopping server is not kept alive by views waiting to be written.
+      timer.unref();
+    },
+    flush,
+  };
 }

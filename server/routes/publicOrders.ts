@@ -4,6 +4,7 @@ import { orderByPublicRef, orderDetails, type ScansByTrackingNumber } from "../d
 import { orderShipments } from "../data/shipments.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
+import { cachedAnswer } from "../http/answers.ts";
 import { reply } from "../http/reply.ts";
 import { memberPath } from "../http/viewer.ts";
 import type { CarrierEvent, Carriers } from "../services/carriers.ts";
@@ -23,13 +24,18 @@ export function publicOrderRoutes(deps: Deps) {
   };
   return new Hono()
     .get(getPublicOrder.path, guard(getPublicOrder, deps), async (c) => {
-      const record = await orderOf(c);
-      const shipments = await orderShipments(db, record.row.id);
-      const scans = await scansOf(deps.carriers, shipments);
-      const member = await memberPath(c, deps, record.row, `/s/order/details/${record.row.id}`);
-      return reply(c, getPublicOrder, {
-        orderDetails: await orderDetails(db, record, shipments, scans, member),
+      const ref = c.req.param("ref") ?? "";
+      // The record's part is the same for every visitor: cached. Whether this visitor is a
+      // member of its subscription is theirs alone: read per request, never cached.
+      const found = await cachedAnswer(c, deps.answers, `order:${ref}`, async () => {
+        const record = await orderOf(c);
+        const shipments = await orderShipments(db, record.row.id);
+        const scans = await scansOf(deps.carriers, shipments);
+        const details = await orderDetails(db, record, shipments, scans, null);
+        return { details, subscriptionId: record.row.subscriptionId };
       });
+      const member = await memberPath(c, deps, found, `/s/order/details/${found.details.id}`);
+      return reply(c, getPublicOrder, { orderDetails: { ...found.details, memberPath: member } });
     })
     .get(getShipmentList.path, guard(getShipmentList, deps), async (c) => {
       const record = await orderOf(c);

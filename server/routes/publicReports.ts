@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { ApiError, NOT_FOUND } from "../core/errors.ts";
 import { secondsOf } from "../core/time.ts";
 import { chartData } from "../data/chartData.ts";
@@ -10,8 +10,8 @@ import {
   timingOf,
 } from "../data/reports.ts";
 import type { Deps } from "../deps.ts";
-import { countReportView } from "../data/reportLinks.ts";
 import { guard } from "../http/access.ts";
+import { cachedAnswer } from "../http/answers.ts";
 import { inputOf } from "../http/input.ts";
 import { reply } from "../http/reply.ts";
 import { getPublicReport, getPublicReportData } from "../../src/api/reports.ts";
@@ -31,68 +31,86 @@ export function publicReportRoutes(deps: Deps) {
   };
   return new Hono()
     .get(getPublicReport.path, guard(getPublicReport, deps), async (c) => {
-      const report = await openReport(c.req.param("publicHash"));
+      const { report, list, thresholds } = await sharedReport(c, c.req.param("publicHash"));
       const input = await inputOf(c, getPublicReport);
       // A page opening is a view; its 30-second refreshes (refresh=1) are not.
-      if (input.refresh !== "1") await countReportView(db, report.id, deps.now());
-      const [list, thresholds] = await Promise.all([
-        reportChannelList(db, report.id),
-        reportThresholdList(db, report.id),
-      ]);
+      if (input.refresh !== "1") deps.views.count(report.id, deps.now());
       const timing = timingOf(report);
-      const devices = new Map(list.map((ch) => [ch.macAddress, ch.deviceName]));
       return reply(c, getPublicReport, {
-        sensorMap: Object.fromEntries(
-          list.map((ch) => [
-            ch.channelKey,
-            {
-              name: ch.name,
-              sensorName: ch.sensorName,
-              channelName: ch.channelName,
-              kind: ch.kind,
-              units: ch.units,
-              value: ch.latest,
-              lastReceived: ch.lastReceived,
-              macAddress: ch.macAddress,
-            },
-          ]),
-        ),
+        ...metadataOf(list, thresholds),
         reportDetails: { name: report.name, ...timing },
-        deviceList: [...devices].map(([macAddress, deviceName]) => ({ deviceName, macAddress })),
-        channelKeyList: list.map((ch) => ({
-          channelKey: ch.channelKey,
-          channelId: ch.channelId,
-          macAddress: ch.macAddress,
-          color: ch.color,
-          axis: ch.axis,
-        })),
-        channelIdList: list.map((ch) => ch.channelId),
-        thresholdRangeAssociations: thresholds.map((t) => ({
-          thresholdRange: {
-            id: t.id,
-            name: t.name,
-            channelKey: t.channelKey,
-            minValue: t.minValue,
-            maxValue: t.maxValue,
-            color: t.color,
-          },
-        })),
         window: reportWindow(timing, secondsOf(deps.now())),
       });
     })
     .get(getPublicReportData.path, guard(getPublicReportData, deps), async (c) => {
-      const report = await openReport(c.req.param("hash"));
+      const hash = c.req.param("hash");
+      const { report, list, thresholds } = await sharedReport(c, hash);
       const input = await inputOf(c, getPublicReportData);
       const window = requestedWindow(reportWindow(timingOf(report), secondsOf(deps.now())), {
         start: input.start === undefined ? undefined : Number(input.start),
         end: input.end === undefined ? undefined : Number(input.end),
       });
       if ("error" in window) throw new ApiError(400, [{ field: "start", message: window.error }]);
+      const key = `report-data:${hash}:${window.start}:${window.end}`;
+      const series = await cachedAnswer(c, deps.answers, key, () =>
+        chartData(db, chartChannels(list, thresholds), window),
+      );
+      return reply(c, getPublicReportData, { ...window, series });
+    });
+
+  /** A shared report with its channels and thresholds: the same for every visitor, so cached. */
+  function sharedReport(c: Context, hash: string | undefined) {
+    return cachedAnswer(c, deps.answers, `report:${hash}`, async () => {
+      const report = await openReport(hash);
       const [list, thresholds] = await Promise.all([
         reportChannelList(db, report.id),
         reportThresholdList(db, report.id),
       ]);
-      const series = await chartData(db, chartChannels(list, thresholds), window);
-      return reply(c, getPublicReportData, { ...window, series });
+      return { report, list, thresholds };
     });
+  }
+}
+
+/** The report's channels, devices and thresholds as its page shows them (spec section 3). */
+function metadataOf(
+  list: Awaited<ReturnType<typeof reportChannelList>>,
+  thresholds: Awaited<ReturnType<typeof reportThresholdList>>,
+) {
+  const devices = new Map(list.map((ch) => [ch.macAddress, ch.deviceName]));
+  return {
+    sensorMap: Object.fromEntries(
+      list.map((ch) => [
+        ch.channelKey,
+        {
+          name: ch.name,
+          sensorName: ch.sensorName,
+          channelName: ch.channelName,
+          kind: ch.kind,
+          units: ch.units,
+          value: ch.latest,
+          lastReceived: ch.lastReceived,
+          macAddress: ch.macAddress,
+        },
+      ]),
+    ),
+    deviceList: [...devices].map(([macAddress, deviceName]) => ({ deviceName, macAddress })),
+    channelKeyList: list.map((ch) => ({
+      channelKey: ch.channelKey,
+      channelId: ch.channelId,
+      macAddress: ch.macAddress,
+      color: ch.color,
+      axis: ch.axis,
+    })),
+    channelIdList: list.map((ch) => ch.channelId),
+    thresholdRangeAssociations: thresholds.map((t) => ({
+      thresholdRange: {
+        id: t.id,
+        name: t.name,
+        channelKey: t.channelKey,
+        minValue: t.minValue,
+        maxValue: t.maxValue,
+        color: t.color,
+      },
+    })),
+  };
 }

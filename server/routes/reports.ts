@@ -50,14 +50,19 @@ export function reportRoutes(deps: Deps) {
     if (!found) throw new ApiError(404, NOT_FOUND);
     return found;
   };
+  // The views counted in memory are written first, so the list shows every view so far.
+  const summaries = async (subscriptionId: number, id?: number) => {
+    await deps.views.flush();
+    return reportSummaries(db, subscriptionId, deps.now(), id);
+  };
   const summary = async (subscriptionId: number, id: number) => {
-    const [found] = await reportSummaries(db, subscriptionId, deps.now(), id);
+    const [found] = await summaries(subscriptionId, id);
     if (!found) throw new ApiError(404, NOT_FOUND);
     return found;
   };
   return new Hono()
     .get(listReports.path, guard(listReports, deps), async (c) =>
-      reply(c, listReports, await reportSummaries(db, authOf(c).subscription.id, deps.now())),
+      reply(c, listReports, await summaries(authOf(c).subscription.id)),
     )
     .get(listReportChannels.path, guard(listReportChannels, deps), async (c) =>
       reply(c, listReportChannels, await channelOptions(db, authOf(c).subscription.id)),

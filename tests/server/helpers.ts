@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, beforeEach, inject } from "vitest";
+import { viewCounter, type ReportViewCounter } from "../../server/data/reportLinks.ts";
 import { buildApp } from "../../server/app.ts";
 import { parseConfig } from "../../server/config.ts";
 import { openDatabase, type Database } from "../../server/db/client.ts";
@@ -51,11 +52,15 @@ export function testConfig(env: Record<string, string> = {}) {
  */
 export function useTestApp(opts: { seeded?: boolean } = {}) {
   const ctx = {} as { database: Database & { drop(): Promise<void> }; app: ReturnType<typeof buildApp> };
+  let views: ReportViewCounter;
   beforeAll(async () => {
     ctx.database = await openTestDatabase();
-    ctx.app = buildApp({ db: ctx.database.db, config: testConfig(), now: () => TEST_NOW });
+    views = viewCounter(ctx.database.db);
+    ctx.app = buildApp({ db: ctx.database.db, config: testConfig(), now: () => TEST_NOW, views });
   });
   beforeEach(async () => {
+    // Views a test counted are written before the rows go, never into the next test's rows.
+    await views.flush();
     await emptyDatabase(ctx.database.db);
     if (opts.seeded) await seedDemo(ctx.database.db, { now: TEST_NOW, sampleDays: 0 });
   });

@@ -103,6 +103,9 @@ describe("public report", () => {
     await json(meta(DEMO.fixedReportHash));
     await json(meta(DEMO.fixedReportHash, "?refresh=1"));
     await json(meta(DEMO.fixedReportHash, "?refresh=1"));
+    // Views are written in batches within a second of being counted.
+    await expect.poll(views, { timeout: 3000 }).toBe(before + 1);
+    await new Promise((r) => setTimeout(r, 1200));
     expect(await views()).toBe(before + 1);
   });
 

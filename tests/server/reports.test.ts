@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countReportView } from "../../server/data/reportLinks.ts";
+import { viewCounter } from "../../server/data/reportLinks.ts";
 import { DEMO } from "../../server/seed/demo.ts";
 import type { ChannelOption, ReportDetail, ReportInput, ReportSummary } from "../../src/api/reportBuilder.ts";
 import { browser, signIn, type Browser } from "./client.ts";
@@ -287,10 +287,22 @@ describe("report builder", () => {
     const [, rolling] = await data<ReportSummary[]>(await admin.get("/api/v1/reports"));
     const db = ctx.database.db;
     const daysAgo = (n: number) => new Date(TEST_NOW.getTime() - n * DAY * 1000);
-    await Promise.all([0, 0, 0, 1, 29].map((n) => countReportView(db, rolling!.id, daysAgo(n))));
-    await countReportView(db, rolling!.id, daysAgo(30));
-    await countReportView(db, rolling!.id, daysAgo(45));
+    const views = viewCounter(db);
+    for (const n of [0, 0, 0, 1, 29, 30, 45]) views.count(rolling!.id, daysAgo(n));
+    await views.flush();
     const [, after] = await data<ReportSummary[]>(await admin.get("/api/v1/reports"));
     expect(after!.views30Days).toBe(5);
+  });
+
+  it("writes the other reports' views when a counted report is deleted before they are written", async () => {
+    const admin = await as("admin");
+    const [first, rolling] = await data<ReportSummary[]>(await admin.get("/api/v1/reports"));
+    const views = viewCounter(ctx.database.db);
+    views.count(first!.id, TEST_NOW);
+    views.count(rolling!.id, TEST_NOW);
+    expect((await admin.delete(`/api/v1/reports/${first!.id}`)).status).toBe(200);
+    await views.flush();
+    const [after] = await data<ReportSummary[]>(await admin.get("/api/v1/reports"));
+    expect(after).toMatchObject({ id: rolling!.id, views30Days: 1 });
   });
 });

@@ -1,0 +1,60 @@
+/*
+ * A microcache for the anonymous public reads (public order, report metadata and chart data):
+ * a link shared with a crowd, or a wall of kiosks, costs one database read per key per second
+ * instead of one per visitor. Entries live `ttlMs`; a write on this instance empties the cache
+ * at once (server/http/answerCache.ts), so another instance's write shows within `ttlMs`.
+ * Concurrent misses of one key share one load; a failed load is not kept.
+ */
+
+export interface AnswerCache {
+  /** The key's answer younger than the TTL, else `load()`'s (shared by concurrent callers). */
+  read<T>(key: string, load: () => Promise<T>): Promise<T>;
+  /** Forgets one answer (a visitor asked for a fresh one). */
+  drop(key: string): void;
+  /** Forgets every answer (a write may have changed any of them). */
+  clear(): void;
+  readonly size: number;
+}
+
+interface Entry {
+  at: number;
+  value: Promise<unknown>;
+}
+
+/** A cache of at most `maxEntries` answers, each kept `ttlMs` (0: no caching at all). */
+export function answerCache(options: { ttlMs: number; maxEntries: number; now?: () => number }): AnswerCache {
+  const { ttlMs, maxEntries } = options;
+  const now = options.now ?? (() => performance.now());
+  const entries = new Map<string, Entry>();
+
+  const read = <T>(key: string, load: () => Promise<T>): Promise<T> => {
+    if (ttlMs <= 0) return load();
+    const t = now();
+    const hit = entries.get(key);
+    if (hit && t - hit.at < ttlMs) return hit.value as Promise<T>;
+    if (hit) entries.delete(key);
+    const value = load();
+    const entry = { at: t, value };
+    entries.set(key, entry);
+    // Oldest first: a Map keeps insertion order.
+    if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+    // A load in flight during clear() is no longer in the map: nobody new gets what it read.
+    value.catch(() => {
+      if (entries.get(key) === entry) entries.delete(key);
+    });
+    return value;
+  };
+
+  return {
+    read,
+    drop(key) {
+      entries.delete(key);
+    },
+    clear() {
+      entries.clear();
+    },
+    get size() {
+      return entries.size;
+    },
+  };
+}

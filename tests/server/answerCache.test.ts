@@ -1,0 +1,128 @@
+import { sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../../server/app.ts";
+import { answerCache } from "../../server/core/answerCache.ts";
+import { orderRecord } from "../../server/data/orders.ts";
+import { rows } from "../../server/db/client.ts";
+import { DEMO } from "../../server/seed/demo.ts";
+import { browser, signIn } from "./client.ts";
+import { cardFormFor, orderRef, payPath } from "./guestPayKit.ts";
+import { TEST_NOW, testConfig, useTestApp } from "./helpers.ts";
+
+// The anonymous public reads' microcache (server/core/answerCache.ts, server/http/answers.ts).
+
+describe("the answer cache", () => {
+  const clock = () => {
+    let t = 0;
+    return { now: () => t, advance: (ms: number) => (t += ms) };
+  };
+
+  it("answers a key from one load until its time is up", async () => {
+    const time = clock();
+    const cache = answerCache({ ttlMs: 1000, maxEntries: 10, now: time.now });
+    let loads = 0;
+    const load = async () => ++loads;
+    expect(await cache.read("a", load)).toBe(1);
+    time.advance(999);
+    expect(await cache.read("a", load)).toBe(1);
+    time.advance(1);
+    expect(await cache.read("a", load)).toBe(2);
+  });
+
+  it("shares one load among concurrent misses, and keeps no failure", async () => {
+    const cache = answerCache({ ttlMs: 1000, maxEntries: 10 });
+    let loads = 0;
+    const slow = () => new Promise<number>((r) => setTimeout(() => r(++loads), 20));
+    expect(await Promise.all([1, 2, 3].map(() => cache.read("a", slow)))).toEqual([1, 1, 1]);
+    const failing = () => Promise.reject(new Error("database away"));
+    await expect(cache.read("b", failing)).rejects.toThrow("database away");
+    expect(await cache.read("b", async () => "back")).toBe("back");
+  });
+
+  it("forgets on clear, one key on drop, and the oldest beyond its size", async () => {
+    const cache = answerCache({ ttlMs: 60_000, maxEntries: 2 });
+    await cache.read("a", async () => 1);
+    await cache.read("b", async () => 1);
+    await cache.read("c", async () => 1);
+    expect(cache.size).toBe(2);
+    expect(await cache.read("a", async () => 2)).toBe(2);
+    cache.drop("a");
+    expect(await cache.read("a", async () => 3)).toBe(3);
+    cache.clear();
+    expect(cache.size).toBe(0);
+  });
+
+  it("caches nothing with a time of 0", async () => {
+    const cache = answerCache({ ttlMs: 0, maxEntries: 10 });
+    let loads = 0;
+    await cache.read("a", async () => ++loads);
+    expect(await cache.read("a", async () => ++loads)).toBe(2);
+    expect(cache.size).toBe(0);
+  });
+});
+
+describe("the public reads, cached", () => {
+  const ctx = useTestApp({ seeded: true });
+  let app: ReturnType<typeof buildApp>;
+  // A long time, so only a write or a fresh-answer request can change what is read.
+  beforeAll(() => {
+    app = buildApp({
+      db: ctx.database.db,
+      config: testConfig({ ANSWER_CACHE_MS: "10000" }),
+      now: () => TEST_NOW,
+    });
+  });
+  const ORDER = 5003;
+  const orderPath = `/api/v1/orders/public/${orderRef(ORDER)}`;
+  const read = async (path: string, headers: Record<string, string> = {}) => {
+    const res = await app.request(`http://localhost${path}`, { headers });
+    expect(res.status, path).toBe(200);
+    return (await res.json()).data;
+  };
+  /** Changes the order behind the API's back, as another instance's write would look here. */
+  const changeTaxDirectly = (tax: number) =>
+    ctx.database.db.execute(sql`update orders set tax = ${tax} where id = ${ORDER}`);
+
+  it("reuses a public order's answer until a visitor asks for a fresh one", async () => {
+    const first = (await read(orderPath)).orderDetails;
+    await changeTaxDirectly(first.tax + 100);
+    expect((await read(orderPath)).orderDetails.tax).toBe(first.tax);
+    expect((await read(orderPath, { "cache-control": "no-cache" })).orderDetails.tax).toBe(first.tax + 100);
+  });
+
+  it("reads afresh after a payment on this instance: the balance is never the old one", async () => {
+    const before = (await read(orderPath)).orderDetails;
+    expect(before.paymentBalanceDue).toBeGreaterThan(0);
+    const balance = String((await orderRecord(ctx.database.db, ORDER))!.balanceDue);
+    const pay = cardFormFor("123", "guest@example.com")({ balanceDue: balance, paymentAmount: balance });
+    const res = await browser(app).form(payPath(ORDER), pay);
+    expect(res.status).toBe(200);
+    expect((await read(orderPath)).orderDetails).toMatchObject({
+      paymentBalanceDue: 0,
+      billingStatus: "Paid",
+    });
+  });
+
+  it("gives each visitor their own member path from the shared answer", async () => {
+    expect((await read(orderPath)).orderDetails.memberPath).toBeNull();
+    const admin = browser(app);
+    await signIn(admin, "admin@example.com");
+    const res = await admin.get(orderPath);
+    expect((await res.json()).data.orderDetails.memberPath).toBe(`/s/order/details/${ORDER}`);
+    expect((await read(orderPath)).orderDetails.memberPath).toBeNull();
+  });
+
+  it("shows a paused report link as gone at once on this instance", async () => {
+    const metaPath = `/api/v1/device-data/public/report/${DEMO.fixedReportHash}`;
+    await read(metaPath);
+    const admin = browser(app);
+    await signIn(admin, "admin@example.com");
+    const [report] = await rows<{ id: number }>(
+      ctx.database.db,
+      sql`select id from reports where public_hash = ${DEMO.fixedReportHash}`,
+    );
+    const paused = await admin.json(`/api/v1/reports/${report!.id}/public-link`, { paused: true }, "PATCH");
+    expect(paused.status).toBe(200);
+    expect((await app.request(`http://localhost${metaPath}`)).status).toBe(404);
+  });
+});
