@@ -6,6 +6,10 @@ import { $router } from "../../src/stores/router.ts";
 import { useId } from "react";
 import type { Listed } from "../../src/stores/accountOrders.ts";
 import { EmptyState } from "../ui/EmptyState.tsx";
+import { Money } from "../ui/Money.tsx";
+import { cents } from "../../src/domain/brand.ts";
+import type { BillingStatus } from "../../src/domain/order.ts";
+import { shownBalance } from "../../src/domain/orderShown.ts";
 
 /** The search box of a list: it narrows the rows by number as the person types. */
 export function NumberSearch({
@@ -137,4 +141,32 @@ export function RecordsList<T extends { id: number }>(props: {
       </ListStates>
     </section>
   );
+}
+
+/**
+ * An order's balance as a list row or the order page shows it: the amount due, or for an
+ * order that owes nothing whatever its arithmetic (cancelled, refunded, closed) its status.
+ */
+export function OrderBalance({
+  order,
+}: {
+  order: { billingStatus: BillingStatus; paymentBalanceDue: number; currency: number };
+}) {
+  const shown = shownBalance(order);
+  if (shown.kind === "status") return <span className="muted">{shown.status}</span>;
+  return <Money amount={cents(shown.cents)} currency={order.currency} />;
+}
+
+/**
+ * The flag a record carries once the server sends it (docs/decisions.md: an order copies
+ * its quote's needsShipping); undefined until then.
+ */
+export function needsShippingOf(record: object): boolean | undefined {
+  const flag = (record as { needsShipping?: unknown }).needsShipping;
+  return typeof flag === "boolean" ? flag : undefined;
+}
+
+/** "Nothing to ship" in place of a shipping tracker (a subscription, a data service). */
+export function NothingToShip() {
+  return <span className="muted nothing-to-ship">Nothing to ship</span>;
 }

@@ -1,11 +1,11 @@
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
 import type { AccountOrder } from "../../src/api/accountOrders.ts";
-import { cents } from "../../src/domain/brand.ts";
 import { poDisplay } from "../../src/domain/order.ts";
+import { remainingItemsNoted, shipsNothing } from "../../src/domain/orderShown.ts";
 import { $accountOrder, dismissRecordError, loadAccountOrder } from "../../src/stores/accountOrders.ts";
 import { $paidOrderId, shownBillingStatus } from "../../src/stores/orderPay.ts";
-import { $router } from "../../src/stores/router.ts";
+import { $router, loadUnlessStarted } from "../../src/stores/router.ts";
 import type { Shipment } from "../../src/api/shipments.ts";
 import { AddressCards } from "../guest/AddressCards.tsx";
 import { Day } from "../guest/Day.tsx";
@@ -13,9 +13,9 @@ import { Fact, Facts } from "../guest/Facts.tsx";
 import { LineItems } from "../guest/LineItems.tsx";
 import { PaymentHistory } from "../guest/PaymentHistory.tsx";
 import { OrderTotals } from "../guest/Totals.tsx";
-import { Money } from "../ui/Money.tsx";
 import { StatusBadge } from "../ui/StatusBadge.tsx";
-import { OrderPay } from "./OrderPay.tsx";
+import { NothingToShip, OrderBalance, needsShippingOf } from "./ListParts.tsx";
+import { OrderPay, PaymentReceived } from "./OrderPay.tsx";
 import { OrderShipments } from "./OrderShipments.tsx";
 import { RecordHead, RecordPending } from "./RecordPage.tsx";
 import { ShareMenu } from "./ShareMenu.tsx";
@@ -28,7 +28,8 @@ export default function OrderDetails() {
   const page = useStore($router);
   const param = page?.route === "orderDetails" ? page.params.id : "";
   const state = useStore($accountOrder);
-  useEffect(() => void loadAccountOrder(param), [param]);
+  // The app asked for the first page's order already (src/stores/router.ts): not twice.
+  useEffect(() => loadUnlessStarted($router.get(), () => void loadAccountOrder(param)), [param]);
   if (state.status !== "ready")
     return (
       <RecordPending title="Order" to="orders" state={state} onDismiss={() => dismissRecordError("order")} />
@@ -39,6 +40,12 @@ export default function OrderDetails() {
 function OrderView({ order, shipments }: { order: AccountOrder; shipments: Shipment[] | null }) {
   const currency = order.currency;
   const paidOrderId = useStore($paidOrderId);
+  const nothingToShip = shipsNothing({
+    needsShipping: needsShippingOf(order),
+    shippingAddress: order.shippingAddress,
+    shippingAmount: order.shippingAmount,
+    shipmentCount: shipments?.length ?? 0,
+  });
   return (
     <section className="account-record">
       <RecordHead
@@ -62,7 +69,7 @@ function OrderView({ order, shipments }: { order: AccountOrder; shipments: Shipm
           <Day at={order.createdAt} />
         </Fact>
         <Fact name="Shipping Status">
-          <ShippingProgress progress={order.shippingProgress} />
+          {nothingToShip ? <NothingToShip /> : <ShippingProgress progress={order.shippingProgress} />}
         </Fact>
         <Fact name="PO Number">{poDisplay(order.poNumber)}</Fact>
         <Fact name="Payment Status">
@@ -70,17 +77,20 @@ function OrderView({ order, shipments }: { order: AccountOrder; shipments: Shipm
         </Fact>
         <Fact name="Referral Code">{order.referrerCode || "-"}</Fact>
         <Fact name="Balance Due">
-          <Money amount={cents(order.paymentBalanceDue)} currency={currency} />
+          <OrderBalance order={order} />
         </Fact>
         <Fact name="Due Date">{order.dueDate ? <Day at={order.dueDate} /> : "-"}</Fact>
       </Facts>
-      {order.unshippedItems > 0 && order.shippingProgress !== "completed" && (
+      <PaymentReceived orderId={order.id} />
+      {remainingItemsNoted({ ...order, shipsNothing: nothingToShip }) && (
         <p className="remaining-note" role="note">
           {order.unshippedItems === 1 ? "1 item has" : `${order.unshippedItems} items have`} not shipped yet;
           they will ship as they become available.
         </p>
       )}
-      <OrderShipments shipments={shipments} />
+      {!nothingToShip && !(order.shippingProgress === "cancelled" && shipments?.length === 0) && (
+        <OrderShipments shipments={shipments} />
+      )}
       <AddressCards shipping={order.shippingAddress} billing={order.billingAddress} />
       <LineItems items={order.lineItems} currency={currency} />
       <OrderTotals order={order} />

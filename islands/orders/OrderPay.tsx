@@ -21,30 +21,36 @@ import { PaymentComplete } from "../payments/PaymentComplete.tsx";
 import { ErrorBanner } from "../ui/ErrorBanner.tsx";
 
 /**
- * The order page's Pay Balance Due card (spec sections 2 and 4): shown by the spec's rule;
- * after a payment it says so and takes the focus before Payment Complete opens, so closing
- * the dialog brings the focus back here.
+ * "Payment received", placed by the order page beside the payment's facts (status Paid,
+ * balance) rather than where the vanished form was at the bottom; it takes the focus before
+ * Payment Complete opens, so closing the dialog brings the focus back to it.
  */
+export function PaymentReceived({ orderId }: { orderId: number }) {
+  const paidOrderId = useStore($paidOrderId);
+  const note = useRef<HTMLParagraphElement>(null);
+  const paidNow = paidOrderId === orderId;
+  useLayoutEffect(() => {
+    if (paidNow) note.current?.focus();
+  }, [paidNow]);
+  if (!paidNow) return null;
+  return (
+    <p ref={note} tabIndex={-1} className="pay-done" role="status">
+      Thank you: your payment was received.
+    </p>
+  );
+}
+
+/** The order page's Pay Balance Due card (spec sections 2 and 4), shown by the spec's rule. */
 export function OrderPay({ order }: { order: AccountOrder }) {
   const form = useStore($orderPayForm);
   const done = useStore($orderPaymentDone);
   const paidOrderId = useStore($paidOrderId);
   const mayPay = useStore($mayPayOrders);
-  const note = useRef<HTMLParagraphElement>(null);
   useEffect(() => openOrderPay(order.id), [order.id]);
-  const paidNow = paidOrderId === order.id;
-  useLayoutEffect(() => {
-    if (paidNow) note.current?.focus();
-  }, [paidNow]);
   const shown = payFormShown(order, paidOrderId, mayPay);
   const general = generalErrors(form.errors, CARD_FIELDS);
   return (
     <>
-      {paidNow && (
-        <p ref={note} tabIndex={-1} className="pay-done" role="status">
-          Thank you: your payment was received.
-        </p>
-      )}
       {shown && (
         <section className="pay-card" aria-labelledby="order-pay-heading">
           <h2 id="order-pay-heading">Pay Balance Due</h2>

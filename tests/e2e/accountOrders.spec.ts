@@ -1,5 +1,5 @@
 import { mkdir } from "node:fs/promises";
-import type { Page } from "@playwright/test";
+import type { Page, Route } from "@playwright/test";
 import { demoToken } from "../../server/seed/demo.ts";
 import { expect, test } from "./fixtures.ts";
 import { signInWithKeyboard } from "./helpers.ts";
@@ -101,6 +101,92 @@ test.describe("signed-in quotes and orders", () => {
     await page.goto(`/p/order/ORD-5003-${demoToken("order-5003")}`);
     await expect(page).toHaveURL(/\/s\/order\/details\/5003$/);
     await expect(page.getByRole("heading", { level: 1, name: "Order ORD-5003" })).toBeVisible();
+  });
+
+  test("each signed-in page names itself in the tab's title", async ({ page }) => {
+    await signInWithKeyboard(page, "admin@example.com");
+    for (const [path, title] of [
+      ["/s/orders/list", "Orders · My Account"],
+      ["/s/orders/quotes/list", "Quotes · My Account"],
+      ["/s/order/details/5003", "Order ORD-5003 · My Account"],
+      ["/s/order/details/ORD-5003", "Order ORD-5003 · My Account"],
+      ["/s/quotes/details/QUO-1001", "Quote QUO-1001 · My Account"],
+      ["/s/settings", "Settings · My Account"],
+      ["/user/welcome", "Home · My Account"],
+      ["/s/no-such-page", "Page Not Found · My Account"],
+    ] as const) {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      await expect(page, path).toHaveTitle(title);
+    }
+  });
+
+  test("keeps Sign out on the menu's first row at phone width", async ({ page }) => {
+    await page.setViewportSize(PHONE);
+    await signInWithKeyboard(page, "admin@example.com");
+    await page.goto("/s/orders/list");
+    const nav = page.getByRole("navigation", { name: "Account" });
+    const home = (await nav.getByRole("link", { name: "Home" }).boundingBox())!;
+    const security = (await nav.getByRole("link", { name: "Security" }).boundingBox())!;
+    const signOut = (await nav.getByRole("button", { name: "Sign out" }).boundingBox())!;
+    // The links wrap into rows at this width; Sign out shares the first one, at the right.
+    expect(security.y).toBeGreaterThan(home.y + home.height);
+    expect(signOut.y).toBeLessThan(home.y + home.height);
+    expect(signOut.y + signOut.height).toBeGreaterThan(home.y);
+    expect(signOut.x + signOut.width).toBeLessThanOrEqual(PHONE.width);
+    await shot(page, "nav-phone");
+  });
+
+  test("a cancelled or refunded order shows its status where a balance would be, and no shipping to come", async ({
+    page,
+  }) => {
+    await signInWithKeyboard(page, "viewer@example.com");
+    await page.goto("/s/orders/list");
+    const table = page.getByRole("table", { name: "Orders, newest first" });
+    const balance = (number: string) =>
+      table.getByRole("row").filter({ hasText: number }).locator('td[data-label="Balance Due"]');
+    await expect(balance("ORD-5005")).toHaveText("Cancelled");
+    await expect(balance("ORD-5008")).toHaveText("Refunded");
+    await expect(balance("ORD-5003")).toHaveText("$762.12");
+
+    await page.goto("/s/order/details/5005");
+    const summary = page.getByLabel("Order summary");
+    await expect(summary.locator("div", { hasText: /^Balance Due/ }).locator("dd")).toHaveText("Cancelled");
+    await expect(page.getByRole("heading", { name: "Items" })).toBeVisible();
+    await expect(page.getByRole("note").filter({ hasText: "not shipped yet" })).toHaveCount(0);
+    await expect(page.getByRole("heading", { name: "Shipments" })).toHaveCount(0);
+    await shot(page, "order-cancelled");
+  });
+
+  test("an order with nothing to ship shows no shipping tracker in its page or the list", async ({
+    page,
+  }) => {
+    // Until the server sends an order's needsShipping (copied from its quote), the test adds
+    // it to the answers of a demo order, as the server is to send it.
+    const dataOnly = async (route: Route) => {
+      const res = await route.fetch();
+      const body = await res.json();
+      if (body.data.orderDetails) body.data.orderDetails.needsShipping = false;
+      for (const o of body.data.orderList ?? []) if (o.id === 5001) o.needsShipping = false;
+      await route.fulfill({ response: res, json: body });
+    };
+    await page.route("**/api/v1/orders/5001", dataOnly);
+    await page.route("**/api/v1/orders", dataOnly);
+    await signInWithKeyboard(page, "admin@example.com");
+    await page.goto("/s/orders/list");
+    const row = page
+      .getByRole("table", { name: "Orders, newest first" })
+      .getByRole("row")
+      .filter({ hasText: "ORD-5001" });
+    await expect(row.locator('td[data-label="Shipping"]')).toHaveText("Nothing to ship");
+
+    await page.goto("/s/order/details/5001");
+    await expect(page.getByRole("heading", { name: "Items" })).toBeVisible();
+    await expect(page.getByLabel("Order summary")).toContainText("Nothing to ship");
+    await expect(page.getByRole("list", { name: "Shipping progress" })).toHaveCount(0);
+    await expect(page.getByRole("heading", { name: "Shipments" })).toHaveCount(0);
+    await expect(page.getByRole("note").filter({ hasText: "not shipped yet" })).toHaveCount(0);
+    await shot(page, "order-nothing-to-ship");
   });
 
   test("the lists and details fit a phone", async ({ page }) => {

@@ -90,7 +90,12 @@ test.describe("on a portal of its own", () => {
     await expect(fact(page, "Payment Status")).toHaveText(/Paid/);
     await expect(fact(page, "Balance Due")).toHaveText("$0.00");
     await expect(form).toHaveCount(0);
-    await expect(page.getByRole("status").filter({ hasText: "your payment was received" })).toBeFocused();
+    const received = page.getByRole("status").filter({ hasText: "your payment was received" });
+    await expect(received).toBeFocused();
+    // Beside the payment's facts (Paid, $0.00), not at the bottom where the form was.
+    const noteTop = (await received.boundingBox())!.y;
+    expect(noteTop).toBeLessThan((await page.getByRole("heading", { name: "Items" }).boundingBox())!.y);
+    expect(noteTop).toBeGreaterThan((await fact(page, "Balance Due").boundingBox())!.y);
     const payments = page.getByRole("table", { name: "Previous payments" });
     await expect(payments.getByRole("row").filter({ hasText: "Visa ending in 4242" })).toHaveCount(1);
 
