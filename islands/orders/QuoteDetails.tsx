@@ -2,6 +2,7 @@ import { useStore } from "@nanostores/react";
 import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import type { AccountQuote } from "../../src/api/accountOrders.ts";
 import { visitorZone } from "../../src/domain/dayText.ts";
+import { ORDER_PREFIX } from "../../src/domain/order.ts";
 import { $accountQuote, dismissRecordError, loadAccountQuote } from "../../src/stores/accountOrders.ts";
 import {
   $orderTotals,
@@ -14,6 +15,7 @@ import {
   openQuoteOrder,
   orderOffer,
   placedMessage,
+  orderPagePath,
   quoteStatusText,
   shippingLabel,
   type PlacedOrder,
@@ -88,6 +90,14 @@ function QuoteView({ quote }: { quote: AccountQuote }) {
           <Day at={quote.createdAt} />
         </Fact>
         <Fact name="Status">{quoteStatusText(quote, visitorZone(), placed !== null)}</Fact>
+        {!placed && quote.orderId !== null && (
+          <Fact name="Order">
+            <a href={orderPagePath(quote.orderId)}>
+              {ORDER_PREFIX}
+              {quote.orderId}
+            </a>
+          </Fact>
+        )}
         <Fact name="Product Specialist">{specialist.name || "-"}</Fact>
         <Fact name="Specialist Phone">{phone || "-"}</Fact>
       </Facts>

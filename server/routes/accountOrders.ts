@@ -87,7 +87,7 @@ export function accountOrderRoutes(deps: Deps) {
       if (!details.detail) throw new ApiError(404, NOT_FOUND);
       // The guest token is the quote's shareable secret: sharing it is a later, privileged action.
       return reply(c, getAccountQuote, {
-        quoteDetails: { ...details, detail: details.detail, guestToken: null },
+        quoteDetails: { ...details, detail: details.detail, guestToken: null, orderId: record.row.orderId },
       });
     });
 }

@@ -92,7 +92,11 @@ export const getAccountOrder = endpoint({
 });
 
 /** A quote as its signed-in page shows it: always the full quote, never its guest token. */
-export const AccountQuoteSchema = z.extend(QuoteDetailsSchema, { detail: QuoteDetailSchema });
+export const AccountQuoteSchema = z.extend(QuoteDetailsSchema, {
+  detail: QuoteDetailSchema,
+  /** The order the quote became once ordered, else null. */
+  orderId: z.nullable(z.int()),
+});
 export type AccountQuote = z.infer<typeof AccountQuoteSchema>;
 
 export const getAccountQuote = endpoint({

@@ -309,6 +309,10 @@ export function placedMessage(placed: PlacedOrder): string {
   return `Thank you: your order ${placed.orderNumber} is placed on terms${po}; it will be invoiced.`;
 }
 
+/** The signed-in page of an order, /s/order/details/ORD-{id}. */
+export const orderPagePath = (orderId: number) =>
+  getPagePath($router, "orderDetails", { id: `${ORDER_PREFIX}${orderId}` });
+
 /** The order a closed quote became, when this page placed it (the quote read does not name it yet). */
 export function orderOfQuote(quoteId: number): PlacedOrder | null {
   const placed = $placedOrder.get();
@@ -393,7 +397,7 @@ export async function placeOrder(card: CardInput | null) {
       quoteId: quote.id,
       orderId,
       orderNumber: `${ORDER_PREFIX}${orderId}`,
-      orderPath: getPagePath($router, "orderDetails", { id: `${ORDER_PREFIX}${orderId}` }),
+      orderPath: orderPagePath(orderId),
       method: input.paymentMethod,
       purchaseOrderNumber: f.purchaseOrderNumber,
     });

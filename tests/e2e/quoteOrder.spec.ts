@@ -225,11 +225,15 @@ test.describe("ordering a quote signed in", () => {
     await expect(verifyDialog(page)).toHaveCount(0);
   });
 
-  test("a closed quote shows no payment form and no edit", async ({ page }) => {
+  test("a closed quote shows no payment form and no edit, and links to the order it became", async ({
+    page,
+  }) => {
     await openQuote(page, "admin@example.com", CLOSED_QUOTE);
     await expect(page.getByLabel("Quote summary")).toContainText("Closed");
     await expect(page.getByRole("heading", { name: "Payment" })).toHaveCount(0);
     await expect(page.getByRole("button", { name: /^Edit / })).toHaveCount(0);
+    await page.getByLabel("Quote summary").getByRole("link", { name: "ORD-5001" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Order ORD-5001" })).toBeVisible();
   });
 
   test("the address dialog works with the keyboard alone", async ({ page }) => {

@@ -142,6 +142,14 @@ describe("a signed-in order or quote", () => {
     expect(quoteDetails.detail.productSpecialist.name).toEqual(expect.any(String));
   });
 
+  it("names the order a closed quote became, and none for an open one", async () => {
+    const b = await admin();
+    const orderOf = async (id: number) =>
+      (await (await b.get(`/api/v1/quotes/${id}`)).json()).data.quoteDetails.orderId;
+    expect(await orderOf(1002)).toBe(5001);
+    expect(await orderOf(1001)).toBeNull();
+  });
+
   it("answers another subscription's order, shipments and quote exactly like missing ones", async () => {
     const b = await admin();
     for (const [foreign, missing] of [

@@ -110,6 +110,7 @@ const order = (id: number): AccountOrder => ({
 });
 const quote = (id: number): AccountQuote => ({
   id,
+  orderId: null,
   quoteNumber: `QUO-${id}`,
   productFamily: "Environmental Monitoring",
   status: "Open",

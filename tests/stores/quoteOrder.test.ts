@@ -60,6 +60,7 @@ const BOSTON: Address = {
 
 const quote = (over: Partial<AccountQuote> = {}, ships = true): AccountQuote => ({
   id: 1001,
+  orderId: null,
   quoteNumber: "QUO-1001",
   productFamily: "Environmental Monitoring",
   status: "Open",
