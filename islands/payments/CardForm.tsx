@@ -1,4 +1,4 @@
-import { useEffect, useRef, type FormEvent } from "react";
+import { useEffect, useRef, type FormEvent, type ReactNode } from "react";
 import { fieldError, type FieldError } from "../../src/api/errors.ts";
 import { CARD_EXPIRY_MONTHS, cardExpiryYears, type CardInput } from "../../src/domain/card.ts";
 import { BusyButton } from "../ui/BusyButton.tsx";
@@ -19,13 +19,24 @@ interface Props {
   currentYear: number;
   /** The id of the heading that names the form. */
   labelledBy: string;
+  /** Fields of the page's own that go with the payment (the quote order's phone and PO number). */
+  children?: ReactNode;
 }
 
 const MONTHS = CARD_EXPIRY_MONTHS.map((m) => [m, m] as const);
 const text = (data: FormData, name: string) => String(data.get(name) ?? "");
 
 /** The card payment form of spec section 5; the page's store sends it. */
-export function CardForm({ busy, errors, onSubmit, askEmail, submitLabel, currentYear, labelledBy }: Props) {
+export function CardForm({
+  busy,
+  errors,
+  onSubmit,
+  askEmail,
+  submitLabel,
+  currentYear,
+  labelledBy,
+  children,
+}: Props) {
   const box = useRef<HTMLDivElement>(null);
   // After an answer, the first field the server objected to takes the focus.
   useEffect(() => {
@@ -46,6 +57,7 @@ export function CardForm({ busy, errors, onSubmit, askEmail, submitLabel, curren
   return (
     <div ref={box}>
       <Form onSubmit={submit} aria-labelledby={labelledBy} className="card-form">
+        {children}
         <Field
           label="Card Number"
           name="cardNumber"

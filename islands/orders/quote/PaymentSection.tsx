@@ -1,5 +1,5 @@
 import { useStore } from "@nanostores/react";
-import { useEffect, useRef, type KeyboardEvent } from "react";
+import { useEffect, useRef } from "react";
 import { generalErrors } from "../../../src/api/errors.ts";
 import { cents } from "../../../src/domain/brand.ts";
 import { formatMoney } from "../../../src/domain/money.ts";
@@ -33,16 +33,6 @@ const METHODS: readonly (readonly [PaymentMethod, string])[] = [
   ["Purchase Order", "Pay on Terms"],
 ];
 
-/**
- * Enter in Contact Phone or PO Number sends the card form, as in any field of a form: the
- * shared CardForm has no place for them inside its <form> yet (the terms form has them inside).
- */
-function submitCardOnEnter(e: KeyboardEvent<HTMLDivElement>) {
-  if (e.key !== "Enter" || !(e.target instanceof HTMLInputElement)) return;
-  e.preventDefault();
-  e.currentTarget.parentElement?.querySelector<HTMLFormElement>("form.card-form")?.requestSubmit();
-}
-
 /** The payment form of an open quote: by card ('Online - CC') or on terms ('Purchase Order'). */
 export function PaymentSection() {
   const form = useStore($orderForm);
@@ -50,8 +40,8 @@ export function PaymentSection() {
   const order = useStore($quoteOrder);
   const totals = useStore($orderTotals);
   const box = useRef<HTMLElement>(null);
-  // After an answer, the first field the server objected to takes the focus (in page order,
-  // so Contact Phone and PO Number come before the card's own fields).
+  // After an answer, the first field the server objected to takes the focus (in page order:
+  // Contact Phone and PO Number come before the card's own fields).
   useEffect(() => {
     if (!form.busy && form.errors.length)
       box.current?.querySelector<HTMLElement>("[aria-invalid='true']")?.focus();
@@ -85,20 +75,17 @@ export function PaymentSection() {
           hasOption={order.option !== null}
         />
       ) : byCard ? (
-        <>
-          <div className="order-fields" onKeyDown={submitCardOnEnter}>
-            <OrderFields />
-          </div>
-          <CardForm
-            busy={form.busy}
-            errors={form.errors}
-            onSubmit={(card) => void placeOrder(card)}
-            askEmail={false}
-            submitLabel={`Pay ${total}`}
-            currentYear={form.year}
-            labelledBy="quote-pay-heading"
-          />
-        </>
+        <CardForm
+          busy={form.busy}
+          errors={form.errors}
+          onSubmit={(card) => void placeOrder(card)}
+          askEmail={false}
+          submitLabel={`Pay ${total}`}
+          currentYear={form.year}
+          labelledBy="quote-pay-heading"
+        >
+          <OrderFields />
+        </CardForm>
       ) : (
         <TermsForm total={total} />
       )}
