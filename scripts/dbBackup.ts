@@ -42,17 +42,21 @@ export async function backup(target: Target, file: string): Promise<TableSum[]> 
  * the existing one to `<dir>.before-restore-<time>` (never deleted).
  */
 export async function restore(target: Target, file: string, force = false): Promise<TableSum[]> {
-  if (target.url)
-    await run("pg_restore", [
-      "--clean",
-      "--if-exists",
-      "--no-owner",
-      "--single-transaction",
-      `--dbname=${target.url}`,
-      file,
-    ]);
+  if (target.url) await pgRestore(target.url, file);
   else await pgliteRestore(target.dataDir, file, force);
   return tableSumsOf(target);
+}
+
+/**
+ * pg_restore's --clean cannot drop a partition's primary key (samples_YYYY_MM_pkey is inherited
+ * from samples'), so the partitioned table is dropped with its partitions first, in the same
+ * transaction as the restore: pg_restore writes the script, psql runs it as one transaction.
+ */
+async function pgRestore(url: string, file: string) {
+  const script = `(echo 'drop table if exists public.samples cascade;'
+    pg_restore --clean --if-exists --no-owner --file=- "$1") |
+    psql -X -q -v ON_ERROR_STOP=1 --single-transaction --file=- --dbname="$2"`;
+  await run("bash", ["-o", "pipefail", "-c", script, "bash", file, url]);
 }
 
 async function pgliteTarball(dataDir: string): Promise<Buffer> {

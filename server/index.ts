@@ -12,6 +12,8 @@ import { startSimulator } from "./seed/simulator.ts";
 import { loadSite } from "./static/site.ts";
 import { defaultLiveHub } from "./live.ts";
 import { viewCounter } from "./data/reportLinks.ts";
+import { startPartitionJob } from "./core/partitionJob.ts";
+import { ensureSamplePartitions } from "./data/partitions.ts";
 import { socketOrigin } from "../src/api/live.ts";
 import type { Server as HttpServer } from "node:http";
 
@@ -29,6 +31,8 @@ const database = await openDatabase({
   dataDir: config.databaseUrl ? undefined : config.dataDir,
   poolMax: config.databasePoolMax,
 });
+// Next months' sample partitions exist before their first reading (at start, then daily).
+const stopPartitions = startPartitionJob((now) => ensureSamplePartitions(database.db, now));
 if (config.demo && (await isEmpty(database.db))) {
   console.log("Seeding demo records (the year of report history follows in the background)...");
   await seedDemo(database.db, { now: new Date(), sampleDays: config.demoSampleDays });
@@ -99,6 +103,7 @@ async function shutdown(signal: string) {
   stopping = true;
   console.log(`${signal}: finishing open requests, then stopping.`);
   simulator?.stop();
+  stopPartitions();
   // Open sockets would hold server.close() open: they are told to reconnect (to another instance).
   await live.close().catch(() => {});
   const force = setTimeout(() => process.exit(1), 10_000);

@@ -94,7 +94,7 @@ export async function samplesSize(db: Db) {
   }>(
     db,
     sql`select (select count(*) from samples)::int as rows,
-      pg_total_relation_size('samples')::float8 as total, pg_relation_size('samples')::float8 as heap,
+      (select sum(pg_total_relation_size(relid)) from pg_partition_tree('samples'))::float8 as total, (select sum(pg_relation_size(relid)) from pg_partition_tree('samples'))::float8 as heap,
       (select count(*) from sample_rollups)::int as "rollupRows",
       pg_total_relation_size('sample_rollups')::float8 as "rollupTotal",
       pg_relation_size('sample_rollups')::float8 as "rollupHeap"`,
