@@ -21,7 +21,7 @@ import {
   type PlacedOrder,
 } from "../../src/stores/quoteOrder.ts";
 import { askToVerifyShipping, openAddressDialog } from "../../src/stores/quoteAddress.ts";
-import { $router } from "../../src/stores/router.ts";
+import { $router, loadUnlessStarted } from "../../src/stores/router.ts";
 import { AddressCards } from "../guest/AddressCards.tsx";
 import { Day } from "../guest/Day.tsx";
 import { Fact, Facts } from "../guest/Facts.tsx";
@@ -47,7 +47,7 @@ export default function QuoteDetails() {
   const page = useStore($router);
   const param = page?.route === "quoteDetails" ? page.params.number : "";
   const state = useStore($accountQuote);
-  useEffect(() => void loadAccountQuote(param), [param]);
+  useEffect(() => loadUnlessStarted($router.get(), () => void loadAccountQuote(param)), [param]);
   if (state.status !== "ready")
     return (
       <RecordPending title="Quote" to="quotes" state={state} onDismiss={() => dismissRecordError("quote")} />

@@ -1,6 +1,6 @@
 import { createRouter, type ConfigFromRouter } from "@nanostores/router";
 import { PATHS } from "../domain/paths.ts";
-import { loadAccountOrder } from "./accountOrders.ts";
+import { loadAccountOrder, loadAccountQuote } from "./accountOrders.ts";
 import { loadCountries } from "./countries.ts";
 
 /**
@@ -46,7 +46,7 @@ const keyOf = (page: NonNullable<Shown>) => `${page.route} ${JSON.stringify(page
  * check and the page's code (islands/app/App.tsx), instead of after both: on a slow link
  * each step one after another cost seconds. The server checks the session on every call, so
  * asking early shows nothing to a visitor who turns out not to be signed in (the app sends
- * them to sign in). The quote page's countries come alongside (its address cards and dialog).
+ * them to sign in). The quote page's countries come alongside its quote (address cards, dialog).
  */
 export function startRouteData(page: Shown) {
   if (!page) return;
@@ -54,7 +54,11 @@ export function startRouteData(page: Shown) {
     askedEarly = keyOf(page);
     void loadAccountOrder(page.params.id);
   }
-  if (page.route === "quoteDetails") void loadCountries();
+  if (page.route === "quoteDetails") {
+    askedEarly = keyOf(page);
+    void loadAccountQuote(page.params.number);
+    void loadCountries();
+  }
 }
 
 /**

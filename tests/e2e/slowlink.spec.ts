@@ -255,7 +255,7 @@ test("starts the signed-in order page's chunk and record alongside the session c
   ).toBeLessThan(session.end);
 });
 
-test("starts the signed-in quote page's chunk and countries alongside the session check", async ({
+test("starts the signed-in quote page's chunk, the quote and countries alongside the session check", async ({
   page,
 }) => {
   const list = await openSignedInSlowly(
@@ -266,6 +266,11 @@ test("starts the signed-in quote page's chunk and countries alongside the sessio
   const session = loaded(list, /^\/api\/v1\/session$/);
   const quote = loaded(list, new RegExp(`^/api/v1/quotes/${DEMO.openQuoteId}$`));
   expect(loaded(list, /\/_astro\/QuoteDetails\.[^/]+\.js$/).start).toBeLessThan(session.end);
+  expect(quote.start).toBeLessThan(session.end);
+  // Asked once: the page does not fetch again what the app already asked for.
+  expect(list.filter((r) => new URL(r.name).pathname === `/api/v1/quotes/${DEMO.openQuoteId}`)).toHaveLength(
+    1,
+  );
   // The address cards name countries from the list: it comes with the quote, not after it.
   expect(loaded(list, /^\/order\/country-list$/).start).toBeLessThan(quote.end);
 });
