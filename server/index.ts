@@ -55,7 +55,27 @@ const app = buildApp({ db: database.db, config, site, live, views });
 const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
 const websocket = { server: wss as unknown as WebSocketServerLike };
 
-const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host, websocket }, (info) => {
+let stopping = false;
+
+/**
+ * While stopping, every answer says Connection: close, so a keep-alive client opens its next
+ * request elsewhere instead of holding this process open (server.close() waits for every
+ * connection, and Node keeps serving an open keep-alive connection after close()).
+ */
+async function fetchWhileUp(req: Request, env: unknown): Promise<Response> {
+  const res = await app.fetch(req, env as never);
+  if (!stopping) return res;
+  try {
+    res.headers.set("connection", "close");
+    return res;
+  } catch {
+    const copy = new Response(res.body, res);
+    copy.headers.set("connection", "close");
+    return copy;
+  }
+}
+
+const server = serve({ fetch: fetchWhileUp, port: config.port, hostname: config.host, websocket }, (info) => {
   const local = `http://localhost:${info.port}`;
   const origin = config.origins.public || config.origins.account || local;
   // /dev/mailbox answers loopback clients only: reachable when the server listens on loopback.
@@ -75,7 +95,6 @@ const server = serve({ fetch: app.fetch, port: config.port, hostname: config.hos
 (server as HttpServer).keepAliveTimeout = 65_000;
 (server as HttpServer).headersTimeout = 66_000;
 let simulator: ReturnType<typeof startSimulator> | undefined;
-let stopping = false;
 let history: Promise<void> = Promise.resolve();
 
 /** The demo's year of report history is written while the portal already answers. */
@@ -104,16 +123,19 @@ async function shutdown(signal: string) {
   console.log(`${signal}: finishing open requests, then stopping.`);
   simulator?.stop();
   stopPartitions();
-  // Open sockets would hold server.close() open: they are told to reconnect (to another instance).
-  await live.close().catch(() => {});
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
+  // The listener closes first: a new connection is refused at once (the client goes elsewhere)
+  // instead of being accepted and then cut; idle keep-alive connections close now, busy ones
+  // after their answer (Connection: close, fetchWhileUp).
   server.close(async () => {
     await history;
     await views.flush();
     await database.close().catch(() => {});
     process.exit(0);
   });
+  // Open sockets would hold server.close() open: they are told to reconnect (to another instance).
+  await live.close().catch(() => {});
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));

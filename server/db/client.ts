@@ -50,6 +50,14 @@ export async function postgresPool(
     max: opts.max ?? 10,
     connectionTimeoutMillis: opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
   });
+  // A client checked out (inside a transaction, between two queries) has no pool listener: a
+  // connection the database cuts then emits 'error' on it, which would end the process. Its
+  // next query fails instead ("not queryable"), and that request answers 503.
+  pool.on("connect", (client) =>
+    client.on("error", (err) =>
+      console.warn(JSON.stringify({ level: "warn", what: "database connection lost", error: err.message })),
+    ),
+  );
   pool.on("error", (err) =>
     console.warn(
       JSON.stringify({ level: "warn", what: "idle database connection lost", error: err.message }),

@@ -97,6 +97,26 @@ describe("the API while PostgreSQL is away", () => {
   });
 });
 
+// A real PostgreSQL is needed to cut a connection from the server's side (the CI pass has one).
+const PG_URL = process.env["TEST_DATABASE_URL"];
+describe.skipIf(!PG_URL)("a PostgreSQL connection cut while a request holds it", () => {
+  it("is logged, never ends the process, and its next query fails as a query", async () => {
+    const pool = await postgresPool(PG_URL!);
+    try {
+      const held = await pool.connect();
+      const { pid } = (await held.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]!;
+      // Without a listener on the held client, the cut emits an unhandled 'error' (fatal).
+      await pool.query("select pg_terminate_backend($1)", [pid]);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await expect(held.query("select 1")).rejects.toThrow();
+      held.release(true);
+      expect((await pool.query("select 1 as one")).rows[0]).toEqual({ one: 1 });
+    } finally {
+      await pool.end();
+    }
+  });
+});
+
 describe("DATABASE_POOL_MAX", () => {
   it("defaults to 10 connections and refuses a pool of none", () => {
     expect(testConfig().databasePoolMax).toBe(10);
