@@ -33,7 +33,7 @@ export interface OrderRecord {
   row: OrderRow;
   lineItems: ReturnType<typeof lineItemOf>[];
   payments: (typeof payments.$inferSelect)[];
-  quote: { id: number; createdAt: Date } | null;
+  quote: { id: number; createdAt: Date; needsShipping: boolean } | null;
   subtotal: Cents;
   grandTotal: Cents;
   paid: Cents;
@@ -64,7 +64,7 @@ async function recordOfRow(row: typeof orders.$inferSelect, tx: Db, together: bo
     row.quoteId
       ? (
           await tx
-            .select({ id: quotes.id, createdAt: quotes.createdAt })
+            .select({ id: quotes.id, createdAt: quotes.createdAt, needsShipping: quotes.needsShipping })
             .from(quotes)
             .where(eq(quotes.id, row.quoteId))
         )[0]
@@ -174,6 +174,8 @@ export async function orderDetails(
     trackingNumbers: shipmentList.map((s) => s.trackingNumber),
     timeline: timelineOf(record, shipmentList, scans),
     memberPath,
+    // An order made without a quote (by hand) is taken to ship, as most do.
+    needsShipping: record.quote?.needsShipping ?? true,
   };
 }
 

@@ -64,6 +64,8 @@ export const OrderDetailsSchema = z.object({
    * (spec section 4: such a visitor is sent there); null otherwise.
    */
   memberPath: z.nullable(z.string()),
+  /** False when nothing ships (a subscription, a data service): its quote said so. */
+  needsShipping: z.boolean(),
 });
 export type OrderDetails = z.infer<typeof OrderDetailsSchema>;
 

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { demoToken } from "../../server/seed/demo.ts";
 import { browser, signIn } from "./client.ts";
@@ -140,6 +141,16 @@ describe("a signed-in order or quote", () => {
     expect(quoteDetails).toMatchObject({ quoteNumber: "QUO-1001", guestToken: null, memberPath: null });
     expect(quoteDetails.detail.lineItems.length).toBeGreaterThan(0);
     expect(quoteDetails.detail.productSpecialist.name).toEqual(expect.any(String));
+  });
+
+  it("says an order has nothing to ship when its quote had nothing to ship", async () => {
+    const b = await admin();
+    const needs = async (id: number) =>
+      (await (await b.get(`/api/v1/orders/${id}`)).json()).data.orderDetails.needsShipping;
+    expect(await needs(5001)).toBe(true);
+    // Order 5001 was placed from quote 1002.
+    await ctx.database.db.execute(sql`update quotes set needs_shipping = false where id = 1002`);
+    expect(await needs(5001)).toBe(false);
   });
 
   it("names the order a closed quote became, and none for an open one", async () => {

@@ -104,6 +104,7 @@ const order = (id: number): AccountOrder => ({
   trackingNumbers: [],
   timeline: [],
   memberPath: null,
+  needsShipping: true,
   shippingProgress: "received",
   unshippedItems: 0,
   publicPath: null,

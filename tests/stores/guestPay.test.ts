@@ -91,6 +91,7 @@ const ORDER: OrderDetails = {
   trackingNumbers: [],
   timeline: [],
   memberPath: null,
+  needsShipping: true,
 };
 
 const QUOTE: QuoteDetails = {

@@ -60,6 +60,7 @@ const ORDER: AccountOrder = {
   trackingNumbers: [],
   timeline: [],
   memberPath: null,
+  needsShipping: true,
   shippingProgress: "received",
   unshippedItems: 0,
   publicPath: null,

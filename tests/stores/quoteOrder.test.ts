@@ -181,6 +181,7 @@ const PLACED_ORDER: AccountOrder = {
   trackingNumbers: [],
   timeline: [],
   memberPath: null,
+  needsShipping: true,
   shippingProgress: "received",
   unshippedItems: 0,
   publicPath: "/p/order/ORD-5100-v7",
