@@ -6,17 +6,24 @@ import { call } from "./http.ts";
 /** The countries addresses may name (GET /order/country-list); empty until loaded or when it failed. */
 export const $countries = atom<Country[]>([]);
 
+/** The request under way, shared by every caller until it ends (the app and the page both ask). */
+let loading: Promise<void> | null = null;
+
 /**
  * Loads the list once per page. A failure leaves it empty: addresses then show the country
- * name they carry, so the page does not fail for it.
+ * name they carry, so the page does not fail for it (a later call tries again).
  */
-export async function loadCountries() {
-  if ($countries.get().length) return;
-  try {
-    $countries.set((await call(getCountryList)).countryList);
-  } catch {
-    $countries.set([]);
-  }
+export function loadCountries(): Promise<void> {
+  if ($countries.get().length) return Promise.resolve();
+  loading ??= call(getCountryList)
+    .then(
+      (answer) => $countries.set(answer.countryList),
+      () => $countries.set([]),
+    )
+    .finally(() => {
+      loading = null;
+    });
+  return loading;
 }
 
 /** An address's country as the list names it (by id), else the name the address carries. */
