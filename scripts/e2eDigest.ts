@@ -9,7 +9,8 @@ interface Suite {
     title: string;
     file: string;
     line: number;
-    tests: { results: { status: string; error?: { message?: string } }[] }[];
+    /** Playwright's verdict: expected (a test.fail() that failed too), unexpected, flaky, skipped. */
+    tests: { status: string; results: { status: string; error?: { message?: string } }[] }[];
   }[];
 }
 
@@ -29,13 +30,13 @@ export function printBrowserDigest(file = "test-results/e2e-report.json") {
     for (const s of suite.suites ?? []) walk(s, [...path, s.title]);
     for (const spec of suite.specs ?? [])
       for (const t of spec.tests) {
+        if (t.status !== "unexpected" && t.status !== "flaky") continue;
         const bad = t.results.filter((r) => r.status !== "passed" && r.status !== "skipped");
-        if (!bad.length) continue;
-        const outcome = t.results.at(-1)?.status === "passed" ? "FLAKY" : "FAILED";
+        const outcome = t.status === "flaky" ? "FLAKY" : "FAILED";
         lines.push(
           `${outcome} ${spec.file}:${spec.line} ${[...path, spec.title].filter(Boolean).join(" > ")}`,
         );
-        const message = stripVTControlCharacters(bad[0]!.error?.message ?? "");
+        const message = stripVTControlCharacters(bad[0]?.error?.message ?? "");
         lines.push(
           ...message
             .split("\n")
