@@ -3,7 +3,7 @@
 //   kill -9 during payments and device pushes: 20 kills on PGlite, 200 on PostgreSQL.
 //   SIGTERM under load: 5 SIGTERMs per database (a new process on the same data each time).
 //   Database away: PostgreSQL (a cluster of the proof's own, port 5433) stopped for 30 s.
-//   --short: 5 and 20 kills, 1 SIGTERM (PostgreSQL only), a 10 s outage (the CI's version).
+//   --short: 5 and 12 kills, 1 SIGTERM (PostgreSQL only), a 10 s outage (the CI's version).
 //   --pglite-kills N, --postgres-kills N, --sigterms N, --outage-seconds N,
 //   --only pglite|postgres, --proofs kill,sigterm,outage (default all three).
 //   Exits 1 on any lost, doubled or half-stored record, or a claim that does not hold.
@@ -31,7 +31,7 @@ const { values } = parseArgs({
 const count = (text: string | undefined, full: number, short: number) =>
   text === undefined ? (values.short ? short : full) : Math.max(1, Number.parseInt(text, 10) || 1);
 const pgliteKills = count(values["pglite-kills"], 20, 5);
-const postgresKills = count(values["postgres-kills"], 200, 20);
+const postgresKills = count(values["postgres-kills"], 200, 12);
 const sigterms = count(values.sigterms, 5, 1);
 const outageSeconds = count(values["outage-seconds"], 30, 10);
 const proofs = new Set((values.proofs ?? "kill,sigterm,outage").split(","));
