@@ -7,10 +7,11 @@
  */
 
 export interface AnswerCache {
-  /** The key's answer younger than the TTL, else `load()`'s (shared by concurrent callers). */
-  read<T>(key: string, load: () => Promise<T>): Promise<T>;
-  /** Forgets one answer (a visitor asked for a fresh one). */
-  drop(key: string): void;
+  /**
+   * The key's answer younger than `maxAgeMs` (the TTL unless a visitor asks for a fresher
+   * one), else `load()`'s, shared by concurrent callers.
+   */
+  read<T>(key: string, load: () => Promise<T>, maxAgeMs?: number): Promise<T>;
   /** Forgets every answer (a write may have changed any of them). */
   clear(): void;
   readonly size: number;
@@ -27,12 +28,20 @@ export function answerCache(options: { ttlMs: number; maxEntries: number; now?: 
   const now = options.now ?? (() => performance.now());
   const entries = new Map<string, Entry>();
 
-  const read = <T>(key: string, load: () => Promise<T>): Promise<T> => {
+  /** Entries are in the order they were made: the expired ones go from the front. */
+  const sweep = (t: number) => {
+    for (const [key, entry] of entries) {
+      if (t - entry.at < ttlMs) return;
+      entries.delete(key);
+    }
+  };
+  const read = <T>(key: string, load: () => Promise<T>, maxAgeMs = ttlMs): Promise<T> => {
     if (ttlMs <= 0) return load();
     const t = now();
     const hit = entries.get(key);
-    if (hit && t - hit.at < ttlMs) return hit.value as Promise<T>;
+    if (hit && t - hit.at < Math.min(maxAgeMs, ttlMs)) return hit.value as Promise<T>;
     if (hit) entries.delete(key);
+    sweep(t);
     const value = load();
     const entry = { at: t, value };
     entries.set(key, entry);
@@ -47,9 +56,6 @@ export function answerCache(options: { ttlMs: number; maxEntries: number; now?: 
 
   return {
     read,
-    drop(key) {
-      entries.delete(key);
-    },
     clear() {
       entries.clear();
     },

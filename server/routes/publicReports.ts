@@ -51,10 +51,12 @@ export function publicReportRoutes(deps: Deps) {
         end: input.end === undefined ? undefined : Number(input.end),
       });
       if ("error" in window) throw new ApiError(400, [{ field: "start", message: window.error }]);
+      // Only the page's own window is shared; a visitor's zoom (start/end) is theirs, and
+      // caching every window asked for would let one link fill the cache.
+      const read = () => chartData(db, chartChannels(list, thresholds), window);
+      const own = input.start === undefined && input.end === undefined;
       const key = `report-data:${hash}:${window.start}:${window.end}`;
-      const series = await cachedAnswer(c, deps.answers, key, () =>
-        chartData(db, chartChannels(list, thresholds), window),
-      );
+      const series = await (own ? cachedAnswer(c, deps.answers, key, read) : read());
       return reply(c, getPublicReportData, { ...window, series });
     });
 
