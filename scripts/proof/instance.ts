@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { WriteStream } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
+import { proofServerEnv } from "./server.ts";
 
 /** How a process ended: its exit code (null after a signal), the signal, and when. */
 export interface Exit {
@@ -23,18 +24,7 @@ export class Instance {
   constructor(port: number, env: Record<string, string>, log: WriteStream) {
     this.url = `http://127.0.0.1:${port}`;
     this.child = spawn(process.execPath, ["server/index.ts"], {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        DEMO: "1",
-        SIMULATOR: "0",
-        DEMO_SAMPLE_DAYS: "0",
-        SERVE_STATIC: "0",
-        TRUST_PROXY: "1",
-        LOG_REQUESTS: "0",
-        ...env,
-      },
+      env: proofServerEnv(port, env),
       stdio: ["ignore", "pipe", "pipe"],
     });
     this.child.stdout?.pipe(log, { end: false });

@@ -30,20 +30,7 @@ export class ServerProcess {
     if (this.child) throw new Error("The server is already running.");
     const began = Date.now();
     const child = spawn(process.execPath, ["server/index.ts"], {
-      env: {
-        ...process.env,
-        PORT: String(this.port),
-        HOST: "127.0.0.1",
-        DEMO: "1",
-        SIMULATOR: "0",
-        DEMO_SAMPLE_DAYS: "0",
-        SERVE_STATIC: "0",
-        // The drivers play browsers at many addresses (X-Forwarded-For): the card-testing
-        // limits count per address, and one loopback address would hit them at once.
-        TRUST_PROXY: "1",
-        LOG_REQUESTS: "0",
-        ...this.env,
-      },
+      env: proofServerEnv(this.port, this.env),
       stdio: ["ignore", "pipe", "pipe"],
     });
     this.child = child;
@@ -107,4 +94,22 @@ export async function killLoop(server: ServerProcess, kills: number, running: ()
     await server.start();
   }
   return done;
+}
+
+/** The environment a proof's server process runs with: demo data, no simulator, API only. */
+export function proofServerEnv(port: number, env: Record<string, string>): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DEMO: "1",
+    SIMULATOR: "0",
+    DEMO_SAMPLE_DAYS: "0",
+    SERVE_STATIC: "0",
+    // The drivers play browsers at many addresses (X-Forwarded-For): the card-testing
+    // limits count per address, and one loopback address would hit them at once.
+    TRUST_PROXY: "1",
+    LOG_REQUESTS: "0",
+    ...env,
+  };
 }
