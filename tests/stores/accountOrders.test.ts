@@ -35,6 +35,7 @@ import {
 import { $shipmentDialog, SHIPMENT_INFO_UNAVAILABLE } from "../../src/stores/shipments.ts";
 import { setNavigation } from "../../src/stores/navigate.ts";
 import { fakeApi, fakeNavigation } from "./fakeApi.ts";
+import { accountOrder } from "./accountOrderFixture.ts";
 
 const FAILED = { status: 500, errors: [{ field: null, message: "Unexpected error." }] };
 const NOT_FOUND = { status: 404, errors: [{ field: null, message: "Not found." }] };
@@ -71,44 +72,7 @@ const shipment: Shipment = {
   distributionOrigin: { city: "Reno", state: "NV", countryCode: "US" },
   isDelivered: false,
 };
-const order = (id: number): AccountOrder => ({
-  id,
-  orderNumber: `ORD-${id}`,
-  productFamily: "Environmental Monitoring",
-  createdAt: 1_700_000_000,
-  shippingTimestamp: null,
-  shippingStatus: "Received",
-  statusType: "received",
-  poNumber: null,
-  paymentStatus: "Open",
-  billingStatus: "Open",
-  needsPayment: true,
-  payable: true,
-  paymentType: null,
-  currency: 1,
-  shippingAddress: null,
-  billingAddress: null,
-  lineItems: [],
-  numItems: 0,
-  subtotal: 0,
-  tax: 0,
-  shippingAmount: 0,
-  grandTotal: 0,
-  paid: 0,
-  paymentBalanceDue: 0,
-  dueDate: null,
-  shipMethod: null,
-  shipCarrier: null,
-  referrerCode: null,
-  payments: [],
-  trackingNumbers: [],
-  timeline: [],
-  memberPath: null,
-  needsShipping: true,
-  shippingProgress: "received",
-  unshippedItems: 0,
-  publicPath: null,
-});
+const order = (id: number): AccountOrder => accountOrder({ id });
 const quote = (id: number): AccountQuote => ({
   id,
   orderId: null,

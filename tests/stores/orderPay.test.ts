@@ -19,6 +19,7 @@ import {
 import { $session } from "../../src/stores/session.ts";
 import { fakeApi, fakeNavigation } from "./fakeApi.ts";
 import { session } from "./sessions.ts";
+import { accountOrder } from "./accountOrderFixture.ts";
 
 const CARD: CardInput = {
   cardNumber: "4242 4242 4242 4242",
@@ -27,44 +28,7 @@ const CARD: CardInput = {
   cardCvv: "123",
   email: "",
 };
-const ORDER: AccountOrder = {
-  id: 5001,
-  orderNumber: "ORD-5001",
-  productFamily: "Environmental Monitoring",
-  createdAt: 1_700_000_000,
-  shippingTimestamp: null,
-  shippingStatus: "Received",
-  statusType: "received",
-  poNumber: null,
-  paymentStatus: "Open",
-  billingStatus: "Open",
-  needsPayment: true,
-  payable: true,
-  paymentType: null,
-  currency: 1,
-  shippingAddress: null,
-  billingAddress: null,
-  lineItems: [],
-  numItems: 0,
-  subtotal: 10_000,
-  tax: 0,
-  shippingAmount: 0,
-  grandTotal: 10_000,
-  paid: 0,
-  paymentBalanceDue: 10_000,
-  dueDate: null,
-  shipMethod: null,
-  shipCarrier: null,
-  referrerCode: null,
-  payments: [],
-  trackingNumbers: [],
-  timeline: [],
-  memberPath: null,
-  needsShipping: true,
-  shippingProgress: "received",
-  unshippedItems: 0,
-  publicPath: null,
-};
+const ORDER: AccountOrder = accountOrder({ subtotal: 10_000, grandTotal: 10_000, paymentBalanceDue: 10_000 });
 const PAID = {
   paymentId: 9,
   amount: 10_000,

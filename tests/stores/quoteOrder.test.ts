@@ -43,6 +43,7 @@ import {
 import { $session } from "../../src/stores/session.ts";
 import { fakeApi, fakeNavigation, later } from "./fakeApi.ts";
 import { session } from "./sessions.ts";
+import { accountOrder } from "./accountOrderFixture.ts";
 
 const BOSTON: Address = {
   id: 7,
@@ -139,35 +140,17 @@ function captureOrders() {
 }
 
 /** The order a card payment placed, as GET /api/v1/orders/5100 answers it. */
-const PLACED_ORDER: AccountOrder = {
+const PLACED_ORDER: AccountOrder = accountOrder({
   id: 5100,
-  orderNumber: "ORD-5100",
-  productFamily: "Environmental Monitoring",
-  createdAt: 1_700_000_000,
-  shippingTimestamp: null,
-  shippingStatus: "Received",
-  statusType: "received",
-  poNumber: null,
   paymentStatus: "Paid",
   billingStatus: "Paid",
   needsPayment: false,
   payable: false,
-  paymentType: null,
-  currency: 1,
-  shippingAddress: null,
-  billingAddress: null,
-  lineItems: [],
-  numItems: 0,
   subtotal: 100_000,
   tax: 6600,
   shippingAmount: 5795,
   grandTotal: 117_518,
   paid: 117_518,
-  paymentBalanceDue: 0,
-  dueDate: null,
-  shipMethod: null,
-  shipCarrier: null,
-  referrerCode: null,
   payments: [
     {
       id: 31,
@@ -178,14 +161,8 @@ const PLACED_ORDER: AccountOrder = {
       cardLast4: "4242",
     },
   ],
-  trackingNumbers: [],
-  timeline: [],
-  memberPath: null,
-  needsShipping: true,
-  shippingProgress: "received",
-  unshippedItems: 0,
   publicPath: "/p/order/ORD-5100-v7",
-};
+});
 
 let api: ReturnType<typeof fakeApi>;
 let visits: string[];
