@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { compress } from "hono/compress";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
@@ -84,10 +84,13 @@ export function buildApp(input: AppDeps) {
     ),
   );
   if (!deps.config.demo) app.use("/api/v1/device-data/*", refuseDeviceKeys(isDemoDeviceKey));
-  const limitBody = bodyLimit({
+  const limitAnyBody = bodyLimit({
     maxSize: API_BODY_LIMIT,
     onError: (c) => errorResponse(c, 413, [{ field: null, message: "The request body is too large." }]),
   });
+  // A GET or HEAD body is never read; asking for it would build a whole fetch Request per read.
+  const limitBody: MiddlewareHandler = (c, next) =>
+    c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitAnyBody(c, next);
   app.use("/api/*", limitBody);
   app.use("/auth/*", limitBody);
   app.use("/gateway/*", limitBody);

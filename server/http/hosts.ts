@@ -28,18 +28,38 @@ export function servedHosts(config: Config): HostName[] {
   return [...origins, ...[...config.allowedHosts, ...listen].flatMap((h) => parseHost(h) ?? [])];
 }
 
+/** Accepted host texts remembered, at most this many: a client may send any number of names. */
+const REMEMBERED_HOSTS = 64;
+
+/** The authority of an absolute URL ("http://name:port/path" → "name:port"), as URL.host would give it. */
+function urlHost(url: string): string {
+  const start = url.indexOf("//") + 2;
+  const end = url.indexOf("/", start);
+  return url.slice(start, end < 0 ? undefined : end);
+}
+
 /**
  * Refuses requests for a host name that is not ours (421). Emailed links no longer depend on
  * Host, but a page on a DNS-rebinding name (attacker.example resolving to 127.0.0.1) would
  * otherwise be same-origin with a local portal; its Host is the attacker's name.
  * /healthz stays open: load balancers probe by address, and it tells nothing.
+ * Every request asks this: the few names that passed are remembered instead of parsed again.
  */
 export function hostCheck(config: Config): MiddlewareHandler {
   const served = servedHosts(config);
   const known = (h: HostName | null) =>
     !!h && (isLoopbackName(h.hostname) || served.some((s) => sameHost(s, h)));
+  const accepted = new Set<string>();
+  const ours = (text: string) => {
+    if (accepted.has(text)) return true;
+    if (!known(parseHost(text))) return false;
+    if (accepted.size < REMEMBERED_HOSTS) accepted.add(text);
+    return true;
+  };
   return async (c, next) => {
-    if (c.req.path !== "/healthz" && !requestHosts(c).every(known)) return refuse(c, 421, HOST_REFUSED);
+    const header = c.req.header("host");
+    const fine = ours(urlHost(c.req.url)) && (header === undefined || ours(header));
+    if (!fine && c.req.path !== "/healthz") return refuse(c, 421, HOST_REFUSED);
     return next();
   };
 }

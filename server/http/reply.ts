@@ -1,4 +1,6 @@
 import type { Context } from "hono";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
 import type { Endpoint, ResponseOf } from "../../src/api/endpoint.ts";
 
 /**
@@ -7,4 +9,38 @@ import type { Endpoint, ResponseOf } from "../../src/api/endpoint.ts";
  */
 export function reply<E extends Endpoint>(c: Context, _endpoint: E, data: ResponseOf<E>) {
   return c.json({ success: true, data: data as unknown });
+}
+
+const gzipped = promisify(gzip);
+/** Below this a gzip saves less than its own headers cost. */
+const GZIP_FROM_BYTES = 1024;
+
+/**
+ * A success envelope serialized once and sent to many: a cached public answer (a report on a
+ * wall of kiosks, an order link shared with a crowd) costs one JSON.stringify and at most one
+ * gzip per cache entry, not one per visitor.
+ */
+export interface Serialized {
+  readonly json: string;
+  gzip(): Promise<Uint8Array<ArrayBuffer>>;
+}
+
+/** `reply`'s envelope, serialized now; its gzip made when a visitor first accepts one. */
+export function serialized<E extends Endpoint>(_endpoint: E, data: ResponseOf<E>): Serialized {
+  const json = JSON.stringify({ success: true, data: data as unknown });
+  let zipped: Promise<Uint8Array<ArrayBuffer>> | undefined;
+  return { json, gzip: () => (zipped ??= gzipped(json).then((b) => new Uint8Array(b))) };
+}
+
+/** True when the request's Accept-Encoding takes gzip (a q=0 refuses it). */
+export const acceptsGzip = (accept: string | undefined) =>
+  !!accept && /(^|[\s,])gzip(?!\s*;\s*q=0(\.0{0,3})?\s*(,|$))/i.test(accept);
+
+/** Sends a serialized answer, gzipped when the visitor accepts it and it is worth it. */
+export async function sendSerialized(c: Context, answer: Serialized) {
+  // Vary is set here, so a compress() middleware on the path leaves this answer alone.
+  const headers: Record<string, string> = { "Content-Type": "application/json", Vary: "Accept-Encoding" };
+  if (answer.json.length < GZIP_FROM_BYTES || !acceptsGzip(c.req.header("accept-encoding")))
+    return c.body(answer.json, 200, headers);
+  return c.body(await answer.gzip(), 200, { ...headers, "Content-Encoding": "gzip" });
 }

@@ -5,7 +5,8 @@ import { orderShipments } from "../data/shipments.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { cachedAnswer } from "../http/answers.ts";
-import { reply } from "../http/reply.ts";
+import { reply, sendSerialized, serialized } from "../http/reply.ts";
+import { sessionToken } from "../http/cookies.ts";
 import { memberPath } from "../http/viewer.ts";
 import type { CarrierEvent, Carriers } from "../services/carriers.ts";
 import { getPublicOrder } from "../../src/api/orders.ts";
@@ -34,6 +35,14 @@ export function publicOrderRoutes(deps: Deps) {
         const details = await orderDetails(db, record, shipments, scans, null);
         return { details, subscriptionId: record.row.subscriptionId };
       });
+      // A visitor without a session is no member: their answer is the same for all, sent as
+      // serialized once.
+      if (!sessionToken(c)) {
+        const answer = await cachedAnswer(c, deps.answers, `order-answer:${ref}`, async () =>
+          serialized(getPublicOrder, { orderDetails: { ...found.details, memberPath: null } }),
+        );
+        return sendSerialized(c, answer);
+      }
       const member = await memberPath(c, deps, found, `/s/order/details/${found.details.id}`);
       return reply(c, getPublicOrder, { orderDetails: { ...found.details, memberPath: member } });
     })

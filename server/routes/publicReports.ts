@@ -13,7 +13,7 @@ import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { cachedAnswer } from "../http/answers.ts";
 import { inputOf } from "../http/input.ts";
-import { reply } from "../http/reply.ts";
+import { sendSerialized, serialized } from "../http/reply.ts";
 import { getPublicReport, getPublicReportData } from "../../src/api/reports.ts";
 import { reportWindow, requestedWindow } from "../../src/domain/reportWindow.ts";
 
@@ -36,11 +36,17 @@ export function publicReportRoutes(deps: Deps) {
       // A page opening is a view; its 30-second refreshes (refresh=1) are not.
       if (input.refresh !== "1") deps.views.count(report.id, deps.now());
       const timing = timingOf(report);
-      return reply(c, getPublicReport, {
-        ...metadataOf(list, thresholds),
-        reportDetails: { name: report.name, ...timing },
-        window: reportWindow(timing, secondsOf(deps.now())),
-      });
+      const window = reportWindow(timing, secondsOf(deps.now()));
+      // Serialized once per report and window (a rolling window moves each second).
+      const key = `report-answer:${c.req.param("publicHash")}:${window.start}:${window.end}`;
+      const answer = await cachedAnswer(c, deps.answers, key, async () =>
+        serialized(getPublicReport, {
+          ...metadataOf(list, thresholds),
+          reportDetails: { name: report.name, ...timing },
+          window,
+        }),
+      );
+      return sendSerialized(c, answer);
     })
     .get(getPublicReportData.path, guard(getPublicReportData, deps), async (c) => {
       const hash = c.req.param("hash");
@@ -53,11 +59,14 @@ export function publicReportRoutes(deps: Deps) {
       if ("error" in window) throw new ApiError(400, [{ field: "start", message: window.error }]);
       // Only the page's own window is shared; a visitor's zoom (start/end) is theirs, and
       // caching every window asked for would let one link fill the cache.
-      const read = () => chartData(db, chartChannels(list, thresholds), window);
+      const read = async () =>
+        serialized(getPublicReportData, {
+          ...window,
+          series: await chartData(db, chartChannels(list, thresholds), window),
+        });
       const own = input.start === undefined && input.end === undefined;
       const key = `report-data:${hash}:${window.start}:${window.end}`;
-      const series = await (own ? cachedAnswer(c, deps.answers, key, read) : read());
-      return reply(c, getPublicReportData, { ...window, series });
+      return sendSerialized(c, await (own ? cachedAnswer(c, deps.answers, key, read) : read()));
     });
 
   /** A shared report with its channels and thresholds: the same for every visitor, so cached. */

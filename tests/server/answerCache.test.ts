@@ -1,9 +1,11 @@
+import { gunzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { answerCache } from "../../server/core/answerCache.ts";
 import { orderRecord } from "../../server/data/orders.ts";
 import { rows } from "../../server/db/client.ts";
+import { acceptsGzip } from "../../server/http/reply.ts";
 import { DEMO } from "../../server/seed/demo.ts";
 import { browser, signIn } from "./client.ts";
 import { cardFormFor, orderRef, payPath } from "./guestPayKit.ts";
@@ -76,6 +78,21 @@ describe("the answer cache", () => {
   });
 });
 
+describe("Accept-Encoding", () => {
+  it.each([
+    ["gzip", true],
+    ["gzip, deflate, br, zstd", true],
+    ["br;q=1.0, GZIP;q=0.5", true],
+    ["x-gzip", false],
+    ["gzip;q=0", false],
+    ["deflate, gzip ; q=0.000", false],
+    ["", false],
+    [undefined, false],
+  ])("takes gzip from %j: %s", (accept, takes) => {
+    expect(acceptsGzip(accept)).toBe(takes);
+  });
+});
+
 describe("the public reads, cached", () => {
   const ctx = useTestApp({ seeded: true });
   let app: ReturnType<typeof buildApp>;
@@ -127,6 +144,22 @@ describe("the public reads, cached", () => {
     const res = await admin.get(orderPath);
     expect((await res.json()).data.orderDetails.memberPath).toBe(`/s/order/details/${ORDER}`);
     expect((await read(orderPath)).orderDetails.memberPath).toBeNull();
+  });
+
+  it("sends one serialized answer plain or gzipped, as each visitor accepts", async () => {
+    const plain = await app.request(`http://localhost${orderPath}`, {
+      headers: { "accept-encoding": "br;q=1, gzip;q=0" },
+    });
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(plain.headers.get("vary")).toBe("Accept-Encoding");
+    const text = await plain.text();
+    const zipped = await app.request(`http://localhost${orderPath}`, {
+      headers: { "accept-encoding": "gzip, br" },
+    });
+    expect(zipped.headers.get("content-encoding")).toBe("gzip");
+    expect(zipped.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(zipped.headers.get("cache-control")).toBe("no-store");
+    expect(gunzipSync(Buffer.from(await zipped.arrayBuffer())).toString()).toBe(text);
   });
 
   it("shows a paused report link as gone at once on this instance", async () => {

@@ -121,6 +121,17 @@ describe("host names", () => {
     }
   });
 
+  it("still refuses a foreign name after many accepted ones, asked again and again", async () => {
+    const app = appWith({});
+    const status = async (host: string) => (await app.request(`http://${host}/api/v1/nothing`)).status;
+    for (let port = 1000; port < 1100; port++) expect(await status(`localhost:${port}`)).toBe(404);
+    for (let i = 0; i < 3; i++) expect(await status("evil.example")).toBe(421);
+    const res = await app.request("http://localhost:1000/api/v1/nothing", {
+      headers: { host: "evil.example" },
+    });
+    expect(res.status).toBe(421);
+  });
+
   it("answers /healthz whatever the Host, for load balancers that probe by address", async () => {
     const res = await ctx.app.request("http://10.1.2.3:4321/healthz");
     expect(res.status).toBe(200);
