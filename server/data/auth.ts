@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { subscriptions, userAssignments } from "../db/schema/index.ts";
+import { sessions, subscriptions, userAssignments, users } from "../db/schema/index.ts";
 import { isRoleId, type RoleId } from "../../src/domain/roles.ts";
-import { sessionUserId } from "./sessions.ts";
-import { findUser, type User } from "./users.ts";
+import { liveSession, touchSession } from "./sessions.ts";
+import type { User } from "./users.ts";
 
 /** Who calls: the signed-in user, the active subscription and the role in it. */
 export interface Auth {
@@ -12,19 +12,27 @@ export interface Auth {
   roleId: RoleId;
 }
 
-/** The caller behind a session token (the cookie's value), or null when it signs no one in. */
+/**
+ * The caller behind a session token (the cookie's value), or null when it signs no one in.
+ * Every signed-in call asks this first: one query finds the session, its person and their
+ * role in the active subscription.
+ */
 export async function authOfSession(db: Db, token: string | null, now: Date): Promise<Auth | null> {
-  const userId = token ? await sessionUserId(db, token, now) : null;
-  if (userId === null) return null;
-  const user = await findUser(db, userId);
-  if (!user?.activeSubscriptionId) return null;
+  if (!token) return null;
   const [row] = await db
-    .select({ subscription: subscriptions, roleId: userAssignments.roleId })
-    .from(userAssignments)
-    .innerJoin(subscriptions, eq(userAssignments.subscriptionId, subscriptions.id))
-    .where(
-      and(eq(userAssignments.userId, userId), eq(userAssignments.subscriptionId, user.activeSubscriptionId)),
-    );
+    .select({ session: sessions, user: users, subscription: subscriptions, roleId: userAssignments.roleId })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .innerJoin(
+      userAssignments,
+      and(
+        eq(userAssignments.userId, users.id),
+        eq(userAssignments.subscriptionId, users.activeSubscriptionId),
+      ),
+    )
+    .innerJoin(subscriptions, eq(subscriptions.id, userAssignments.subscriptionId))
+    .where(liveSession(token, now));
   if (!row || !isRoleId(row.roleId)) return null;
-  return { user, subscription: row.subscription, roleId: row.roleId };
+  await touchSession(db, row.session, now);
+  return { user: row.user, subscription: row.subscription, roleId: row.roleId };
 }

@@ -50,30 +50,26 @@ export async function startSession(
   return token;
 }
 
+/** The condition a live session row meets: this token's, neither idle too long nor too old. */
+export function liveSession(token: string, now: Date) {
+  return and(
+    eq(sessions.idHash, sha256(token)),
+    gt(sessions.expiresAt, now),
+    // Sessions made before the absolute lifetime existed carry no cap in expiresAt.
+    gt(sessions.createdAt, new Date(now.getTime() - SESSION_MAX_DAYS * DAY)),
+  );
+}
+
 /**
- * The user id a session token signs in, or null; the sliding expiry is refreshed at most
- * once an hour and never beyond the absolute lifetime.
+ * Slides a live session's expiry forward, at most once an hour (a write per request would
+ * cost more than the read) and never beyond the absolute lifetime.
  */
-export async function sessionUserId(db: Db, token: string, now: Date): Promise<number | null> {
-  const [row] = await db
-    .select()
-    .from(sessions)
-    .where(
-      and(
-        eq(sessions.idHash, sha256(token)),
-        gt(sessions.expiresAt, now),
-        // Sessions made before the absolute lifetime existed carry no cap in expiresAt.
-        gt(sessions.createdAt, new Date(now.getTime() - SESSION_MAX_DAYS * DAY)),
-      ),
-    );
-  if (!row) return null;
-  if (now.getTime() - row.lastSeenAt.getTime() > 3_600_000) {
-    await db
-      .update(sessions)
-      .set({ lastSeenAt: now, expiresAt: expiryAt(row.createdAt, now) })
-      .where(eq(sessions.idHash, row.idHash));
-  }
-  return row.userId;
+export async function touchSession(db: Db, row: typeof sessions.$inferSelect, now: Date) {
+  if (now.getTime() - row.lastSeenAt.getTime() <= 3_600_000) return;
+  await db
+    .update(sessions)
+    .set({ lastSeenAt: now, expiresAt: expiryAt(row.createdAt, now) })
+    .where(eq(sessions.idHash, row.idHash));
 }
 
 /** The person's live sessions, newest first, marking the one `current` (a token) names. */
