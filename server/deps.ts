@@ -55,8 +55,11 @@ export interface Deps {
   views: ReportViewCounter;
 }
 
-/** Public answers kept at once: a few hundred shared links are busy at the same second at most. */
-const ANSWER_CACHE_ENTRIES = 1000;
+/**
+ * Answers kept at once: a few hundred shared links busy at the same second, and the session
+ * checks of the people signed in that second (about 2 KB each: 10 MB at most).
+ */
+const ANSWER_CACHE_ENTRIES = 5000;
 
 /** Fills in the defaults: the real clock, and the outbox mailer (SMTP when configured). */
 export function resolveDeps(input: AppDeps): Deps {

@@ -12,6 +12,8 @@ export interface AnswerCache {
    * one), else `load()`'s, shared by concurrent callers.
    */
   read<T>(key: string, load: () => Promise<T>, maxAgeMs?: number): Promise<T>;
+  /** The key's answer younger than `maxAgeMs` (the TTL unless a visitor asks for a fresher one), else undefined. */
+  peek<T>(key: string, maxAgeMs?: number): Promise<T> | undefined;
   /** Forgets every answer (a write may have changed any of them). */
   clear(): void;
   readonly size: number;
@@ -54,8 +56,14 @@ export function answerCache(options: { ttlMs: number; maxEntries: number; now?: 
     return value;
   };
 
+  const peek = <T>(key: string, maxAgeMs = ttlMs): Promise<T> | undefined => {
+    const hit = entries.get(key);
+    return hit && now() - hit.at < Math.min(maxAgeMs, ttlMs) ? (hit.value as Promise<T>) : undefined;
+  };
+
   return {
     read,
+    peek,
     clear() {
       entries.clear();
     },

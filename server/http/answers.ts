@@ -1,5 +1,8 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AnswerCache } from "../core/answerCache.ts";
+import { sha256 } from "../core/crypto.ts";
+import { sessionToken } from "./cookies.ts";
+import { sendSerialized, type Serialized } from "./reply.ts";
 
 /*
  * The public reads' microcache in HTTP terms (server/core/answerCache.ts): a write empties it,
@@ -24,8 +27,38 @@ export function clearAnswersOnWrite(cache: AnswerCache): MiddlewareHandler {
   };
 }
 
+/** How old a cached answer may be for this request: FRESH_MS when it asks for a fresh one. */
+const maxAgeFor = (c: Context) =>
+  /no-cache|no-store|max-age=0/i.test(c.req.header("cache-control") ?? "") ? FRESH_MS : undefined;
+
 /** The cached answer for `key`, or one at most FRESH_MS old when the request asks for a fresh one. */
 export function cachedAnswer<T>(c: Context, cache: AnswerCache, key: string, load: () => Promise<T>) {
-  const fresh = /no-cache|no-store|max-age=0/i.test(c.req.header("cache-control") ?? "");
-  return cache.read(key, load, fresh ? FRESH_MS : undefined);
+  return cache.read(key, load, maxAgeFor(c));
+}
+
+/**
+ * The session check (GET /api/v1/session), reused per session for the cache's time: the
+ * signed-in app asks it on every page it opens, and it costs the session's query and its
+ * subscriptions'. `reuse` answers from an answer this same session got (after its access
+ * check) within that time and otherwise lets the route run; `keep` stores the route's
+ * answer. A sign-out, a settings save or any write on this instance empties the cache; on
+ * another instance a revoked session reads its own session for at most ANSWER_CACHE_MS more.
+ * Nothing else a session calls is reused.
+ */
+export function sessionAnswers(cache: AnswerCache) {
+  const keyOf = (c: Context) => {
+    const token = sessionToken(c);
+    return token ? `session:${sha256(token)}` : null;
+  };
+  const reuse: MiddlewareHandler = async (c, next) => {
+    const key = keyOf(c);
+    const hit = key ? cache.peek<Serialized>(key, maxAgeFor(c)) : undefined;
+    return hit ? sendSerialized(c, await hit) : next();
+  };
+  const keep = (c: Context, answer: Serialized) => {
+    const key = keyOf(c);
+    if (key) void cache.read(key, async () => answer, 0);
+    return answer;
+  };
+  return { reuse, keep };
 }

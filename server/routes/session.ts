@@ -6,7 +6,8 @@ import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { authOf } from "../http/auth.ts";
 import { inputOf } from "../http/input.ts";
-import { reply } from "../http/reply.ts";
+import { sessionAnswers } from "../http/answers.ts";
+import { reply, sendSerialized, serialized } from "../http/reply.ts";
 import {
   acceptTerms,
   getSession,
@@ -21,13 +22,15 @@ const NOT_A_MEMBER = "You do not belong to that subscription.";
 /** The signed-in session: who, which subscription, terms, settings. */
 export function sessionRoutes(deps: Deps) {
   const { db, now } = deps;
+  const sessions = sessionAnswers(deps.answers);
   return new Hono()
-    .get(getSession.path, guard(getSession, deps), async (c) => {
+    .get(getSession.path, sessions.reuse, guard(getSession, deps), async (c) => {
       const auth = authOf(c);
-      return reply(c, getSession, {
+      const answer = serialized(getSession, {
         sessionInformation: await sessionInformation(db, auth),
         termsAccepted: auth.user.termsAcceptedAt !== null,
       });
+      return sendSerialized(c, sessions.keep(c, answer));
     })
     .get(getStats.path, guard(getStats, deps), async (c) =>
       reply(c, getStats, await subscriptionStats(db, authOf(c))),

@@ -7,7 +7,7 @@ import { orderRecord } from "../../server/data/orders.ts";
 import { rows } from "../../server/db/client.ts";
 import { acceptsGzip } from "../../server/http/reply.ts";
 import { DEMO } from "../../server/seed/demo.ts";
-import { browser, signIn } from "./client.ts";
+import { browser, signIn, type Browser } from "./client.ts";
 import { cardFormFor, orderRef, payPath } from "./guestPayKit.ts";
 import { TEST_NOW, testConfig, useTestApp } from "./helpers.ts";
 
@@ -160,6 +160,30 @@ describe("the public reads, cached", () => {
     expect(zipped.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     expect(zipped.headers.get("cache-control")).toBe("no-store");
     expect(gunzipSync(Buffer.from(await zipped.arrayBuffer())).toString()).toBe(text);
+  });
+
+  it("reuses a session's own check until a write on this instance, and never another session's", async () => {
+    const renameDirectly = (first: string) =>
+      ctx.database.db.execute(sql`update users set first_name = ${first} where email = 'admin@example.com'`);
+    const firstName = async (b: Browser) => {
+      const res = await b.get("/api/v1/session");
+      return res.status === 200 ? (await res.json()).data.sessionInformation.firstName : res.status;
+    };
+    const admin = browser(app);
+    await signIn(admin, "admin@example.com");
+    const viewer = browser(app);
+    await signIn(viewer, "viewer@example.com");
+    expect(await firstName(admin)).toBe("Ada");
+    await renameDirectly("Adele");
+    expect([await firstName(admin), await firstName(viewer)]).toEqual(["Ada", "Vera"]);
+    expect(await firstName(browser(app))).toBe(401);
+    await viewer.json("/api/v1/session/settings", { temperatureScale: "C" }, "PATCH");
+    expect(await firstName(admin)).toBe("Adele");
+    const cookie = [...admin.jar].map(([k, v]) => `${k}=${v}`).join("; ");
+    await admin.form("/gateway/logout", {});
+    const old = await app.request("http://localhost/api/v1/session", { headers: { cookie } });
+    expect(old.status).toBe(401);
+    await renameDirectly("Ada");
   });
 
   it("shows a paused report link as gone at once on this instance", async () => {
