@@ -131,6 +131,10 @@ async function shutdown(signal: string) {
   server.close(async () => {
     await history;
     await views.flush();
+    if (views.pending)
+      console.warn(
+        JSON.stringify({ level: "warn", what: "report views lost at shutdown", views: views.pending }),
+      );
     await database.close().catch(() => {});
     process.exit(0);
   });

@@ -72,18 +72,31 @@ export interface ReportViewCounter {
   count(reportId: number, now: Date): void;
   /** Writes the views counted so far (before the list shows them, and at shutdown). */
   flush(): Promise<void>;
+  /** Views counted and not yet written (after a failed flush at shutdown: the ones lost). */
+  readonly pending: number;
 }
+
+/** The longest wait between retries of a failed views write. */
+const VIEWS_RETRY_MAX_MS = 60_000;
 
 /**
  * Report views, batched: a busy public link would otherwise cost one write per visitor. Views
  * are kept in memory per report and UTC day and written within `everyMs` in one statement
  * (an upsert adding to today's row), before the report list reads them, and at shutdown. A
- * failed write keeps its views for the next one; a crash loses at most `everyMs` of counts.
+ * failed write keeps its views and is tried again, waiting twice as long each time (at most
+ * a minute), with one warning per outage; a crash loses at most `everyMs` of counts. A write
+ * whose answer is lost after it committed is tried again too: views are counted at least
+ * once, never lost while the process runs.
  */
-export function viewCounter(db: Db, everyMs = 1000): ReportViewCounter {
+export function viewCounter(
+  db: Db,
+  everyMs = 1000,
+  warn: (line: string) => void = (line) => console.warn(line),
+): ReportViewCounter {
   let pending = new Map<string, { reportId: number; day: Date; views: number }>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let writing: Promise<void> = Promise.resolve();
+  let failures = 0;
 
   const write = async () => {
     timer = undefined;
@@ -101,15 +114,36 @@ export function viewCounter(db: Db, everyMs = 1000): ReportViewCounter {
         select v.report_id, v.day, v.views from (values ${values}) as v(report_id, day, views)
         join reports r on r.id = v.report_id
         on conflict (report_id, day) do update set views = report_views.views + excluded.views`);
-    } catch {
+      failures = 0;
+    } catch (e) {
       // The database is away (or gone): the views wait for the next write.
       for (const r of rows) add(r.reportId, r.day, r.views);
+      failures++;
+      if (failures === 1) {
+        const views = rows.reduce((sum, r) => sum + r.views, 0);
+        warn(
+          JSON.stringify({
+            level: "warn",
+            what: "report views not written, kept to retry",
+            views,
+            error: String(e),
+          }),
+        );
+      }
+      schedule(Math.min(everyMs * 2 ** failures, VIEWS_RETRY_MAX_MS));
     }
   };
   const flush = () => {
     clearTimeout(timer);
+    timer = undefined;
     writing = writing.then(write);
     return writing;
+  };
+  const schedule = (ms: number) => {
+    if (timer) return;
+    timer = setTimeout(() => void flush(), ms);
+    // A test or a stopping server is not kept alive by views waiting to be written.
+    timer.unref();
   };
   const add = (reportId: number, day: Date, views: number) => {
     const key = `${reportId}:${day.getTime()}`;
@@ -120,11 +154,13 @@ export function viewCounter(db: Db, everyMs = 1000): ReportViewCounter {
   return {
     count(reportId, now) {
       add(reportId, dayOf(now), 1);
-      if (timer) return;
-      timer = setTimeout(() => void flush(), everyMs);
-      // A test or a stopping server is not kept alive by views waiting to be written.
-      timer.unref();
+      schedule(everyMs);
     },
     flush,
+    get pending() {
+      let views = 0;
+      for (const row of pending.values()) views += row.views;
+      return views;
+    },
   };
 }

@@ -294,6 +294,33 @@ describe("report builder", () => {
     expect(after!.views30Days).toBe(5);
   });
 
+  it("keeps views through a failed write, warns once, and writes them on its own retry", async () => {
+    const admin = await as("admin");
+    const [, rolling] = await data<ReportSummary[]>(await admin.get("/api/v1/reports"));
+    const db = ctx.database.db;
+    let failing = 2;
+    const away = new Proxy(db, {
+      get: (target, key) =>
+        key === "execute" && failing > 0
+          ? () => (failing--, Promise.reject(new Error("database away")))
+          : Reflect.get(target, key),
+    });
+    const warnings: string[] = [];
+    const views = viewCounter(away, 10, (line) => warnings.push(line));
+    views.count(rolling!.id, TEST_NOW);
+    views.count(rolling!.id, TEST_NOW);
+    await expect.poll(() => failing, { timeout: 2000 }).toBe(0);
+    expect(views.pending).toBe(2);
+    await expect.poll(() => views.pending, { timeout: 2000 }).toBe(0);
+    expect(warnings).toHaveLength(1);
+    expect(JSON.parse(warnings[0]!)).toMatchObject({
+      what: "report views not written, kept to retry",
+      views: 2,
+    });
+    const [, after] = await data<ReportSummary[]>(await admin.get("/api/v1/reports"));
+    expect(after!.views30Days).toBe(2);
+  });
+
   it("writes the other reports' views when a counted report is deleted before they are written", async () => {
     const admin = await as("admin");
     const [first, rolling] = await data<ReportSummary[]>(await admin.get("/api/v1/reports"));
