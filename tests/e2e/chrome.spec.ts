@@ -4,7 +4,10 @@ import { DEMO } from "../../server/seed/demo.ts";
 import { CONFIGURED, CONFIGURED_ACCOUNT } from "../../playwright.config.ts";
 
 const PUBLIC_PAGES = [
-  { path: `/public/report/${DEMO.reportHash}?tempScale=F&timezone=UTC`, heading: "Report" },
+  {
+    path: `/public/report/${DEMO.reportHash}?tempScale=F&timezone=UTC`,
+    heading: "Lab Climate — Last 24 Hours",
+  },
   { path: `/p/device/${DEMO.raDeviceHash}`, heading: "Lab Base Station" },
   { path: `/p/device/${DEMO.ramaxDeviceHash}`, heading: "Warehouse RAMAX" },
   { path: `/public/device/${DEMO.otherDeviceHash}`, heading: "Freezer Monitor" },
