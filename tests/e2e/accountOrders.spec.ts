@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import type { Page, Route } from "@playwright/test";
 import { demoToken } from "../../server/seed/demo.ts";
 import { expect, test } from "./fixtures.ts";
-import { signInWithKeyboard } from "./helpers.ts";
+import { signInAs } from "./helpers.ts";
 
 // The signed-in quote and order pages (issue 11, first slice): list → detail → Back to List for
 // a quote and an order, the Track action's Shipment Details dialog, and a member opening a
@@ -18,7 +18,7 @@ async function shot(page: Page, name: string) {
 
 test.describe("signed-in quotes and orders", () => {
   test("an order opens from the list, shows its progress and shipments, and goes back", async ({ page }) => {
-    await signInWithKeyboard(page, "admin@example.com");
+    await signInAs(page, "admin@example.com");
     await page.goto("/s/orders/list");
     await expect(page.getByRole("heading", { level: 1, name: "Orders" })).toBeVisible();
     const rows = page.getByRole("table", { name: "Orders, newest first" }).getByRole("rowheader");
@@ -57,7 +57,7 @@ test.describe("signed-in quotes and orders", () => {
   });
 
   test("an order shows its shipping progress line with ticked steps", async ({ page }) => {
-    await signInWithKeyboard(page, "viewer@example.com");
+    await signInAs(page, "viewer@example.com");
     await page.goto("/s/order/details/5002");
     const line = page.getByRole("list", { name: "Shipping progress" });
     await expect(line.getByRole("listitem")).toHaveText(["Received (done)", "Shipped (done)", "Delivered"]);
@@ -68,7 +68,7 @@ test.describe("signed-in quotes and orders", () => {
   test("a quote opens from the list with its specialist, addresses and totals, and goes back", async ({
     page,
   }) => {
-    await signInWithKeyboard(page, "billing@example.com");
+    await signInAs(page, "billing@example.com");
     await page.goto("/s/orders/quotes/list");
     await expect(page.getByRole("heading", { level: 1, name: "Quotes" })).toBeVisible();
     const table = page.getByRole("table", { name: "Quotes, newest first" });
@@ -90,21 +90,21 @@ test.describe("signed-in quotes and orders", () => {
   });
 
   test("another subscription's order shows the retrieval error and Back to List", async ({ page }) => {
-    await signInWithKeyboard(page, "admin@example.com");
+    await signInAs(page, "admin@example.com");
     await page.goto("/s/order/details/5012");
     await expect(page.getByRole("alert")).toContainText("Unexpected Error retrieving order.");
     await expect(page.getByRole("link", { name: "Back to List" })).toBeVisible();
   });
 
   test("a member opening a public order link lands on the signed-in order page", async ({ page }) => {
-    await signInWithKeyboard(page, "admin@example.com");
+    await signInAs(page, "admin@example.com");
     await page.goto(`/p/order/ORD-5003-${demoToken("order-5003")}`);
     await expect(page).toHaveURL(/\/s\/order\/details\/5003$/);
     await expect(page.getByRole("heading", { level: 1, name: "Order ORD-5003" })).toBeVisible();
   });
 
   test("each signed-in page names itself in the tab's title", async ({ page }) => {
-    await signInWithKeyboard(page, "admin@example.com");
+    await signInAs(page, "admin@example.com");
     for (const [path, title] of [
       ["/s/orders/list", "Orders · My Account"],
       ["/s/orders/quotes/list", "Quotes · My Account"],
@@ -123,7 +123,7 @@ test.describe("signed-in quotes and orders", () => {
 
   test("keeps Sign out on the menu's first row at phone width", async ({ page }) => {
     await page.setViewportSize(PHONE);
-    await signInWithKeyboard(page, "admin@example.com");
+    await signInAs(page, "admin@example.com");
     await page.goto("/s/orders/list");
     const nav = page.getByRole("navigation", { name: "Account" });
     const home = (await nav.getByRole("link", { name: "Home" }).boundingBox())!;
@@ -140,7 +140,7 @@ test.describe("signed-in quotes and orders", () => {
   test("a cancelled or refunded order shows its status where a balance would be, and no shipping to come", async ({
     page,
   }) => {
-    await signInWithKeyboard(page, "viewer@example.com");
+    await signInAs(page, "viewer@example.com");
     await page.goto("/s/orders/list");
     const table = page.getByRole("table", { name: "Orders, newest first" });
     const balance = (number: string) =>
@@ -172,7 +172,7 @@ test.describe("signed-in quotes and orders", () => {
     };
     await page.route("**/api/v1/orders/5001", dataOnly);
     await page.route("**/api/v1/orders", dataOnly);
-    await signInWithKeyboard(page, "admin@example.com");
+    await signInAs(page, "admin@example.com");
     await page.goto("/s/orders/list");
     const row = page
       .getByRole("table", { name: "Orders, newest first" })
@@ -191,7 +191,7 @@ test.describe("signed-in quotes and orders", () => {
 
   test("the lists and details fit a phone", async ({ page }) => {
     await page.setViewportSize(PHONE);
-    await signInWithKeyboard(page, "admin@example.com");
+    await signInAs(page, "admin@example.com");
     for (const [path, name] of [
       ["/s/orders/list", "orders-list-phone"],
       ["/s/orders/quotes/list", "quotes-list-phone"],

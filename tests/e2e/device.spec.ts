@@ -1,6 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { expect, expectAccessible, test } from "./fixtures.ts";
-import { signInWithKeyboard } from "./helpers.ts";
+import { signInAs } from "./helpers.ts";
 import { PORTAL } from "../../playwright.config.ts";
 import { jsBeforeMark } from "../../scripts/bench/paint.ts";
 import { pageWeight } from "../../scripts/bench/weight.ts";
@@ -267,7 +267,7 @@ test.describe("the signed-in device page as an Administrator", () => {
   test("shows the owner's info: the named link, LAN addresses with the open-interface action, times in the account's zone", async ({
     page,
   }) => {
-    await signInWithKeyboard(page, "admin@example.com");
+    await signInAs(page, "admin@example.com");
     const ids = await deviceIds(page);
     await page.goto(`/s/devices/${ids["Lab Base Station"]}`);
     await expect(info(page, "link").getByRole("link", { name: "Lab Network Link" })).toHaveAttribute(
@@ -298,7 +298,7 @@ test.describe("the signed-in device page as an Administrator", () => {
   });
 
   test("links each reading to its explore page, in the account's scale", async ({ page }) => {
-    await signInWithKeyboard(page, "admin@example.com");
+    await signInAs(page, "admin@example.com");
     const ids = await deviceIds(page);
     await page.goto(`/s/devices/${ids["Lab Base Station"]}`);
     const temperature = card(page, "Cold Room").getByRole("link").first();
@@ -309,7 +309,7 @@ test.describe("the signed-in device page as an Administrator", () => {
   });
 
   test("offers the menu's dialogs and Update Tags by keyboard", async ({ page }) => {
-    await signInWithKeyboard(page, "admin@example.com");
+    await signInAs(page, "admin@example.com");
     const ids = await deviceIds(page);
     await page.goto(`/s/devices/${ids["Lab Base Station"]}`);
     const menu = page.getByRole("button", { name: "Device actions" });
@@ -347,10 +347,10 @@ test.describe("the signed-in device page as an Administrator", () => {
     browser,
   }) => {
     const owner = await (await browser.newContext()).newPage();
-    await signInWithKeyboard(owner, "owner@northwind.example.com");
+    await signInAs(owner, "owner@northwind.example.com");
     const northwind = (await deviceIds(owner))["Northwind Dock Station"]!;
     await owner.context().close();
-    await signInWithKeyboard(page, "admin@example.com");
+    await signInAs(page, "admin@example.com");
     for (const id of [northwind, 2_000_000_000]) {
       await page.goto(`/s/devices/${id}`);
       await expect(page.getByRole("heading", { name: "Oops! Something went wrong." })).toBeVisible();
@@ -362,7 +362,7 @@ test.describe("the signed-in device page as an Administrator", () => {
 
 test.describe("editing a device as its Administrator", () => {
   test.beforeEach(async ({ page }) => {
-    await signInWithKeyboard(page, "owner@northwind.example.com");
+    await signInAs(page, "owner@northwind.example.com");
     const id = (await deviceIds(page))["Northwind Dock Station"]!;
     await page.goto(`/s/devices/${id}`);
   });
@@ -500,7 +500,7 @@ test.describe("the signed-in device page as a Viewer", () => {
   test("shows the name as text, no tag or link controls, Download only, and settings read-only", async ({
     page,
   }) => {
-    await signInWithKeyboard(page, "viewer@example.com");
+    await signInAs(page, "viewer@example.com");
     const ids = await deviceIds(page);
     await page.goto(`/s/devices/${ids["Lab Base Station"]}`);
     await expect(page.getByRole("heading", { level: 1, name: "Lab Base Station" })).toBeVisible();
@@ -543,7 +543,7 @@ test.describe("at phone width", () => {
     await page.goto(`/p/device/${DEMO.ramaxDeviceHash}`);
     await expect(page.locator(".unit-card").first()).toBeVisible();
     expect(await wide()).toBeLessThanOrEqual(390);
-    await signInWithKeyboard(page, "admin@example.com");
+    await signInAs(page, "admin@example.com");
     const ids = await deviceIds(page);
     await page.goto(`/s/devices/${ids["Lab Base Station"]}`);
     await expect(page.locator(".unit-card").first()).toBeVisible();

@@ -3,7 +3,7 @@ import type { Page } from "@playwright/test";
 import { PORTAL } from "../../playwright.config.ts";
 import { DEMO } from "../../server/seed/demo.ts";
 import { expect, expectAccessible, test } from "./fixtures.ts";
-import { signInWithKeyboard } from "./helpers.ts";
+import { signInAs } from "./helpers.ts";
 
 // The device list, the device map, a link's page, the explore chart, the /p/ fallback and the
 // device header's Update Location, Public Link and Download Device Data dialogs (issue 9), as an
@@ -68,7 +68,7 @@ test.describe("the device list", () => {
   test("an Administrator searches by name, filters by tag, reads each status in words and opens a device", async ({
     page,
   }) => {
-    await signInWithKeyboard(page, "admin@example.com");
+    await signInAs(page, "admin@example.com");
     await page.goto("/s/devices");
     await expect(page.getByRole("heading", { level: 1, name: "Devices" })).toBeVisible();
     const table = page.getByRole("table", { name: "Devices of this subscription" });
@@ -115,7 +115,7 @@ test.describe("the device list", () => {
   });
 
   test("a Viewer sees the subscription's devices, never another subscription's", async ({ page }) => {
-    await signInWithKeyboard(page, "viewer@example.com");
+    await signInAs(page, "viewer@example.com");
     await page.goto("/s/devices");
     const names = page.getByRole("table", { name: "Devices of this subscription" }).getByRole("rowheader");
     await expect(names).toHaveText(["Freezer Monitor", "Lab Base Station", "Warehouse RAMAX"]);
@@ -127,7 +127,7 @@ test.describe("the device list", () => {
   });
 
   test("says the list could not be loaded and loads it again on Try again", async ({ page }) => {
-    await signInWithKeyboard(page, "viewer@example.com");
+    await signInAs(page, "viewer@example.com");
     let fail = true;
     await page.route("**/api/v1/devices", (route) =>
       fail ? route.fulfill({ status: 500, json: { success: false, data: [] } }) : route.fallback(),
@@ -151,7 +151,7 @@ test.describe("the device map", () => {
       "request",
       (r) => void (r.url().startsWith(PORTAL) || r.url().startsWith("data:") || elsewhere.push(r.url())),
     );
-    await signInWithKeyboard(page, "admin@example.com");
+    await signInAs(page, "admin@example.com");
     await page.goto("/devices/device-map");
     await expect(page.getByRole("heading", { level: 1, name: "Device Map" })).toBeVisible();
     const pins = page.getByRole("list", { name: "Devices on the map" }).getByRole("link");
@@ -184,7 +184,7 @@ test.describe("the device map", () => {
   });
 
   test("a Viewer sees the same map and list", async ({ page }) => {
-    await signInWithKeyboard(page, "viewer@example.com");
+    await signInAs(page, "viewer@example.com");
     await page.goto("/devices/device-map");
     await expect(page.getByRole("list", { name: "Devices on the map" }).getByRole("link")).toHaveCount(2);
     await expect(page.getByRole("region", { name: "By location" }).getByRole("link")).toHaveCount(3);
@@ -202,7 +202,7 @@ test.describe("a link's page", () => {
     test(`${email.split("@")[0]}: opens from the device page and lists the devices connected through it`, async ({
       page,
     }) => {
-      await signInWithKeyboard(page, email);
+      await signInAs(page, email);
       await page.goto(`/s/devices/${await idOf(page, "Lab Base Station")}`);
       await page.getByRole("link", { name: "Lab Network Link" }).click();
       await expect(page).toHaveURL(/\/links\/\d+$/);
@@ -215,7 +215,7 @@ test.describe("a link's page", () => {
   }
 
   test("says a link that is not the subscription's was not found", async ({ page }) => {
-    await signInWithKeyboard(page, "viewer@example.com");
+    await signInAs(page, "viewer@example.com");
     for (const id of ["999999", "abc"]) {
       await page.goto(`/links/${id}`);
       await expect(page.getByRole("alert")).toHaveText("This link was not found in your subscription.");
@@ -228,7 +228,7 @@ test.describe("the explore page", () => {
     page,
   }) => {
     const scripts = scriptsLoaded(page);
-    await signInWithKeyboard(page, "admin@example.com");
+    await signInAs(page, "admin@example.com");
     await page.goto("/s/devices");
     await expect(page.getByRole("rowheader")).toHaveCount(3);
     await page.goto(`/s/devices/${await idOf(page, "Lab Base Station")}`);
@@ -282,7 +282,7 @@ test.describe("the explore page", () => {
   test("a Viewer sees the chart in the account's scale with times in UTC; an unknown channel is not found", async ({
     page,
   }) => {
-    await signInWithKeyboard(page, "viewer@example.com");
+    await signInAs(page, "viewer@example.com");
     await page.goto(`/s/sensor-data/explore/${COLD_ROOM_TEMP}`);
     await expect(page.getByRole("heading", { level: 1, name: "Cold Room - Temperature" })).toBeVisible();
     await expect(page.locator(".history-chart canvas").first()).toBeVisible();
@@ -298,7 +298,7 @@ test.describe("the device dialogs", () => {
   test("an Administrator downloads the last 24 hours as CSV under the server's file name, and sees each failure", async ({
     page,
   }) => {
-    await signInWithKeyboard(page, "admin@example.com");
+    await signInAs(page, "admin@example.com");
     await page.goto(`/s/devices/${await idOf(page, "Lab Base Station")}`);
     const dialog = await openFromMenu(page, "Download Device Data", "Download Device Data");
     await expect(dialog.getByRole("combobox", { name: "Range" })).toHaveValue("24h");
@@ -335,7 +335,7 @@ test.describe("the device dialogs", () => {
   });
 
   test("a Viewer has Download Device Data only, and it downloads", async ({ page }) => {
-    await signInWithKeyboard(page, "viewer@example.com");
+    await signInAs(page, "viewer@example.com");
     await page.goto(`/s/devices/${await idOf(page, "Warehouse RAMAX")}`);
     await page.getByRole("button", { name: "Device actions" }).click();
     await expect(page.locator(".device-menu li").getByRole("button")).toHaveText(["Download Device Data"]);
@@ -353,7 +353,7 @@ test.describe("the device dialogs", () => {
     context,
   }) => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: PORTAL });
-    await signInWithKeyboard(page, "admin@example.com");
+    await signInAs(page, "admin@example.com");
     const id = await idOf(page, "Lab Base Station");
     await page.goto(`/s/devices/${id}`);
     const dialog = await openFromMenu(page, "Manage Public Link", "Public Link");
@@ -402,7 +402,7 @@ test.describe("the device dialogs", () => {
   test("an Administrator of Northwind updates the location, with the spec's messages, and goes to the map", async ({
     page,
   }) => {
-    await signInWithKeyboard(page, "owner@northwind.example.com");
+    await signInAs(page, "owner@northwind.example.com");
     const dock = (await devicesOf(page)).find((d) => d.deviceType === "RA8")!;
     await page.goto(`/s/devices/${dock.id}`);
     let dialog = await openFromMenu(page, "Update Location", "Update Location");
@@ -458,7 +458,7 @@ test.describe("the device dialogs", () => {
   });
 
   test("says why Download Device Data is unavailable on a plan without CSV export", async ({ page }) => {
-    await signInWithKeyboard(page, "owner@northwind.example.com");
+    await signInAs(page, "owner@northwind.example.com");
     const dock = (await devicesOf(page)).find((d) => d.deviceType === "RA8")!;
     await page.goto(`/s/devices/${dock.id}`);
     const dialog = await openFromMenu(page, "Download Device Data", "Download Device Data");
@@ -488,7 +488,7 @@ test.describe("on a phone", () => {
   test("the list, map, link, explore pages, dialogs and /p/ fit 390 px", async ({ page }) => {
     await page.goto("/p/");
     await expectFitsPhone(page, "p-fallback");
-    await signInWithKeyboard(page, "admin@example.com");
+    await signInAs(page, "admin@example.com");
     const id = await idOf(page, "Lab Base Station");
     for (const [path, name] of [
       ["/s/devices", "list"],

@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { BrowserContext, Page } from "@playwright/test";
 import { expect } from "./fixtures.ts";
 
 export const PASSWORD = "demo-password-1";
@@ -23,6 +23,27 @@ export async function signInWithKeyboard(
   if (!codeExpected) await page.waitForURL((url) => !url.pathname.startsWith("/gateway"));
 }
 
+/** Session cookies this worker has signed in, by email (see signInAs). */
+const kept = new Map<string, Awaited<ReturnType<BrowserContext["cookies"]>>>();
+
+/**
+ * Signs in without the sign-in card, for tests about what comes after it (the card's own
+ * tests use signInWithKeyboard). The session is signed in once per worker and person through
+ * the password step's own call and reused while it lasts: the whole suite runs from one
+ * address, and signing in through the card in every test would spend the portal's per-client
+ * limits (email checks 60 per 10 minutes, sign-ins 100 per 15) on a fast machine.
+ */
+export async function signInAs(page: Page, email: string, password = PASSWORD) {
+  const context = page.context();
+  const cookies = kept.get(email);
+  if (cookies) {
+    await context.addCookies(cookies);
+    if ((await page.request.get("/api/v1/session")).status() !== 401) return;
+  }
+  const res = await page.request.post("/gateway/submit", { form: { emailAddress: email, password } });
+  expect(res.status(), `signing in ${email}`).toBe(200);
+  kept.set(email, await context.cookies());
+}
 /** Opens the newest mail to the address in the demo mailbox and returns its link. */
 export async function linkFromMailbox(page: Page, to: string): Promise<string> {
   await page.goto("/dev/mailbox");

@@ -2,7 +2,7 @@ import type { APIRequestContext, Page, WebSocketRoute } from "@playwright/test";
 import { DEMO } from "../../server/seed/demo.ts";
 import { demoDeviceKey } from "../../server/seed/keys.ts";
 import { expect, test } from "./fixtures.ts";
-import { signInWithKeyboard } from "./helpers.ts";
+import { signInAs } from "./helpers.ts";
 
 // Live readings in the open device page: a push through the real push endpoint shows within
 // 2 s, on the public page and the signed-in one, and the page recovers after its socket drops.
@@ -76,7 +76,7 @@ test("an Administrator's device page follows pushes, and catches up after its so
     ws.connectToServer();
     sockets.push(ws);
   });
-  await signInWithKeyboard(page, "admin@example.com");
+  await signInAs(page, "admin@example.com");
   const subscribed = firstState(page);
   await page.goto("/s/devices");
   await page.getByRole("link", { name: "Lab Base Station" }).first().click();

@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import type { Locator, Page } from "@playwright/test";
 import { describe as describeFinding, failing, scan } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";
-import { signInWithKeyboard } from "./helpers.ts";
+import { signInAs } from "./helpers.ts";
 import { startOwnPortal, type OwnPortal } from "./ownPortal.ts";
 
 // Paying an order's balance signed in (issue 11; spec sections 2 and 4). The payments
@@ -47,7 +47,7 @@ test.describe("on a portal of its own", () => {
     page,
   }) => {
     test.slow();
-    await signInWithKeyboard(page, "billing@example.com");
+    await signInAs(page, "billing@example.com");
     await page.goto("/s/order/details/5001");
     const form = page.getByRole("form", { name: "Pay Balance Due" });
     await expect(form).toBeVisible();
@@ -107,7 +107,7 @@ test.describe("on a portal of its own", () => {
 
   test("shows the card's refusal at its field and pays with the next card", async ({ page }) => {
     test.slow();
-    await signInWithKeyboard(page, "admin@example.com");
+    await signInAs(page, "admin@example.com");
     await page.goto("/s/order/details/5002");
     const form = page.getByRole("form", { name: "Pay Balance Due" });
     await form.getByLabel("Card Number").fill("4000 0000 0000 0002");
@@ -124,7 +124,7 @@ test.describe("on a portal of its own", () => {
 });
 
 test("a Viewer sees the balance but no payment form", async ({ page }) => {
-  await signInWithKeyboard(page, "viewer@example.com");
+  await signInAs(page, "viewer@example.com");
   await page.goto("/s/order/details/5003");
   await expect(page.getByRole("heading", { level: 1, name: "Order ORD-5003" })).toBeVisible();
   await expect(fact(page, "Balance Due")).not.toHaveText("$0.00");

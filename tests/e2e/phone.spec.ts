@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { DEMO } from "../../server/seed/demo.ts";
 import { expect, test } from "./fixtures.ts";
-import { hydrated, linkFromMailbox, signInWithKeyboard } from "./helpers.ts";
+import { hydrated, linkFromMailbox, signInAs } from "./helpers.ts";
 
 // Issue 7 part 8: on a phone (390 × 844) every page fits its width, no sideways scrolling.
 const PHONE = { width: 390, height: 844 };
@@ -88,7 +88,7 @@ for (const path of PUBLIC_PAGES) {
 }
 
 test("fits every signed-in page into a 390 px phone screen, with Sign out in reach", async ({ page }) => {
-  await signInWithKeyboard(page, "viewer@example.com");
+  await signInAs(page, "viewer@example.com");
   for (const path of SIGNED_IN_PAGES) {
     await expectFits(page, path);
     const signOut = await page.getByRole("button", { name: "Sign out", exact: true }).boundingBox();

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { DEMO, demoToken } from "../../server/seed/demo.ts";
 import { expect, test } from "./fixtures.ts";
-import { hydrated, signInWithKeyboard } from "./helpers.ts";
+import { hydrated, signInAs } from "./helpers.ts";
 
 const orderPath = (id: number) => `/p/order/ORD-${id}-${demoToken(`order-${id}`)}`;
 const NOT_FOUND_ORDER = "Order Not found. Try again here: Order Lookup.";
@@ -148,11 +148,11 @@ test.describe("public order page", () => {
   test("sends a signed-in member to the signed-in order page, and keeps another subscription's user here", async ({
     page,
   }) => {
-    await signInWithKeyboard(page, "owner@northwind.example.com");
+    await signInAs(page, "owner@northwind.example.com");
     await openOrder(page, DEMO.orderId);
     await expect(page).toHaveURL(/\/p\/order\//);
     await page.context().clearCookies();
-    await signInWithKeyboard(page, "admin@example.com");
+    await signInAs(page, "admin@example.com");
     await page.goto(orderPath(DEMO.orderId));
     await expect(page).toHaveURL(/\/s\/order\/details\/5003$/);
   });

@@ -4,7 +4,7 @@ import { UPLOAD_MESSAGES } from "../../server/services/uploads.ts";
 import { QUOTE_ORDER_MESSAGES } from "../../src/api/quoteOrder.ts";
 import { CARD_MESSAGES } from "../../src/domain/card.ts";
 import { expect, test } from "./fixtures.ts";
-import { signInWithKeyboard } from "./helpers.ts";
+import { signInAs } from "./helpers.ts";
 import { startOwnPortal, type OwnPortal } from "./ownPortal.ts";
 
 // Ordering a quote signed in (issue 11): the verify-address dialog, the Shipping Address dialog
@@ -30,7 +30,7 @@ async function shot(page: Page, name: string) {
 
 /** Opens a quote signed in and waits for its page. */
 async function openQuote(page: Page, email: string, path: string) {
-  await signInWithKeyboard(page, email);
+  await signInAs(page, email);
   await page.goto(path);
   await expect(page.getByRole("heading", { level: 1, name: /^Quote QUO-/ })).toBeVisible();
 }

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { expect, expectAccessible, test } from "./fixtures.ts";
-import { hydrated, signInWithKeyboard } from "./helpers.ts";
+import { hydrated, signInAs } from "./helpers.ts";
 
 // The report builder as people use it: an Administrator makes a report with two channels and
 // a threshold range, shares it, pauses, resumes and expires the link; a Viewer only reads.
@@ -38,7 +38,7 @@ test("an Administrator builds a report, shares it, pauses, resumes and expires i
   test.setTimeout(90_000);
   const name = `E2E Cold chain ${suffix()}`;
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-  await signInWithKeyboard(page, "admin@example.com");
+  await signInAs(page, "admin@example.com");
   await openReports(page);
   await expect(row(page, "Lab Climate — Last 24 Hours")).toContainText("Last 24 hours");
   await expect(row(page, "Lab Climate — Last 24 Hours")).toContainText("Live");
@@ -130,7 +130,7 @@ test("an Administrator builds a report, shares it, pauses, resumes and expires i
 });
 
 test("a Viewer reads the reports and their links but changes nothing", async ({ page }) => {
-  await signInWithKeyboard(page, "viewer@example.com");
+  await signInAs(page, "viewer@example.com");
   await openReports(page);
   await expect(row(page, "Lab Climate — Audit Week")).toContainText("Live");
   await expect(page.getByRole("button", { name: "New report" })).toHaveCount(0);

@@ -2,7 +2,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { describe as describeFinding, failing, scan } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";
-import { hydrated, linkFromMailbox, signInWithKeyboard } from "./helpers.ts";
+import { hydrated, linkFromMailbox, signInAs } from "./helpers.ts";
 import { startOwnPortal, type OwnPortal } from "./ownPortal.ts";
 import { pdfText } from "../support/pdfText.ts";
 import { demoToken } from "../../server/seed/demo.ts";
@@ -33,7 +33,7 @@ test("an Administrator walks the order's Share menu by keyboard, copies its link
   context,
 }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-  await signInWithKeyboard(page, "admin@example.com");
+  await signInAs(page, "admin@example.com");
   await openOrder(page, 5003);
   const share = page.getByRole("button", { name: "Share" });
   await expect(share).toHaveAttribute("aria-expanded", "false");
@@ -74,7 +74,7 @@ test("Grant Account Access invites someone without a profile, whose mail leads t
   page,
 }) => {
   const email = `invitee-${Date.now()}@example.com`;
-  await signInWithKeyboard(page, "admin@example.com");
+  await signInAs(page, "admin@example.com");
   await openOrder(page, 5003);
   await page.getByRole("button", { name: "Share" }).click();
   await page.getByRole("button", { name: "Grant Account Access" }).click();
@@ -95,7 +95,7 @@ test("Grant Account Access invites someone without a profile, whose mail leads t
 });
 
 test("an Administrator downloads an open quote's PDF from its Share menu", async ({ page }) => {
-  await signInWithKeyboard(page, "admin@example.com");
+  await signInAs(page, "admin@example.com");
   await page.goto("/s/quotes/details/QUO-1001");
   await expect(page.getByRole("heading", { level: 1, name: "Quote QUO-1001" })).toBeVisible();
   // An open quote first asks to verify its shipping address (helper U1's dialog).
@@ -123,7 +123,7 @@ test("an Administrator downloads an open quote's PDF from its Share menu", async
 });
 
 test("a Billing user gets Get Link alone, as a button", async ({ page }) => {
-  await signInWithKeyboard(page, "billing@example.com");
+  await signInAs(page, "billing@example.com");
   await openOrder(page, 5003);
   await expect(page.getByRole("button", { name: "Share" })).toHaveCount(0);
   await page.getByRole("button", { name: "Get Link To This Order" }).click();
@@ -141,7 +141,7 @@ test.describe("on a portal of its own", () => {
   test.afterAll(async () => portal?.stop());
 
   test("Grant Account Access adds someone who has a profile at once and mails them", async ({ page }) => {
-    await signInWithKeyboard(page, "admin@example.com");
+    await signInAs(page, "admin@example.com");
     await openOrder(page, 5001);
     await page.getByRole("button", { name: "Share" }).click();
     await page.getByRole("button", { name: "Grant Account Access" }).click();

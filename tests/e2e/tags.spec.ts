@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
-import { hydrated, signInWithKeyboard } from "./helpers.ts";
+import { hydrated, signInAs } from "./helpers.ts";
 
 // The tags page and the Update Tags dialog as a person uses them. Other specs share the demo
 // data, so these make tags of their own (a random suffix), put them on a device and take
@@ -41,7 +41,7 @@ test("an Administrator adds, renames, applies with the dialog, and deletes tags"
   const first = `E2E Alpha ${suffix()}`;
   const renamed = `E2E Beta ${suffix()}`;
   const created = `E2E Gamma ${suffix()}`;
-  await signInWithKeyboard(page, "admin@example.com");
+  await signInAs(page, "admin@example.com");
   await openTagsPage(page);
 
   // Add one with the keyboard: type, Enter.
@@ -133,7 +133,7 @@ test("an Administrator adds, renames, applies with the dialog, and deletes tags"
 });
 
 test("a Viewer sees the tags read-only", async ({ page }) => {
-  await signInWithKeyboard(page, "viewer@example.com");
+  await signInAs(page, "viewer@example.com");
   await openTagsPage(page);
   const tags = page.getByRole("list", { name: "Tags" });
   await expect(tags).toContainText("Lab");
