@@ -1,6 +1,6 @@
 // `npm run load`: on PostgreSQL (when one answers) and on PGlite, starts scripts/load/target.ts
 // (a Hono hello-world baseline and the portal in one Node process), then with autocannon
-// measures the baseline and five portal calls, a sign-in storm beside the public order, and
+// measures the baseline and the portal calls, a sign-in storm beside the public order, and
 // the largest number of once-a-minute devices the push endpoint sustains. Prints the tables.
 // LOAD_CONNECTIONS (50), LOAD_SECONDS (10), LOAD_INGEST_SECONDS (30), LOAD_ENGINES
 // ("postgres,pglite"), LOAD_MAX_DEVICES (8000) and BENCH_DATABASE_URL tune it.
@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEMO } from "../server/seed/demo.ts";
 import { fire, settings, type Measured, type Shot } from "./load/cannon.ts";
-import { MONTH_REPORT_HASH } from "./load/fixtures.ts";
+import { loadSessionToken, MONTH_REPORT_HASH } from "./load/fixtures.ts";
+import { SESSION_COOKIE } from "../server/http/cookies.ts";
 import { ingestRamp, type IngestStep } from "./load/ingest.ts";
 import { sessionCookie, signInStorm } from "./load/storm.ts";
 import type { TargetReady } from "./load/target.ts";
@@ -22,6 +23,7 @@ const INGEST_SECONDS = Number(env["LOAD_INGEST_SECONDS"] ?? 30);
 const MAX_DEVICES = Number(env["LOAD_MAX_DEVICES"] ?? 8000);
 const STORM = Number(env["LOAD_STORM"] ?? 200);
 const ENGINES = (env["LOAD_ENGINES"] ?? "postgres,pglite").split(",");
+const USERS = Number(env["LOAD_USERS"] ?? 200);
 const READ_SHARE = 0.25;
 const READ_P99_MS = 100;
 
@@ -53,9 +55,10 @@ async function startTarget(extraEnv: Record<string, string>) {
   return { ready, stop };
 }
 
-/** The five portal calls, as their pages and devices make them. */
+/** The portal calls, as their pages and devices make them. */
 function shots(base: string, cookie: string, ready: TargetReady): Shot[] {
   const pusher = ready.pushers[0]!;
+  let turn = 0;
   let second = 0;
   const nowS = Math.floor(Date.now() / 1000);
   return [
@@ -71,7 +74,18 @@ function shots(base: string, cookie: string, ready: TargetReady): Shot[] {
       name: "GET report chart data (30 days)",
       url: `${base}/api/v1/device-data/public/report/data/${MONTH_REPORT_HASH}`,
     },
-    { name: "GET /api/v1/session (signed in)", url: `${base}/api/v1/session`, headers: { cookie } },
+    {
+      name: "GET /api/v1/session (signed in, one person)",
+      url: `${base}/api/v1/session`,
+      headers: { cookie },
+    },
+    {
+      // Each request another person's session in turn: the reuse of one session's answer
+      // (within ANSWER_CACHE_MS) hardly helps here; this is the database's share.
+      name: `GET /api/v1/session (${USERS} people in turn)`,
+      url: `${base}/api/v1/session`,
+      headersEach: () => ({ cookie: `${SESSION_COOKIE}=${loadSessionToken(turn++ % USERS)}` }),
+    },
     {
       name: `POST device push (demo key, ${pusher.channelKeys.length} readings)`,
       url: `${base}/api/v1/device-data/push`,

@@ -19,6 +19,8 @@ export interface Shot {
   headers?: Record<string, string>;
   /** Builds each request's body (a push carries its own reading times). */
   body?: () => string;
+  /** Headers of each request beside `headers` (many people's session cookies in turn). */
+  headersEach?: () => Record<string, string>;
 }
 
 export const settings = {
@@ -31,7 +33,7 @@ export async function fire(
   shot: Shot,
   opts: { connections?: number; seconds?: number; running?: (i: autocannon.Instance) => void } = {},
 ): Promise<Measured> {
-  const { body } = shot;
+  const { body, headersEach } = shot;
   // Without a callback autocannon returns its instance, which is also a promise of the result.
   const instance = autocannon({
     url: shot.url,
@@ -39,7 +41,17 @@ export async function fire(
     duration: opts.seconds ?? settings.seconds,
     method: shot.method ?? "GET",
     headers: shot.headers ?? {},
-    requests: [body ? { setupRequest: (r) => ({ ...r, body: body() }) } : {}],
+    requests: [
+      body || headersEach
+        ? {
+            setupRequest: (r) => ({
+              ...r,
+              ...(body ? { body: body() } : {}),
+              ...(headersEach ? { headers: { ...r.headers, ...headersEach() } } : {}),
+            }),
+          }
+        : {},
+    ],
   }) as unknown as autocannon.Instance & PromiseLike<autocannon.Result>;
   opts.running?.(instance);
   const r = await instance;

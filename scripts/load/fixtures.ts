@@ -45,6 +45,23 @@ export async function addStormUsers(db: Db, count: number) {
     where n.email like 'load-user-%@example.com'`);
 }
 
+/** The session token of load user i (its cookie's value); the database keeps its sha256 only. */
+export const loadSessionToken = (i: number) => `load-session-token-${i}-0123456789abcdef`;
+
+/**
+ * A live session for each of the first `count` load users (addStormUsers), as if each had
+ * signed in: the session check measured over many people, not one person's cached answer.
+ */
+export async function addLoadSessions(db: Db, count: number) {
+  const values = Array.from(
+    { length: count },
+    (_, i) => sql`(${sha256(loadSessionToken(i))}, ${`load-user-${i}@example.com`})`,
+  );
+  await db.execute(sql`insert into sessions (id_hash, user_id, expires_at, browser)
+    select v.id_hash, u.id, now() + interval '7 days', 'load'
+    from (values ${sql.join(values, sql`, `)}) as v(id_hash, email) join users u on u.email = v.email`);
+}
+
 /**
  * `count` devices of the demo subscription, one sensor with 5 groups of 4 channels each, in
  * four set-based statements (keys and their hashes computed in SQL as loadKey does in JS).

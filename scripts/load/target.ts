@@ -11,7 +11,14 @@ import { parseConfig } from "../../server/config.ts";
 import { openDatabase } from "../../server/db/client.ts";
 import { fillHistory } from "../../server/seed/history.ts";
 import { seedDemo } from "../../server/seed/index.ts";
-import { addLoadDevices, addMonthReport, addStormUsers, demoPushers, samplesSize } from "./fixtures.ts";
+import {
+  addLoadDevices,
+  addLoadSessions,
+  addMonthReport,
+  addStormUsers,
+  demoPushers,
+  samplesSize,
+} from "./fixtures.ts";
 
 export interface TargetReady {
   kind: "pglite" | "postgres";
@@ -36,6 +43,7 @@ await seedDemo(database.db, { now, sampleDays: HISTORY_DAYS });
 await fillHistory(database.db, { now, sampleDays: HISTORY_DAYS });
 await addMonthReport(database.db);
 await addStormUsers(database.db, Number(env["LOAD_USERS"] ?? 200));
+await addLoadSessions(database.db, Number(env["LOAD_USERS"] ?? 200));
 await addLoadDevices(database.db, Number(env["LOAD_DEVICES"] ?? 0));
 const samples = await samplesSize(database.db);
 const pushers = await demoPushers(database.db);
