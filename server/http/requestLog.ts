@@ -22,7 +22,27 @@ export interface RequestLine {
 
 /** Where lines go: stdout, one JSON object a line, for the process manager to collect. */
 export type LineSink = (line: string) => void;
-const stdout: LineSink = (line) => void process.stdout.write(line);
+
+/**
+ * stdout, the lines of one turn of the event loop written together: a write to a file or a
+ * pipe is a system call that blocks the loop, and at thousands of requests a second one per
+ * line was a fifth of a cached read's cost. Whatever is left is written when the process exits.
+ */
+function batchedStdout(): LineSink {
+  let pending: string[] = [];
+  const flush = () => {
+    if (!pending.length) return;
+    const text = pending.join("");
+    pending = [];
+    process.stdout.write(text);
+  };
+  process.on("exit", flush);
+  return (line) => {
+    if (!pending.length) setImmediate(flush);
+    pending.push(line);
+  };
+}
+const stdout = batchedStdout();
 
 /**
  * The pattern of the route that answered ("/api/v1/orders/:orderId", "*" for the static site,
