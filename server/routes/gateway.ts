@@ -17,7 +17,7 @@ import {
 } from "../http/cookies.ts";
 import { inputOf } from "../http/input.ts";
 import { reply } from "../http/reply.ts";
-import { verifyOrDummy } from "../services/passwords.ts";
+import { HASH_BUSY, hashQueueFull, verifyOrDummy } from "../services/passwords.ts";
 import { matchTotp } from "../services/totp.ts";
 import { checkEmail, logout, submitPassword, verifyOtp } from "../../src/api/gateway.ts";
 import { CHALLENGE_EXPIRED, WRONG_CREDENTIALS, WRONG_OTP } from "../../src/domain/auth.ts";
@@ -41,6 +41,9 @@ export function gatewayRoutes(deps: Deps) {
     })
     .post(submitPassword.path, guard(submitPassword, deps), async (c) => {
       const form = await inputOf(c, submitPassword);
+      // A sign-in storm's overflow is turned away before it costs a rate-limit write or a
+      // lookup (and before it counts against the visitor's address): nothing was tried.
+      if (hashQueueFull()) throw new ApiError(429, [{ field: "password", message: HASH_BUSY }]);
       const t = now();
       await consume(db, { key: `signin-ip:${ip(c)}`, max: 100, windowSeconds: MINUTES_15 }, t, "password");
       // Counted as a failure before the hash and given back on success, so parallel guesses

@@ -26,11 +26,13 @@ let started = 0;
 /** How many hashes have started since the process began (tests and diagnostics). */
 export const hashesStarted = () => started;
 
+/** True when a hash asked for now would be refused: every place taken and the queue full. */
+export const hashQueueFull = () => running >= RUNNING && queue.length >= WAITING;
+
 /** Runs one hash when a place is free; refuses with 429 when the owner or the queue is full. */
 export async function withHashSlot<T>(owner: string | null, task: () => Promise<T>): Promise<T> {
   if (owner !== null) return asOwner(owner, () => withHashSlot(null, task));
-  if (running >= RUNNING && queue.length >= WAITING)
-    throw new ApiError(429, [{ field: "password", message: HASH_BUSY }]);
+  if (hashQueueFull()) throw new ApiError(429, [{ field: "password", message: HASH_BUSY }]);
   await takePlace();
   try {
     started++;

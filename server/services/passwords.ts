@@ -1,7 +1,7 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto";
 import { withHashSlot } from "./hashQueue.ts";
 
-export { hashesStarted, withHashSlot } from "./hashQueue.ts";
+export { HASH_BUSY, hashesStarted, hashQueueFull, withHashSlot } from "./hashQueue.ts";
 
 const scrypt = (pw: string, salt: Buffer, len: number, opts: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) =>

@@ -1,7 +1,15 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { users } from "../../server/db/schema/index.ts";
-import { hashesStarted, verifyPassword, withHashSlot } from "../../server/services/passwords.ts";
+import { sql } from "drizzle-orm";
+import { rows } from "../../server/db/client.ts";
+import {
+  HASH_BUSY,
+  hashesStarted,
+  hashQueueFull,
+  verifyPassword,
+  withHashSlot,
+} from "../../server/services/passwords.ts";
 import { browser, signIn } from "./client.ts";
 import { useTestApp } from "./helpers.ts";
 
@@ -89,5 +97,22 @@ describe("password checks under load", () => {
     expect(String((refused[0] as PromiseRejectedResult).reason.message)).toBe(
       "The server is busy checking passwords. Try again in a moment.",
     );
+  });
+
+  it("turns a sign-in away while every hash place is taken, counting nothing against its address", async () => {
+    let done!: () => void;
+    const hold = new Promise<void>((resolve) => (done = resolve));
+    const held: Promise<unknown>[] = [];
+    while (!hashQueueFull()) held.push(withHashSlot(null, () => hold));
+    const res = await browser(ctx.app).form("/gateway/submit", {
+      emailAddress: "admin@example.com",
+      password: "demo-password-1",
+    });
+    done();
+    await Promise.all(held);
+    expect(res.status).toBe(429);
+    expect((await res.json()).data).toEqual([{ field: "password", message: HASH_BUSY }]);
+    const counted = await rows(ctx.database.db, sql`select key from rate_limits`);
+    expect(counted).toEqual([]);
   });
 });
