@@ -53,7 +53,7 @@ export function sessionAnswers(cache: AnswerCache) {
   const reuse: MiddlewareHandler = async (c, next) => {
     const key = keyOf(c);
     const hit = key ? cache.peek<Serialized>(key, maxAgeFor(c)) : undefined;
-    return hit ? sendSerialized(c, await hit) : next();
+    return hit ? sendSerialized(c, await hit, { gzip: false }) : next();
   };
   const keep = (c: Context, answer: Serialized) => {
     const key = keyOf(c);

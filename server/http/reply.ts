@@ -36,11 +36,14 @@ export function serialized<E extends Endpoint>(_endpoint: E, data: ResponseOf<E>
 export const acceptsGzip = (accept: string | undefined) =>
   !!accept && /(^|[\s,])gzip(?!\s*;\s*q=0(\.0{0,3})?\s*(,|$))/i.test(accept);
 
-/** Sends a serialized answer, gzipped when the visitor accepts it and it is worth it. */
-export async function sendSerialized(c: Context, answer: Serialized) {
+/**
+ * Sends a serialized answer, gzipped when the visitor accepts it and it is worth it: large
+ * enough, and shared (`gzip: false` for an answer few will get, such as one session's).
+ */
+export async function sendSerialized(c: Context, answer: Serialized, opts: { gzip?: boolean } = {}) {
   // Vary is set here, so a compress() middleware on the path leaves this answer alone.
   const headers: Record<string, string> = { "Content-Type": "application/json", Vary: "Accept-Encoding" };
-  if (answer.json.length < GZIP_FROM_BYTES || !acceptsGzip(c.req.header("accept-encoding")))
-    return c.body(answer.json, 200, headers);
+  const worth = opts.gzip !== false && answer.json.length >= GZIP_FROM_BYTES;
+  if (!worth || !acceptsGzip(c.req.header("accept-encoding"))) return c.body(answer.json, 200, headers);
   return c.body(await answer.gzip(), 200, { ...headers, "Content-Encoding": "gzip" });
 }

@@ -30,7 +30,7 @@ export function sessionRoutes(deps: Deps) {
         sessionInformation: await sessionInformation(db, auth),
         termsAccepted: auth.user.termsAcceptedAt !== null,
       });
-      return sendSerialized(c, sessions.keep(c, answer));
+      return sendSerialized(c, sessions.keep(c, answer), { gzip: false });
     })
     .get(getStats.path, guard(getStats, deps), async (c) =>
       reply(c, getStats, await subscriptionStats(db, authOf(c))),
