@@ -56,6 +56,18 @@ export function routeOf(c: Context): string {
   }
 }
 
+/**
+ * One request's line, written out field by field in RequestLine's order (a generic
+ * JSON.stringify of an object per request costs more at thousands a second); each text is
+ * still JSON-escaped.
+ */
+export function lineOf(requestId: string, method: string, route: string, status: number, ms: number): string {
+  const time = new Date().toISOString();
+  const rounded = Math.round(ms * 10) / 10;
+  const text = JSON.stringify;
+  return `{"time":"${time}","level":"info","requestId":${text(requestId)},"method":${text(method)},"route":${text(route)},"status":${status},"ms":${rounded}}\n`;
+}
+
 /** Times every request; after requestId, so the line carries the id echoed in X-Request-Id. */
 export function observeRequests(
   options: { logRequests: boolean },
@@ -69,15 +81,6 @@ export function observeRequests(
     const status = c.res.status;
     recordRequest(c.req.method, route, status, ms / 1000);
     if (!options.logRequests) return;
-    const line: RequestLine = {
-      time: new Date().toISOString(),
-      level: "info",
-      requestId: c.get("requestId"),
-      method: c.req.method,
-      route,
-      status,
-      ms: Math.round(ms * 10) / 10,
-    };
-    sink(`${JSON.stringify(line)}\n`);
+    sink(lineOf(c.get("requestId"), c.req.method, route, status, ms));
   };
 }

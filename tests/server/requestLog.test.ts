@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { orderRecord } from "../../server/data/orders.ts";
-import type { RequestLine } from "../../server/http/requestLog.ts";
+import { lineOf, type RequestLine } from "../../server/http/requestLog.ts";
 import { browser, signIn } from "./client.ts";
 import { captureConsole, cardFormFor, orderRef, payPath } from "./guestPayKit.ts";
 import { TEST_NOW, testConfig, useTestApp } from "./helpers.ts";
@@ -42,6 +42,24 @@ const lines = async () => {
     .filter(Boolean)
     .map((l) => JSON.parse(l) as RequestLine);
 };
+
+describe("a request's line", () => {
+  it("is one JSON object with its texts escaped, its time ISO and its duration to a tenth of a ms", () => {
+    const text = lineOf("id-1", "GET", '/odd/"route"\\:x', 404, 12.345);
+    expect(text.endsWith("\n")).toBe(true);
+    const line = JSON.parse(text) as RequestLine;
+    expect(line).toEqual({
+      time: line.time,
+      level: "info",
+      requestId: "id-1",
+      method: "GET",
+      route: '/odd/"route"\\:x',
+      status: 404,
+      ms: 12.3,
+    });
+    expect(new Date(line.time).toISOString()).toBe(line.time);
+  });
+});
 
 describe("the request log", () => {
   const ctx = useTestApp({ seeded: true });
