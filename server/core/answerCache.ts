@@ -14,6 +14,11 @@ export interface AnswerCache {
   read<T>(key: string, load: () => Promise<T>, maxAgeMs?: number): Promise<T>;
   /** The key's answer younger than `maxAgeMs` (the TTL unless a visitor asks for a fresher one), else undefined. */
   peek<T>(key: string, maxAgeMs?: number): Promise<T> | undefined;
+  /**
+   * Keeps an answer made elsewhere (after its own checks) for the TTL, less up to `spread`
+   * (0..1) of it at random: answers made in one burst then expire spread out, not in one.
+   */
+  put<T>(key: string, value: T, spread?: number): void;
   /** Forgets every answer (a write may have changed any of them). */
   clear(): void;
   readonly size: number;
@@ -25,9 +30,15 @@ interface Entry {
 }
 
 /** A cache of at most `maxEntries` answers, each kept `ttlMs` (0: no caching at all). */
-export function answerCache(options: { ttlMs: number; maxEntries: number; now?: () => number }): AnswerCache {
+export function answerCache(options: {
+  ttlMs: number;
+  maxEntries: number;
+  now?: () => number;
+  random?: () => number;
+}): AnswerCache {
   const { ttlMs, maxEntries } = options;
   const now = options.now ?? (() => performance.now());
+  const random = options.random ?? Math.random;
   const entries = new Map<string, Entry>();
 
   /** Entries are in the order they were made: the expired ones go from the front. */
@@ -61,9 +72,23 @@ export function answerCache(options: { ttlMs: number; maxEntries: number; now?: 
     return hit && now() - hit.at < Math.min(maxAgeMs, ttlMs) ? (hit.value as Promise<T>) : undefined;
   };
 
+  const put = <T>(key: string, value: T, spread = 0) => {
+    if (ttlMs <= 0) return;
+    const t = now();
+    entries.delete(key);
+    sweep(t);
+    // Made older than it is: it expires sooner (the sweep finds it when it reads past it).
+    entries.set(key, {
+      at: t - ttlMs * Math.min(1, Math.max(0, spread)) * random(),
+      value: Promise.resolve(value),
+    });
+    if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+  };
+
   return {
     read,
     peek,
+    put,
     clear() {
       entries.clear();
     },

@@ -36,6 +36,9 @@ export function cachedAnswer<T>(c: Context, cache: AnswerCache, key: string, loa
   return cache.read(key, load, maxAgeFor(c));
 }
 
+/** A session's answer lives between half and all of the cache's time. */
+const SESSION_SPREAD = 0.5;
+
 /**
  * The session check (GET /api/v1/session), reused per session for the cache's time: the
  * signed-in app asks it on every page it opens, and it costs the session's query and its
@@ -57,7 +60,8 @@ export function sessionAnswers(cache: AnswerCache) {
   };
   const keep = (c: Context, answer: Serialized) => {
     const key = keyOf(c);
-    if (key) void cache.read(key, async () => answer, 0);
+    // Spread: people who opened their pages in the same second are not all asked again at once.
+    if (key) cache.put(key, answer, SESSION_SPREAD);
     return answer;
   };
   return { reuse, keep };

@@ -69,6 +69,30 @@ describe("the answer cache", () => {
     expect(await cache.read("a", load, 100)).toBe(2);
   });
 
+  it("keeps a put answer for the time less its random share of the spread, so a burst expires spread out", async () => {
+    const time = clock();
+    const draws = [0, 1, 0.5];
+    const cache = answerCache({ ttlMs: 1000, maxEntries: 10, now: time.now, random: () => draws.shift()! });
+    cache.put("full", "a", 0.5);
+    cache.put("half", "b", 0.5);
+    cache.put("three-quarters", "c", 0.5);
+    time.advance(499);
+    expect(await cache.peek("half")).toBe("b");
+    time.advance(1);
+    expect(cache.peek("half")).toBeUndefined();
+    time.advance(249);
+    expect(await cache.peek("three-quarters")).toBe("c");
+    time.advance(1);
+    expect(cache.peek("three-quarters")).toBeUndefined();
+    time.advance(249);
+    expect(await cache.peek("full")).toBe("a");
+    time.advance(1);
+    expect(cache.peek("full")).toBeUndefined();
+    const off = answerCache({ ttlMs: 0, maxEntries: 10 });
+    off.put("x", 1);
+    expect(off.size).toBe(0);
+  });
+
   it("caches nothing with a time of 0", async () => {
     const cache = answerCache({ ttlMs: 0, maxEntries: 10 });
     let loads = 0;
