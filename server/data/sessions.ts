@@ -50,14 +50,13 @@ export async function startSession(
   return token;
 }
 
-/** The condition a live session row meets: this token's, neither idle too long nor too old. */
-export function liveSession(token: string, now: Date) {
-  return and(
-    eq(sessions.idHash, sha256(token)),
-    gt(sessions.expiresAt, now),
-    // Sessions made before the absolute lifetime existed carry no cap in expiresAt.
-    gt(sessions.createdAt, new Date(now.getTime() - SESSION_MAX_DAYS * DAY)),
-  );
+/**
+ * What a live session row meets, as parameters: this token's hash, not idle past its expiry,
+ * and made within the absolute lifetime (sessions made before that lifetime existed carry no
+ * cap in expiresAt).
+ */
+export function liveSessionParams(token: string, now: Date) {
+  return { idHash: sha256(token), now, oldest: new Date(now.getTime() - SESSION_MAX_DAYS * DAY) };
 }
 
 /**
