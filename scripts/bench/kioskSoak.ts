@@ -46,9 +46,7 @@ async function pageHeap(cdp: Cdp): Promise<HeapBytes> {
     strings: string[];
   };
   const { node_fields: fields, node_types: nodeTypes, edge_fields: edgeFields } = snapshot.snapshot.meta;
-  const [name, size, type, edgeCount] = ["name", "self_size", "type", "edge_count"].map((f) =>
-    fields.indexOf(f),
-  );
+  const [name, size, type] = ["name", "self_size", "type"].map((f) => fields.indexOf(f));
   const [edgeName, edgeTo] = ["name_or_index", "to_node"].map((f) => edgeFields.indexOf(f));
   // The cache is the target of the root's edge of that name (edges hold node offsets).
   const caches = new Set<number>();
