@@ -1,3 +1,6 @@
+/** A text's UTF-8 bytes: Node's Buffer encodes a chunk several times faster than TextEncoder. */
+const utf8 = (text: string): Uint8Array => Buffer.from(text, "utf8");
+
 /**
  * A CSV file as a byte stream: a byte-order mark (so spreadsheet programs read '°C' as UTF-8)
  * and the header first, then each text `parts` yields, read only when the reader asks for more
@@ -8,7 +11,6 @@ export function csvFileStream(
   header: string,
   parts: AsyncGenerator<string, void, undefined> | null,
 ): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
   let headerSent = false;
   return new ReadableStream<Uint8Array>(
     {
@@ -17,12 +19,12 @@ export function csvFileStream(
       async pull(controller) {
         if (!headerSent) {
           headerSent = true;
-          controller.enqueue(encoder.encode("\uFEFF" + header));
+          controller.enqueue(utf8("\uFEFF" + header));
           return;
         }
         const next = parts ? await parts.next() : { done: true as const };
         if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(next.value));
+        else controller.enqueue(utf8(next.value));
       },
       async cancel() {
         await parts?.return(undefined);
