@@ -1,8 +1,9 @@
 // `npm test`: type check, lint, unit, server, build and browser tests, in that order.
 // Installs Debian's chromium when it is missing and we are root; otherwise says what to install.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { printBrowserDigest } from "./e2eDigest.ts";
+import { printVitestDigest } from "./vitestDigest.ts";
 
 const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
 
@@ -21,14 +22,24 @@ function ensureChromium(): boolean {
   return existsSync(CHROMIUM);
 }
 
+/** Vitest's own output plus a JSON report, read back for the digest at the end. */
+const vitestReport = (project: string) => [
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile.json=test-results/vitest-${project}.json`,
+];
+
 const STEPS: [string, string[]][] = [
   ["type check", ["npm", "run", "typecheck"]],
   ["lint", ["npm", "run", "lint"]],
-  ["unit tests", ["npx", "vitest", "run", "--project", "unit"]],
-  ["server tests", ["npx", "vitest", "run", "--project", "server"]],
+  ["unit tests", ["npx", "vitest", "run", "--project", "unit", ...vitestReport("unit")]],
+  ["server tests", ["npx", "vitest", "run", "--project", "server", ...vitestReport("server")]],
   ["build", ["npm", "run", "build"]],
   ["browser tests", ["npx", "playwright", "test"]],
 ];
+
+// A report left by an earlier run must not speak for this one.
+for (const project of ["unit", "server"]) rmSync(`test-results/vitest-${project}.json`, { force: true });
 
 const results: { name: string; ok: boolean; seconds: number }[] = [];
 const chromiumReady = ensureChromium();
@@ -46,6 +57,8 @@ for (const [name, [cmd, ...args]] of STEPS) {
   results.push({ name, ok: run.status === 0, seconds: (Date.now() - started) / 1000 });
 }
 
+printVitestDigest("unit tests", "test-results/vitest-unit.json");
+printVitestDigest("server tests", "test-results/vitest-server.json");
 printBrowserDigest();
 console.log("\n=== summary ===");
 for (const r of results)
