@@ -6,10 +6,12 @@ import { ROLE_INFO, isRoleId, type RoleId } from "../../src/domain/roles.ts";
 
 const role = (id: RoleId) => ({ id, name: ROLE_INFO[id].name, displayName: ROLE_INFO[id].displayName });
 
-/** The spec's session information: the user, their assignments and the active subscription. */
-export async function sessionInformation(db: Db, auth: Auth) {
-  const { user, subscription: sub } = auth;
-  const assignments = await db
+/**
+ * A person's assignments with their subscriptions' names, as one prepared statement per
+ * database: every session check that is not reused asks it, right after the session lookup.
+ */
+function assignmentsQuery(db: Db) {
+  return db
     .select({
       id: userAssignments.id,
       subscriptionId: userAssignments.subscriptionId,
@@ -18,8 +20,18 @@ export async function sessionInformation(db: Db, auth: Auth) {
     })
     .from(userAssignments)
     .innerJoin(subscriptions, eq(subscriptions.id, userAssignments.subscriptionId))
-    .where(eq(userAssignments.userId, user.id))
-    .orderBy(userAssignments.id);
+    .where(eq(userAssignments.userId, sql.placeholder("userId")))
+    .orderBy(userAssignments.id)
+    .prepare("assignments_of_user");
+}
+const prepared = new WeakMap<Db, ReturnType<typeof assignmentsQuery>>();
+
+/** The spec's session information: the user, their assignments and the active subscription. */
+export async function sessionInformation(db: Db, auth: Auth) {
+  const { user, subscription: sub } = auth;
+  let query = prepared.get(db);
+  if (!query) prepared.set(db, (query = assignmentsQuery(db)));
+  const assignments = await query.execute({ userId: user.id });
   return {
     userId: user.id,
     email: user.email,
