@@ -15,6 +15,7 @@ import { cachedAnswer } from "../http/answers.ts";
 import { inputOf } from "../http/input.ts";
 import { sendSerialized, serialized } from "../http/reply.ts";
 import { getPublicReport, getPublicReportData } from "../../src/api/reports.ts";
+import { packSeries } from "../../src/domain/chartPoints.ts";
 import { reportWindow, requestedWindow } from "../../src/domain/reportWindow.ts";
 
 /**
@@ -62,7 +63,7 @@ export function publicReportRoutes(deps: Deps) {
       const read = async () =>
         serialized(getPublicReportData, {
           ...window,
-          series: await chartData(db, chartChannels(list, thresholds), window),
+          series: (await chartData(db, chartChannels(list, thresholds), window)).map(packSeries),
         });
       const own = input.start === undefined && input.end === undefined;
       const key = `report-data:${hash}:${window.start}:${window.end}`;

@@ -134,13 +134,29 @@ export const ReportDataSchema = z.object({
 });
 export type ReportData = z.infer<typeof ReportDataSchema>;
 
+/**
+ * A series as the chart data call sends it: its points as two lists (src/domain/chartPoints.ts),
+ * times as differences from the one before, about a third of the pairs' size gzipped.
+ */
+export const ReportSeriesWireSchema = z.object({
+  ...z.omit(ReportSeriesSchema, { points: true }).shape,
+  times: z.array(z.int()),
+  values: z.array(z.nullable(z.number())),
+});
+export const ReportDataWireSchema = z.object({
+  start: epoch,
+  end: epoch,
+  series: z.array(ReportSeriesWireSchema),
+});
+export type ReportDataWire = z.infer<typeof ReportDataWireSchema>;
+
 export const getPublicReportData = endpoint({
   method: "get",
   path: PUBLIC_API.reportData,
   host: "api",
   body: "query",
   request: z.object({ start: epochQuery("start"), end: epochQuery("end") }),
-  response: ReportDataSchema,
+  response: ReportDataWireSchema,
   summary:
-    "A shared report's chart data: per channel at most ~3000 points (each bucket's min and max, nulls where the device was silent), min/max/average, and the excursions into its threshold ranges. start and end (epoch seconds) default to the report's window and are clipped to it.",
+    "A shared report's chart data: per channel at most ~3000 points (each bucket's min and max, nulls where the device was silent) as `times` (epoch seconds, each after the first as the difference from the one before) and `values`, min/max/average, and the excursions into its threshold ranges. start and end (epoch seconds) default to the report's window and are clipped to it.",
 });

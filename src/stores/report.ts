@@ -1,5 +1,6 @@
 import { atom } from "nanostores";
-import type { PublicReport, ReportData, ReportSensor } from "../api/reports.ts";
+import { unpackSeries } from "../domain/chartPoints.ts";
+import type { PublicReport, ReportData, ReportDataWire, ReportSensor } from "../api/reports.ts";
 import { celsius } from "../domain/brand.ts";
 import { TEMPERATURE_KINDS } from "../domain/device.ts";
 import { fromCelsius, resolveTemperatureScale, type TemperatureScale } from "../domain/temperature.ts";
@@ -114,9 +115,9 @@ const pathTo = (path: string, name: string, hash: string) =>
 export async function fetchReport(hash: string, refresh: boolean) {
   const [report, data] = await Promise.all([
     getData<PublicReport>(pathTo(REPORT_API.report, "publicHash", hash), refresh ? "?refresh=1" : ""),
-    getData<ReportData>(pathTo(REPORT_API.data, "hash", hash)),
+    getData<ReportDataWire>(pathTo(REPORT_API.data, "hash", hash)),
   ]);
-  return { report, data };
+  return { report, data: { ...data, series: data.series.map(unpackSeries) } };
 }
 
 /**

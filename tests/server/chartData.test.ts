@@ -8,7 +8,8 @@ import { rollUpRange } from "../../server/data/rollups.ts";
 import { DEMO } from "../../server/seed/demo.ts";
 import { fillHistory } from "../../server/seed/history.ts";
 import { emptyDatabase, seedDemo } from "../../server/seed/index.ts";
-import type { ReportData } from "../../src/api/reports.ts";
+import type { ReportDataWire } from "../../src/api/reports.ts";
+import { unpackSeries } from "../../src/domain/chartPoints.ts";
 import { openTestDatabase, TEST_NOW, testConfig, useTestApp } from "./helpers.ts";
 
 const MAC = "00:1A:2B:3C:4D:01";
@@ -150,7 +151,7 @@ describe("a year of chart data", () => {
       `http://localhost/api/v1/device-data/public/report/data/${YEAR_HASH}${query}`,
     );
     expect(res.status).toBe(200);
-    return ((await res.json()) as { data: ReportData }).data.series[0]!;
+    return unpackSeries(((await res.json()) as { data: ReportDataWire }).data.series[0]!);
   };
 
   it("keeps a one-minute spike in a year, within 3000 points read from three-hour buckets", async () => {
