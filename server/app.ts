@@ -98,8 +98,10 @@ export function buildApp(input: AppDeps) {
   app.use("/devices/*", limitBody);
   // The report page's big answers (chart image ~46 KB, chart data ~80 KB) shrink to a third
   // or less with gzip: on a slow link that is most of the wait for the first chart.
-  app.use("/public/report-svg/*", compress());
-  app.use("/api/v1/device-data/public/report/*", compress());
+  // Gzip only: an answer sent plain to a visitor who takes no gzip (deflate, say) must not be
+  // compressed again on every request.
+  app.use("/public/report-svg/*", compress({ encoding: "gzip" }));
+  app.use("/api/v1/device-data/public/report/*", compress({ encoding: "gzip" }));
 
   // api host: the JSON API of the signed-in app, devices and integrators. Unknown /api/ paths
   // answer the error list, never a page.

@@ -32,6 +32,8 @@ export interface AppDeps {
   live?: PortalLiveHub;
   /** Report views written in batches; index.ts passes its own so it can flush it at shutdown. */
   views?: ReportViewCounter;
+  /** The answer cache (tests that need to see into it); one sized from the config otherwise. */
+  answers?: AnswerCache;
 }
 
 /**
@@ -75,7 +77,8 @@ export function resolveDeps(input: AppDeps): Deps {
     live: input.live ?? defaultLiveHub(input.db, now),
     shippingRates: createTableRates(rateTable(input.db)),
     tax: createTableTax(taxRateReader(input.db)),
-    answers: answerCache({ ttlMs: input.config.answerCacheMs, maxEntries: ANSWER_CACHE_ENTRIES }),
+    answers:
+      input.answers ?? answerCache({ ttlMs: input.config.answerCacheMs, maxEntries: ANSWER_CACHE_ENTRIES }),
     views: input.views ?? viewCounter(input.db),
   };
 }

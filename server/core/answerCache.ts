@@ -16,11 +16,15 @@ export interface AnswerCache {
   peek<T>(key: string, maxAgeMs?: number): Promise<T> | undefined;
   /**
    * Keeps an answer made elsewhere (after its own checks) for the TTL, less up to `spread`
-   * (0..1) of it at random: answers made in one burst then expire spread out, not in one.
+   * (0..1) of it at random: answers made in one burst then expire spread out, not in one. With
+   * `since` (the `generation` read before the answer was made), an answer made across a
+   * clear() is not kept: it may have read what the write changed.
    */
-  put<T>(key: string, value: T, spread?: number): void;
+  put<T>(key: string, value: T, spread?: number, since?: number): void;
   /** Forgets every answer (a write may have changed any of them). */
   clear(): void;
+  /** How many times the cache was cleared: an answer made while it changed is stale. */
+  readonly generation: number;
   readonly size: number;
 }
 
@@ -72,8 +76,9 @@ export function answerCache(options: {
     return hit && now() - hit.at < Math.min(maxAgeMs, ttlMs) ? (hit.value as Promise<T>) : undefined;
   };
 
-  const put = <T>(key: string, value: T, spread = 0) => {
-    if (ttlMs <= 0) return;
+  let generation = 0;
+  const put = <T>(key: string, value: T, spread = 0, since?: number) => {
+    if (ttlMs <= 0 || (since !== undefined && since !== generation)) return;
     const t = now();
     entries.delete(key);
     sweep(t);
@@ -91,6 +96,10 @@ export function answerCache(options: {
     put,
     clear() {
       entries.clear();
+      generation++;
+    },
+    get generation() {
+      return generation;
     },
     get size() {
       return entries.size;

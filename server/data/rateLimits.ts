@@ -26,6 +26,16 @@ export const passwordFailures = (email: string): Limit => ({
   windowSeconds: MINUTES_15,
 });
 
+/**
+ * Every password check of a signed-in person (the security page's), right or wrong: a right
+ * password must not make the check a free stream of hashes that starves others' sign-ins.
+ */
+export const passwordChecks = (userId: number): Limit => ({
+  key: `password-check:${userId}`,
+  max: 10,
+  windowSeconds: MINUTES_15,
+});
+
 /** Wrong one-time codes of a person. */
 export const codeFailures = (userId: number): Limit => ({
   key: `otp-fail:${userId}`,

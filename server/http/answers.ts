@@ -17,13 +17,17 @@ const FRESH_MS = 100;
 
 /**
  * Empties the cache after every write this instance answers (before the answer leaves),
- * whatever its status: a write may commit before a later step fails. Device pushes, many a
- * second in a fleet, do not.
+ * unless it was refused (4xx: checks, limits and validation come before any write, and a
+ * write that fails later rolls back): a flood of refused requests must not empty it for
+ * everyone. A 5xx empties it: a write may commit before a later step fails. Device pushes,
+ * many a second in a fleet, do not.
  */
 export function clearAnswersOnWrite(cache: AnswerCache): MiddlewareHandler {
   return async (c, next) => {
     await next();
-    if (c.req.method !== "GET" && c.req.method !== "HEAD" && c.req.path !== PUSH_PATH) cache.clear();
+    const refused = c.res.status >= 400 && c.res.status < 500;
+    if (c.req.method !== "GET" && c.req.method !== "HEAD" && c.req.path !== PUSH_PATH && !refused)
+      cache.clear();
   };
 }
 
@@ -53,15 +57,19 @@ export function sessionAnswers(cache: AnswerCache) {
     const token = sessionToken(c);
     return token ? `session:${sha256(token)}` : null;
   };
+  // The cache's generation when each request began: an answer made across a write is not kept.
+  const began = new WeakMap<Request, number>();
   const reuse: MiddlewareHandler = async (c, next) => {
     const key = keyOf(c);
     const hit = key ? cache.peek<Serialized>(key, maxAgeFor(c)) : undefined;
-    return hit ? sendSerialized(c, await hit, { gzip: false }) : next();
+    if (hit) return sendSerialized(c, await hit, { gzip: false });
+    began.set(c.req.raw, cache.generation);
+    return next();
   };
   const keep = (c: Context, answer: Serialized) => {
     const key = keyOf(c);
     // Spread: people who opened their pages in the same second are not all asked again at once.
-    if (key) cache.put(key, answer, SESSION_SPREAD);
+    if (key) cache.put(key, answer, SESSION_SPREAD, began.get(c.req.raw) ?? -1);
     return answer;
   };
   return { reuse, keep };

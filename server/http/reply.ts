@@ -32,16 +32,31 @@ export function serialized<E extends Endpoint>(_endpoint: E, data: ResponseOf<E>
   return { json, gzip: () => (zipped ??= gzipped(json).then((b) => new Uint8Array(b))) };
 }
 
-/** True when the request's Accept-Encoding takes gzip (a q=0 refuses it). */
-export const acceptsGzip = (accept: string | undefined) =>
-  !!accept && /(^|[\s,])gzip(?!\s*;\s*q=0(\.0{0,3})?\s*(,|$))/i.test(accept);
+/**
+ * True when the request's Accept-Encoding takes gzip: `gzip` or `x-gzip` named without q=0,
+ * or else `*` without q=0 (RFC 9110 12.5.3). A q that is not a number refuses.
+ */
+export function acceptsGzip(accept: string | undefined): boolean {
+  if (!accept) return false;
+  let any = false;
+  for (const part of accept.split(",")) {
+    const [name = "", ...params] = part.split(";");
+    const coding = name.trim().toLowerCase();
+    const q = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith("q="));
+    const takes = q === undefined || Number(q.slice(2)) > 0;
+    if (coding === "gzip" || coding === "x-gzip") return takes;
+    if (coding === "*") any = takes;
+  }
+  return any;
+}
 
 /**
  * Sends a serialized answer, gzipped when the visitor accepts it and it is worth it: large
  * enough, and shared (`gzip: false` for an answer few will get, such as one session's).
  */
 export async function sendSerialized(c: Context, answer: Serialized, opts: { gzip?: boolean } = {}) {
-  // Vary is set here, so a compress() middleware on the path leaves this answer alone.
+  // Vary is set here. A compress() middleware on the path (gzip only, app.ts) leaves a gzipped
+  // answer alone, and one this function sent plain goes to a visitor who takes no gzip.
   const headers: Record<string, string> = { "Content-Type": "application/json", Vary: "Accept-Encoding" };
   const worth = opts.gzip !== false && answer.json.length >= GZIP_FROM_BYTES;
   if (!worth || !acceptsGzip(c.req.header("accept-encoding"))) return c.body(answer.json, 200, headers);

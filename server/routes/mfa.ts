@@ -4,7 +4,14 @@ import QRCode from "qrcode";
 import { sha256 } from "../core/crypto.ts";
 import { ApiError } from "../core/errors.ts";
 import { disableTotp, enableTotp, setPendingSecret } from "../data/mfa.ts";
-import { passwordFailures, release, reserve, runCounted } from "../data/rateLimits.ts";
+import {
+  consume,
+  passwordChecks,
+  passwordFailures,
+  release,
+  reserve,
+  runCounted,
+} from "../data/rateLimits.ts";
 import { countRemembered, revokeRemembered } from "../data/rememberedDevices.ts";
 import type { User } from "../data/users.ts";
 import type { Deps } from "../deps.ts";
@@ -46,6 +53,7 @@ export function mfaRoutes(deps: Deps) {
    */
   const checkPassword = async (user: User, password: string) => {
     if (!user.passwordHash) throw new ApiError(400, [{ field: "password", message: INCORRECT_PASSWORD }]);
+    await consume(db, passwordChecks(user.id), now(), "password");
     const slot = await reserve(db, passwordFailures(user.email), now(), "password");
     const stored = user.passwordHash;
     const ok = await runCounted(db, slot, () =>
@@ -83,6 +91,8 @@ export function mfaRoutes(deps: Deps) {
     .post(disableMfa.path, oneCheckPerSession, guard(disableMfa, deps), async (c) => {
       const { password } = await inputOf(c, disableMfa);
       const { user } = authOf(c);
+      // Nothing to turn off: no password is checked (each check is a costly hash).
+      if (!user.totpSecret) throw new ApiError(409, "The one-time passcode is already off.");
       await checkPassword(user, password);
       await disableTotp(db, user.id, now());
       return reply(c, disableMfa, { enabled: false });

@@ -10,6 +10,7 @@ import { sessionToken } from "../http/cookies.ts";
 import { memberPath } from "../http/viewer.ts";
 import type { CarrierEvent, Carriers } from "../services/carriers.ts";
 import { getPublicOrder } from "../../src/api/orders.ts";
+import { parsePublicOrderRef } from "../../src/domain/order.ts";
 import { getShipmentList, type Shipment } from "../../src/api/shipments.ts";
 
 /**
@@ -25,7 +26,9 @@ export function publicOrderRoutes(deps: Deps) {
   };
   return new Hono()
     .get(getPublicOrder.path, guard(getPublicOrder, deps), async (c) => {
-      const ref = c.req.param("ref") ?? "";
+      // One key per order, however its reference is written (ORD- or not, any case, padding).
+      const parsed = parsePublicOrderRef(c.req.param("ref") ?? "");
+      const ref = parsed ? `${parsed.id}-${parsed.validationId}` : (c.req.param("ref") ?? "");
       // The record's part is the same for every visitor: cached. Whether this visitor is a
       // member of its subscription is theirs alone: read per request, never cached.
       const found = await cachedAnswer(c, deps.answers, `order:${ref}`, async () => {

@@ -27,6 +27,9 @@ export function samlCompleteRoutes(deps: Deps) {
     if (!found) return refuseSignIn(c, config, "unknown");
     const userId = await provisionFederatedUser(db, found, ticket.identity, t);
     await signInBrowser(c, db, userId, t);
+    // A GET that writes (the browser's old session ends, the person's role may change): the
+    // reused session answers go, as after any write.
+    deps.answers.clear();
     return c.redirect(`${config.origins.web}${ticket.next}`, 303);
   });
 }

@@ -2,7 +2,7 @@ import { gunzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
-import { answerCache } from "../../server/core/answerCache.ts";
+import { answerCache, type AnswerCache } from "../../server/core/answerCache.ts";
 import { orderRecord } from "../../server/data/orders.ts";
 import { rows } from "../../server/db/client.ts";
 import { acceptsGzip } from "../../server/http/reply.ts";
@@ -93,6 +93,16 @@ describe("the answer cache", () => {
     expect(off.size).toBe(0);
   });
 
+  it("keeps no put answer that was made across a clear", async () => {
+    const cache = answerCache({ ttlMs: 1000, maxEntries: 10, now: clock().now });
+    const before = cache.generation;
+    cache.clear();
+    cache.put("made-before-the-write", "old", 0, before);
+    expect(cache.peek("made-before-the-write")).toBeUndefined();
+    cache.put("made-after", "new", 0, cache.generation);
+    expect(await cache.peek("made-after")).toBe("new");
+  });
+
   it("caches nothing with a time of 0", async () => {
     const cache = answerCache({ ttlMs: 0, maxEntries: 10 });
     let loads = 0;
@@ -107,7 +117,12 @@ describe("Accept-Encoding", () => {
     ["gzip", true],
     ["gzip, deflate, br, zstd", true],
     ["br;q=1.0, GZIP;q=0.5", true],
-    ["x-gzip", false],
+    ["x-gzip", true],
+    ["*", true],
+    ["deflate, *;q=0", false],
+    ["gzipfoo", false],
+    ["gzip-x, deflate", false],
+    ["gzip;q=abc", false],
     ["gzip;q=0", false],
     ["deflate, gzip ; q=0.000", false],
     ["", false],
@@ -208,6 +223,101 @@ describe("the public reads, cached", () => {
     const old = await app.request("http://localhost/api/v1/session", { headers: { cookie } });
     expect(old.status).toBe(401);
     await renameDirectly("Ada");
+  });
+
+  it("keeps no session answer made while a write ran: the next check reads afresh", async () => {
+    // A cache whose generation, read as a session check begins, is followed at once by a
+    // write's clear(): the check's answer was made across that write.
+    const real = answerCache({ ttlMs: 10_000, maxEntries: 100 });
+    let writeAsNextCheckBegins = false;
+    const cache: AnswerCache = {
+      read: (key, load, maxAgeMs) => real.read(key, load, maxAgeMs),
+      peek: (key, maxAgeMs) => real.peek(key, maxAgeMs),
+      put: (key, value, spread, since) => real.put(key, value, spread, since),
+      clear: () => real.clear(),
+      get size() {
+        return real.size;
+      },
+      get generation() {
+        const generation = real.generation;
+        if (writeAsNextCheckBegins) {
+          writeAsNextCheckBegins = false;
+          real.clear();
+        }
+        return generation;
+      },
+    };
+    const raced = buildApp({
+      db: ctx.database.db,
+      config: testConfig({ ANSWER_CACHE_MS: "10000" }),
+      answers: cache,
+    });
+    const admin = browser(raced);
+    await signIn(admin, "admin@example.com");
+    const firstName = async () =>
+      (await (await admin.get("/api/v1/session")).json()).data.sessionInformation.firstName;
+    writeAsNextCheckBegins = true;
+    expect(await firstName()).toBe("Ada");
+    await ctx.database.db.execute(
+      sql`update users set first_name = 'Adele' where email = 'admin@example.com'`,
+    );
+    try {
+      expect(await firstName()).toBe("Adele");
+      expect(await firstName()).toBe("Adele");
+    } finally {
+      await ctx.database.db.execute(
+        sql`update users set first_name = 'Ada' where email = 'admin@example.com'`,
+      );
+    }
+  });
+
+  it("stays filled through a flood of refused writes, and empties on one that is answered", async () => {
+    const first = (await read(orderPath)).orderDetails;
+    await changeTaxDirectly(first.tax + 7);
+    for (let i = 0; i < 20; i++) {
+      const refused = await app.request("http://localhost/api/v1/no-such-call", {
+        method: "POST",
+        headers: { "sec-fetch-site": "cross-site", "content-type": "application/json" },
+        body: "{}",
+      });
+      expect(refused.status).toBeGreaterThanOrEqual(400);
+      expect(refused.status).toBeLessThan(500);
+    }
+    expect((await read(orderPath)).orderDetails.tax).toBe(first.tax);
+    const viewer = browser(app);
+    await signIn(viewer, "viewer@example.com");
+    await viewer.json("/api/v1/session/settings", { temperatureScale: "F" }, "PATCH");
+    expect((await read(orderPath)).orderDetails.tax).toBe(first.tax + 7);
+    await changeTaxDirectly(first.tax);
+  });
+
+  it("never compresses a plain chart answer again for a visitor who takes deflate or nothing", async () => {
+    const dataPath = `/api/v1/device-data/public/report/data/${DEMO.reportHash}`;
+    for (const accept of ["deflate", "identity", "deflate, gzip;q=0"]) {
+      const res = await app.request(`http://localhost${dataPath}`, {
+        headers: { "accept-encoding": accept },
+      });
+      expect(res.status, accept).toBe(200);
+      expect(res.headers.get("content-encoding"), accept).toBeNull();
+      expect(JSON.parse(await res.text()).success).toBe(true);
+    }
+    const any = await app.request(`http://localhost${dataPath}`, { headers: { "accept-encoding": "*" } });
+    expect(any.headers.get("content-encoding")).toBe("gzip");
+  });
+
+  it("reads one order once however its reference is written", async () => {
+    const first = (await read(orderPath)).orderDetails;
+    await changeTaxDirectly(first.tax + 3);
+    const ref = orderRef(ORDER);
+    const variants = [
+      ref.replace(/^ORD-/, ""),
+      ref.replace(/^ORD-/, "ord-"),
+      ref.replace(/^ORD-/, "ORD-000"),
+      `${ref}%20`,
+    ];
+    for (const v of variants)
+      expect((await read(`/api/v1/orders/public/${v}`)).orderDetails.tax, v).toBe(first.tax);
+    await changeTaxDirectly(first.tax);
   });
 
   it("shows a paused report link as gone at once on this instance", async () => {

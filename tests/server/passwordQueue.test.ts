@@ -74,6 +74,35 @@ describe("password checks under load", () => {
     expect(during.ms).toBeLessThan(Math.max(2_000, alone.ms * 6));
   });
 
+  it("checks no password when the one-time code is already off", async () => {
+    const b = browser(ctx.app);
+    await signIn(b, MANAGER);
+    const before = hashesStarted();
+    const res = await b.json("/api/v1/account/mfa/disable", { password: "demo-password-1" });
+    expect(res.status).toBe(409);
+    expect((await res.json()).data[0].message).toBe("The one-time passcode is already off.");
+    expect(hashesStarted()).toBe(before);
+  });
+
+  it("counts every password check of a person, right ones too: the eleventh in 15 minutes is refused unhashed", async () => {
+    const b = await signedInWithCodes();
+    const setCodes = () =>
+      ctx.database.db.update(users).set({ totpSecret: SECRET }).where(eq(users.email, MANAGER));
+    for (let i = 0; i < 10; i++) {
+      const res = await b.json("/api/v1/account/mfa/disable", { password: "demo-password-1" });
+      expect(res.status, `check ${i + 1}`).toBe(200);
+      await setCodes();
+    }
+    const before = hashesStarted();
+    const res = await b.json("/api/v1/account/mfa/disable", { password: "demo-password-1" });
+    expect(res.status).toBe(429);
+    expect((await res.json()).data[0]).toEqual({
+      field: "password",
+      message: expect.stringMatching(TOO_MANY),
+    });
+    expect(hashesStarted()).toBe(before);
+  });
+
   it("still turns codes off with the right password", async () => {
     const b = await signedInWithCodes();
     const res = await b.json("/api/v1/account/mfa/disable", { password: "demo-password-1" });
