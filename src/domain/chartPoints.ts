@@ -15,13 +15,12 @@ export interface PackedPoints {
 }
 
 export function packPoints(points: readonly ChartPoint[]): PackedPoints {
-  const times = new Array<number>(points.length);
-  const values = new Array<number | null>(points.length);
+  const times: number[] = [];
+  const values: (number | null)[] = [];
   let before = 0;
-  for (let i = 0; i < points.length; i++) {
-    const [t, v] = points[i]!;
-    times[i] = t - before;
-    values[i] = v;
+  for (const [t, v] of points) {
+    times.push(t - before);
+    values.push(v);
     before = t;
   }
   return { times, values };
@@ -30,11 +29,11 @@ export function packPoints(points: readonly ChartPoint[]): PackedPoints {
 /** The pairs back; a list shorter than the other ends the points there. */
 export function unpackPoints({ times, values }: PackedPoints): ChartPoint[] {
   const n = Math.min(times.length, values.length);
-  const points = new Array<ChartPoint>(n);
+  const points: ChartPoint[] = [];
   let t = 0;
   for (let i = 0; i < n; i++) {
     t += times[i]!;
-    points[i] = [t, values[i]!];
+    points.push([t, values[i]!]);
   }
   return points;
 }
