@@ -103,6 +103,8 @@ async function follow(hash: string, first: DeviceDetails) {
         paintLive(device);
       },
       onConnection(connection) {
+        // Whether pushes reach the page now: a test (and a person's devtools) can wait for it.
+        document.documentElement.dataset["live"] = connection.state === "live" ? "1" : "0";
         if (connection.state === "refused") fail(DEVICE_LOAD_FAILED);
       },
     },

@@ -234,9 +234,9 @@ test.describe("the public device page", () => {
     await page.goto(`/p/device/${DEMO.raDeviceHash}`);
     const reading = card(page, "Cold Room").locator(".readings dd").first();
     await expect(reading).toHaveText(/°F$/);
-    // Wait until the live store is connected, then push a value the simulator never shows.
-    await page.waitForFunction(() => performance.getEntriesByName("portal:painted").length > 0);
-    await page.waitForTimeout(500);
+    // Wait until the page's live watch is connected (on a busy machine that can take seconds
+    // after the card shows), then push a value the simulator never shows.
+    await page.locator('html[data-live="1"]').waitFor({ state: "attached" });
     const node = await reading.elementHandle();
     try {
       const shown = await textsShown(reading);
