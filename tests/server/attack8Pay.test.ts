@@ -13,6 +13,7 @@ import { CARD_MESSAGES } from "../../src/domain/card.ts";
 import { browser } from "./client.ts";
 import {
   captureConsole,
+  cardCodeIn,
   cardFormFor,
   newKey,
   orderRef,
@@ -42,7 +43,7 @@ const printed = captureConsole();
 afterAll(() => {
   const text = printed.join("\n");
   expect(text).not.toMatch(/4242\D?4242\D?4242\D?4242|4242\D?4242\D?4240\D?0002|4000\D?0000\D?0000\D?0\d{3}/);
-  expect(text).not.toMatch(new RegExp(`(?<!\\d)${CVV}(?!\\d)`));
+  expect(text).not.toMatch(cardCodeIn(CVV));
 });
 
 type Db = Parameters<typeof buildApp>[0]["db"];
@@ -52,8 +53,7 @@ const cardDataIn = (db: Db) =>
   rowsWhere(
     db,
     (row) =>
-      /4242\D?4242\D?42\d\d\D?\d{4}|4000\D?0000\D?0000\D?0\d{3}/.test(row) ||
-      new RegExp(`(?<!\\d)${CVV}(?!\\d)`).test(row),
+      /4242\D?4242\D?42\d\d\D?\d{4}|4000\D?0000\D?0000\D?0\d{3}/.test(row) || cardCodeIn(CVV).test(row),
   );
 
 describe("attacks on guest payments", () => {
@@ -403,7 +403,7 @@ describe("a gateway that fails", () => {
     const logged = printed.slice(before).join("\n");
     expect(logged).toContain("payment gateway failed");
     expect(logged).not.toMatch(/4242\D?4242/);
-    expect(logged).not.toMatch(new RegExp(`(?<!\\d)${CVV}(?!\\d)`));
+    expect(logged).not.toMatch(cardCodeIn(CVV));
     // The line is still useful: what happened, without what was sent.
     expect(logged).toContain("upstream 502");
   });
