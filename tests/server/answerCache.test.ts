@@ -9,7 +9,7 @@ import { acceptsGzip } from "../../server/http/reply.ts";
 import { DEMO } from "../../server/seed/demo.ts";
 import { browser, signIn, type Browser } from "./client.ts";
 import { cardFormFor, orderRef, payPath } from "./guestPayKit.ts";
-import { TEST_NOW, testConfig, useTestApp } from "./helpers.ts";
+import { cachingApp, testConfig, useTestApp } from "./helpers.ts";
 
 // The anonymous public reads' microcache (server/core/answerCache.ts, server/http/answers.ts).
 
@@ -137,11 +137,7 @@ describe("the public reads, cached", () => {
   let app: ReturnType<typeof buildApp>;
   // A long time, so only a write or a fresh-answer request can change what is read.
   beforeAll(() => {
-    app = buildApp({
-      db: ctx.database.db,
-      config: testConfig({ ANSWER_CACHE_MS: "10000" }),
-      now: () => TEST_NOW,
-    });
+    app = cachingApp(ctx.database.db);
   });
   const ORDER = 5003;
   const orderPath = `/api/v1/orders/public/${orderRef(ORDER)}`;

@@ -8,7 +8,7 @@ import { DEMO } from "../../server/seed/demo.ts";
 import { hashQueueFull, withHashSlot } from "../../server/services/hashQueue.ts";
 import { browser, signIn, type Browser } from "./client.ts";
 import { orderRef } from "./guestPayKit.ts";
-import { TEST_NOW, testConfig, useTestApp } from "./helpers.ts";
+import { cachingApp, TEST_NOW, useTestApp } from "./helpers.ts";
 
 /*
  * Attacks on the speed changes (helper A12): the session check reused per session, the
@@ -25,11 +25,7 @@ describe("attacks on the reused session check", () => {
   let app: ReturnType<typeof buildApp>;
   // A long time, so only a write on this instance can end a reused answer.
   beforeAll(() => {
-    app = buildApp({
-      db: ctx.database.db,
-      config: testConfig({ ANSWER_CACHE_MS: "10000" }),
-      now: () => TEST_NOW,
-    });
+    app = cachingApp(ctx.database.db);
   });
   const cookieOf = (b: Browser) => [...b.jar].map(([k, v]) => `${k}=${v}`).join("; ");
   const check = async (cookie: string) => {
@@ -150,11 +146,7 @@ describe("attacks on the cached public answers", () => {
   const ctx = useTestApp({ seeded: true });
   let app: ReturnType<typeof buildApp>;
   beforeAll(() => {
-    app = buildApp({
-      db: ctx.database.db,
-      config: testConfig({ ANSWER_CACHE_MS: "10000" }),
-      now: () => TEST_NOW,
-    });
+    app = cachingApp(ctx.database.db);
   });
   const get = (path: string, headers: Record<string, string> = {}, method = "GET") =>
     app.request(`http://localhost${path}`, { method, headers });

@@ -47,6 +47,13 @@ export function testConfig(env: Record<string, string> = {}) {
 }
 
 /**
+ * The app with its answer cache on for a long time (10 s) at the test clock: only a write on
+ * this instance, or a fresh answer asked for, can end a cached or reused answer.
+ */
+export const cachingApp = (db: Database["db"]) =>
+  buildApp({ db, config: testConfig({ ANSWER_CACHE_MS: "10000" }), now: () => TEST_NOW });
+
+/**
  * One database per file, emptied before each test; `seeded` re-seeds the demo data set
  * (without a year of samples) so every test starts from the same rows.
  */
