@@ -4,6 +4,8 @@ import { defineConfig } from "vitest/config";
 // Playwright specs in tests/e2e are run by Playwright, never by Vitest.
 export default defineConfig({
   test: {
+    // Both cores: Vitest's default leaves one of this 2-core machine's two idle.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -18,6 +20,9 @@ export default defineConfig({
           globalSetup: ["tests/server/globalSetup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // Files share their worker's modules; each opens its own database and app
+          // (docs/decisions.md, "Test run time").
+          isolate: false,
         },
       },
     ],

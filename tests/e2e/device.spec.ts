@@ -1,6 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { expect, expectAccessible, test } from "./fixtures.ts";
-import { signInAs } from "./helpers.ts";
+import { LIVE_MS, signInAs } from "./helpers.ts";
 import { PORTAL } from "../../playwright.config.ts";
 import { jsBeforeMark } from "../../scripts/bench/paint.ts";
 import { pageWeight } from "../../scripts/bench/weight.ts";
@@ -243,7 +243,7 @@ test.describe("the public device page", () => {
       await push(page, RA_MAC, [{ channelKey: COLD_ROOM_TEMP, value: 10 }]);
       // 10 °C is 50 °F; the simulator's next pushes drift from it by a few hundredths.
       await expect
-        .poll(shown, { timeout: 2000 })
+        .poll(shown, { timeout: LIVE_MS })
         .toContainEqual(expect.stringMatching(/^(49\.[89]|50(\.[0-2])?) °F$/));
       // The repaint rewrote the reading in place rather than rebuilding the card.
       expect(await node!.evaluate((el) => el.isConnected)).toBe(true);
@@ -472,7 +472,9 @@ test.describe("editing a device as its Administrator", () => {
     try {
       const shown = await textsShown(reading);
       await push(page, NORTHWIND_MAC, [{ channelKey: DOCK_TEMP, value: 31.25 }]);
-      await expect.poll(shown, { timeout: 2000 }).toContainEqual(expect.stringMatching(/^31\.[1-3]\d? °C$/));
+      await expect
+        .poll(shown, { timeout: LIVE_MS })
+        .toContainEqual(expect.stringMatching(/^31\.[1-3]\d? °C$/));
       await expect(page.locator(".device-header")).toContainText("Pushing");
     } finally {
       await push(page, NORTHWIND_MAC, [{ channelKey: DOCK_TEMP, value: 6.5 }]);

@@ -4,7 +4,8 @@ import { describe, failing, pathOf, scan, type Finding } from "./axe.ts";
 export { expect };
 
 // Every page a browser test opens is scanned with axe once it is idle, each distinct address
-// once per test, plus the page as the test leaves it. Serious and critical violations fail
+// once per test (and a page this worker already scanned in the same state not again), plus
+// the page as the test leaves it. Serious and critical violations fail
 // the test; moderate and minor ones are printed once per worker.
 
 /** How long a scan waits for a page to settle before it scans the page as it is. */
@@ -16,6 +17,11 @@ const PORTAL_PAGE = /^https?:\/\/[^/]+:441[0-4]\//;
 /** Errors that mean the page moved on while it was read (the new page is scanned instead). */
 const LEFT = /Execution context was destroyed|has been closed|frame was detached/;
 const printed = new Set<string>();
+/**
+ * Pages this worker scanned in any test, by address and fingerprint: the same page in the
+ * same state is not scanned again in a later test (its findings were judged in the first).
+ */
+const scannedInWorker = new Set<string>();
 const watches = new WeakMap<Page, AxeWatch>();
 
 /** Hydrated, nothing busy, no "Loading..." button: what a person would read and use. */
@@ -80,11 +86,17 @@ class AxeWatch {
     if (print === null) return [];
     const seen = this.scanned.get(path);
     if ((when === "navigated" && seen !== undefined) || (when === "final" && seen === print)) return [];
+    const key = `${path} ${print}`;
+    if (when !== "checkpoint" && scannedInWorker.has(key)) {
+      this.scanned.set(path, print);
+      return [];
+    }
     try {
       const found = await scan(this.page);
       // A page that navigated mid-scan may have been read half old, half new: its next scan counts.
       if (moves !== this.moves) return [];
       this.scanned.set(path, print);
+      scannedInWorker.add(key);
       if (when !== "checkpoint") this.findings.push(...found);
       return found;
     } catch (error) {

@@ -2,7 +2,7 @@ import type { APIRequestContext, Page, WebSocketRoute } from "@playwright/test";
 import { DEMO } from "../../server/seed/demo.ts";
 import { demoDeviceKey } from "../../server/seed/keys.ts";
 import { expect, test } from "./fixtures.ts";
-import { signInAs } from "./helpers.ts";
+import { LIVE_MS, signInAs } from "./helpers.ts";
 
 // Live readings in the open device page: a push through the real push endpoint shows within
 // 2 s, on the public page and the signed-in one, and the page recovers after its socket drops.
@@ -16,7 +16,6 @@ const INCUBATOR_TEMPERATURE = `${MAC}_W1A002_1200_0_1`;
 const DEMO_INCUBATOR = 37.1;
 const DEMO_UPTIME = 3 * 86400 + 3723;
 const UPTIME = 9 * 86400 + 9 * 3600 + 9 * 60 + 9;
-const LIVE_MS = 2000;
 
 /** Pushes as the Lab Base Station does, with the demo's device key. */
 async function push(request: APIRequestContext, celsius: number, uptime: number) {
