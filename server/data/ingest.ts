@@ -114,26 +114,33 @@ function lastPerSecond(rows: Row[]): Row[] {
   return [...last.values()];
 }
 
-/** The newest reading per channel becomes its value; groups and sensors get their last-received time. */
+/**
+ * The newest reading per channel becomes its value; groups and sensors get their last-received
+ * time. Three statements whatever the number of channels (one per channel each was 60 for a
+ * 20-channel push), with rows in id order so two pushes lock what they share in one order.
+ */
 async function storeLatest(tx: Db, rows: Row[], byKey: Map<string, Known>) {
   const latest = new Map<number, { time: Date; value: number }>();
   for (const r of rows) {
     const cur = latest.get(r.channelId);
     if (!cur || r.time > cur.time) latest.set(r.channelId, r);
   }
+  if (!latest.size) return;
   const meta = new Map([...byKey.values()].map((k) => [k.id, k]));
-  for (const [channelId, r] of latest) {
-    const k = meta.get(channelId)!;
-    await tx.update(channels).set({ value: r.value }).where(eq(channels.id, channelId));
-    const newer = (col: typeof channelGroups.lastReceivedAt | typeof sensors.lastReceivedAt) =>
-      sql`greatest(coalesce(${col}, ${r.time}), ${r.time})`;
-    await tx
-      .update(channelGroups)
-      .set({ lastReceivedAt: newer(channelGroups.lastReceivedAt) })
-      .where(eq(channelGroups.id, k.groupId));
-    await tx
-      .update(sensors)
-      .set({ lastReceivedAt: newer(sensors.lastReceivedAt) })
-      .where(eq(sensors.id, k.sensorId));
-  }
+  const list = [...latest].sort(([a], [b]) => a - b).map(([id, r]) => ({ ...r, ...meta.get(id)! }));
+  const values = (pick: (l: (typeof list)[number]) => ReturnType<typeof sql>) =>
+    sql.join(
+      list.map((l) => sql`(${pick(l)})`),
+      sql`, `,
+    );
+  await tx.execute(sql`update channels c set value = v.value
+    from (values ${values((l) => sql`${l.id}::int, ${l.value}::float8`)}) as v(id, value)
+    where c.id = v.id`);
+  // A group's or sensor's newest time among its channels, never earlier than what it had.
+  const newest = (ids: ReturnType<typeof sql>) =>
+    sql`(select id, max(t) as t from (values ${ids}) as x(id, t) group by id)`;
+  await tx.execute(sql`update channel_groups g set last_received_at = greatest(coalesce(g.last_received_at, v.t), v.t)
+    from ${newest(values((l) => sql`${l.groupId}::int, ${l.time}::timestamptz`))} as v where g.id = v.id`);
+  await tx.execute(sql`update sensors s set last_received_at = greatest(coalesce(s.last_received_at, v.t), v.t)
+    from ${newest(values((l) => sql`${l.sensorId}::int, ${l.time}::timestamptz`))} as v where s.id = v.id`);
 }

@@ -57,6 +57,53 @@ describe("device push ingestion", () => {
     expect(sensor!.signal).toBe(-70);
   });
 
+  it("gives the group and sensor their newest reading's time, never an earlier one", async () => {
+    const lastReceived = async () =>
+      (
+        await rows<{ g: Date; s: Date }>(
+          ctx.database.db,
+          sql`select g.last_received_at as g, s.last_received_at as s from channels c
+            join channel_groups g on g.id = c.channel_group_id join sensors s on s.id = g.sensor_id
+            where c.channel_key = ${COLD_TEMP}`,
+        )
+      )[0]!;
+    const at = (s: number) => new Date(s * 1000).getTime();
+    const readings = (t: number) => [
+      { channelKey: COLD_TEMP, value: 1, time: t - 30 },
+      { channelKey: COLD_HUM, value: 2, time: t },
+    ];
+    expect((await push({ macAddress: MAC, readings: readings(NOW_S - 60) })).status).toBe(200);
+    const first = await lastReceived();
+    expect([new Date(first.g).getTime(), new Date(first.s).getTime()]).toEqual([
+      at(NOW_S - 60),
+      at(NOW_S - 60),
+    ]);
+    // A late push of older readings leaves the times where they were.
+    expect((await push({ macAddress: MAC, readings: readings(NOW_S - 600) })).status).toBe(200);
+    const second = await lastReceived();
+    expect([new Date(second.g).getTime(), new Date(second.s).getTime()]).toEqual([
+      at(NOW_S - 60),
+      at(NOW_S - 60),
+    ]);
+  });
+
+  it("stores every one of 12 pushes of one device sent at once", async () => {
+    const before = await sampleCount();
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        push({
+          macAddress: MAC,
+          readings: [
+            { channelKey: COLD_TEMP, value: i, time: NOW_S - 100 + i },
+            { channelKey: COLD_HUM, value: 50 + i, time: NOW_S - 100 + i },
+          ],
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
+    expect(await sampleCount()).toBe(before + 24);
+  });
+
   it("refuses a wrong or missing key with 401 and the same message", async () => {
     const body = { macAddress: MAC, readings: [{ channelKey: COLD_TEMP, value: 1 }] };
     for (const key of ["wrong", demoDeviceKey(MAC), demoDeviceKey("00:1A:2B:3C:4D:02"), null]) {
