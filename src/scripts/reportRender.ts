@@ -61,11 +61,25 @@ export function pdfHref(
   return `${base}${REPORT_API.pdf}?${q.toString()}`;
 }
 
-function cell(tag: "td" | "th", text: string) {
+const COLUMNS = ["Range", "Start", "End", "Duration", "Worst value"];
+
+/**
+ * A cell with its role said outright: on a phone the rows stack as blocks (each value under
+ * its column's name, data-label), and a table restyled that way loses its roles otherwise.
+ */
+function cell(tag: "td" | "th", text: string, column: string) {
   const c = element(tag, text);
   if (tag === "th") c.scope = "col";
+  c.setAttribute("role", tag === "th" ? "columnheader" : "cell");
+  if (tag === "td") c.dataset["label"] = column;
   return c;
 }
+
+const row = () => {
+  const r = element("tr");
+  r.setAttribute("role", "row");
+  return r;
+};
 
 /** One channel's excursions: the time outside, then start, end, duration and worst value. */
 function channelExcursions(series: ReportSeries, report: PublicReport, view: ReportView): HTMLElement {
@@ -81,24 +95,28 @@ function channelExcursions(series: ReportSeries, report: PublicReport, view: Rep
     report.thresholdRangeAssociations.map((a) => [a.thresholdRange.id, a.thresholdRange]),
   );
   const table = element("table", undefined, "striped");
-  const head = element("tr");
-  head.append(...["Range", "Start", "End", "Duration", "Worst value"].map((t) => cell("th", t)));
-  table.createTHead().append(head);
+  table.setAttribute("role", "table");
+  const head = row();
+  head.append(...COLUMNS.map((t) => cell("th", t, t)));
+  const thead = table.createTHead();
+  thead.append(head);
   const body = table.createTBody();
+  for (const group of [thead, body]) group.setAttribute("role", "rowgroup");
   const unit = sensor ? unitOf(sensor, view.scale) : "";
   for (const e of series.excursions) {
-    const row = element("tr");
     const worst = sensor ? shown(e.worst, sensor.kind, view.scale) : e.worst;
-    row.append(
-      cell("td", ranges.get(e.thresholdRangeId)?.name ?? ""),
-      cell("td", formatStamp(e.start, view.zone)),
-      cell("td", formatStamp(e.end, view.zone)),
-      cell("td", formatDuration(e.duration)),
-      cell("td", `${worst}${unit} at ${formatStamp(e.worstAt, view.zone)}`),
-    );
-    body.append(row);
+    const values = [
+      ranges.get(e.thresholdRangeId)?.name ?? "",
+      formatStamp(e.start, view.zone),
+      formatStamp(e.end, view.zone),
+      formatDuration(e.duration),
+      `${worst}${unit} at ${formatStamp(e.worstAt, view.zone)}`,
+    ];
+    const line = row();
+    line.append(...values.map((v, i) => cell("td", v, COLUMNS[i]!)));
+    body.append(line);
   }
-  // Scrolls sideways on a phone: a region the keyboard can reach and scroll too.
+  // A region the keyboard can reach (and scroll, where a wide screen's table still overflows).
   const scroll = element("div", undefined, "report-table");
   scroll.tabIndex = 0;
   scroll.setAttribute("role", "region");

@@ -213,3 +213,21 @@ test("fits a 390 px phone", async ({ page }) => {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.screenshot({ path: "/tmp/shots-RU/report-390.png", fullPage: true });
 });
+
+test("shows every excursion column on a 390 px phone, each value under its column's name", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(REPORT);
+  const cells = page.locator(".report-excursions tbody tr").first().getByRole("cell");
+  await expect(cells).toHaveCount(5);
+  for (const [i, column] of ["Range", "Start", "End", "Duration", "Worst value"].entries()) {
+    const cell = cells.nth(i);
+    await expect(cell).toHaveAttribute("data-label", column);
+    const box = (await cell.boundingBox())!;
+    // Inside the screen, not in a strip that scrolls sideways.
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+  }
+  await expect(page.locator(".report-excursions thead th").first()).not.toBeInViewport();
+});
