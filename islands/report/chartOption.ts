@@ -1,5 +1,6 @@
 import type { PublicReport, ReportData, ThresholdRangeView } from "../../src/api/reports.ts";
 import { shown, unitOf, type ReportView } from "../../src/stores/report.ts";
+import { axisTitles } from "../../src/domain/chartAxes.ts";
 import { formatStamp } from "../../src/domain/reportText.ts";
 
 /*
@@ -67,10 +68,22 @@ export function chartOption(report: PublicReport, data: ReportData, view: Report
     };
   });
   const twoAxes = report.channelKeyList.some((c) => c.axis === 1);
-  const yAxis = { type: "value" as const, scale: true, splitLine: { lineStyle: { opacity: 0.4 } } };
+  const titles = axisTitles(
+    series.map((s) => ({ axis: s.yAxisIndex, unit: units.get(s.name) ?? "" })),
+    twoAxes ? [0, 1] : [0],
+  );
+  const yAxis = (i: number) => ({
+    type: "value" as const,
+    scale: true,
+    name: titles[i],
+    nameGap: 8,
+    nameTextStyle: { align: i === 0 ? ("right" as const) : ("left" as const) },
+    splitLine: { show: i === 0, lineStyle: { opacity: 0.4 } },
+  });
   return {
     animation: false,
-    grid: { left: 48, right: twoAxes ? 48 : 16, top: 16, bottom: 28, containLabel: false },
+    // Room above the plot for the axes' unit titles.
+    grid: { left: 48, right: twoAxes ? 48 : 16, top: 28, bottom: 28, containLabel: false },
     tooltip: {
       trigger: "axis",
       formatter: (params: TooltipParam[]) => {
@@ -91,7 +104,7 @@ export function chartOption(report: PublicReport, data: ReportData, view: Report
       max: data.end * 1000,
       axisLabel: { formatter: axisLabel(view.zone, data.end - data.start), hideOverlap: true },
     },
-    yAxis: twoAxes ? [yAxis, { ...yAxis, splitLine: { show: false } }] : [yAxis],
+    yAxis: twoAxes ? [yAxis(0), yAxis(1)] : [yAxis(0)],
     dataZoom: [{ type: "inside", filterMode: "none" }],
     series,
   };

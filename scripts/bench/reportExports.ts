@@ -37,6 +37,7 @@ function yearChart(width: number): SvgChart {
       name: `Channel ${i + 1}`,
       color,
       axis: i % 2,
+      unit: i % 2 ? "%RH" : "°C",
       points: line(10 + 20 * i, i),
     })),
     bands: [

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { rows, type Db } from "../db/client.ts";
 import { csvFileStream } from "./csvStream.ts";
-import { isTemperatureKind } from "../../src/domain/device.ts";
+import { isTemperatureKind, unitIn } from "../../src/domain/device.ts";
 import type { TemperatureScale } from "../../src/domain/temperature.ts";
 
 /*
@@ -40,16 +40,10 @@ export function csvText(cell: string): string {
   return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
-/** The unit a column shows: temperatures in the person's scale, others as stored. */
-function unitOf(column: CsvColumn, scale: TemperatureScale): string | null {
-  if (isTemperatureKind(column.kind)) return scale === "C" ? "°C" : "°F";
-  return column.units;
-}
-
 /** The header line: "Time (UTC)" then "Cold Room - Temperature (°C)" per column. */
 export function csvHeader(plan: Pick<CsvPlan, "columns" | "scale">): string {
   const names = plan.columns.map((c) => {
-    const unit = unitOf(c, plan.scale);
+    const unit = unitIn(c.kind, c.units, plan.scale);
     return unit ? `${c.title} (${unit})` : c.title;
   });
   return ["Time (UTC)", ...names].map(csvText).join(",") + "\r\n";

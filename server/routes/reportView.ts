@@ -17,7 +17,7 @@ import {
 import type { Deps } from "../deps.ts";
 import type { SvgBand, SvgSeries } from "../services/chartSvg.ts";
 import { celsius } from "../../src/domain/brand.ts";
-import { isTemperatureKind } from "../../src/domain/device.ts";
+import { isTemperatureKind, unitIn } from "../../src/domain/device.ts";
 import { reportWindow, type TimeWindow } from "../../src/domain/reportWindow.ts";
 import { fromCelsius, type TemperatureScale } from "../../src/domain/temperature.ts";
 import type { ReportSeries } from "../../src/api/reports.ts";
@@ -68,6 +68,7 @@ export function svgSeries(
       name: ch.name,
       color: ch.color,
       axis: ch.axis,
+      unit: unitIn(ch.kind, ch.units, scale),
       points: points.map(([at, v]) => [at, v === null ? null : convert(v)] as const),
     };
   });
@@ -144,11 +145,6 @@ export function pickChannels(channels: readonly ReportChannel[], ids: string | u
   );
   const picked = channels.filter((ch) => wanted.has(ch.channelId));
   return picked.length ? picked : [...channels];
-}
-
-/** A channel's unit as the exports show it: temperatures in the scale, others as stored. */
-export function unitIn(kind: string, units: string | null, scale: TemperatureScale): string {
-  return isTemperatureKind(kind) ? (scale === "C" ? "°C" : "°F") : (units ?? "");
 }
 
 /** The PDF's channel sections: statistics and excursions in the scale, excursions named by their range. */

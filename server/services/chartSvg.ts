@@ -3,6 +3,7 @@ import { GridComponent, MarkAreaComponent } from "echarts/components";
 import * as echarts from "echarts/core";
 import { SVGRenderer } from "echarts/renderers";
 import type { EChartsCoreOption } from "echarts/core";
+import { axisTitles } from "../../src/domain/chartAxes.ts";
 
 // ECharts draws the report's first chart on the server (its server-side SVG rendering), so a
 // visitor sees it before any chart library arrives, kiosk screens never load one, and the PDF
@@ -15,6 +16,8 @@ export interface SvgSeries {
   name: string;
   color: string;
   axis: number;
+  /** The unit its values are in ('°F', '%RH'): the axes are titled with their lines' units. */
+  unit: string;
   points: readonly (readonly [number, number | null])[];
 }
 
@@ -58,11 +61,13 @@ export function svgOption(chart: SvgChart): EChartsCoreOption {
   const line = chart.dark ? "#3a3f47" : "#e4e4e4";
   const axes = [0, 1].filter((a) => a === 0 || chart.series.some((s) => s.axis === a));
   const firstOn = (axis: number) => chart.series.findIndex((s) => s.axis === axis);
+  const titles = axisTitles(chart.series, axes);
   return {
     animation: false,
     useUTC: true,
     textStyle: { fontFamily: "system-ui, sans-serif" },
-    grid: { left: 48, right: axes.length > 1 ? 48 : 16, top: 16, bottom: 28, containLabel: false },
+    // Room above the plot for the axes' unit titles.
+    grid: { left: 48, right: axes.length > 1 ? 48 : 16, top: 28, bottom: 28, containLabel: false },
     xAxis: {
       type: "time",
       min: wall(chart, chart.start),
@@ -71,10 +76,13 @@ export function svgOption(chart: SvgChart): EChartsCoreOption {
       axisLine: { lineStyle: { color: ink } },
       splitLine: { show: false },
     },
-    yAxis: axes.map((axis) => ({
+    yAxis: axes.map((axis, i) => ({
       type: "value",
       scale: true,
       position: axis === 0 ? "left" : "right",
+      name: titles[i],
+      nameGap: 8,
+      nameTextStyle: { color: ink, align: axis === 0 ? "right" : "left" },
       axisLabel: { color: ink },
       splitLine: { show: axis === 0, lineStyle: { color: line } },
     })),

@@ -1,4 +1,5 @@
 import type { EpochSeconds } from "./brand.ts";
+import type { TemperatureScale } from "./temperature.ts";
 
 export type BatteryBand = "Low" | "Ok" | "Good";
 
@@ -95,5 +96,8 @@ export const ADJUSTABLE_KINDS: readonly string[] = [
 ];
 export const isAdjustableKind = (kind: string) => ADJUSTABLE_KINDS.includes(kind);
 export const isTemperatureKind = (kind: string) => TEMPERATURE_KINDS.includes(kind);
+/** The unit a channel's values are shown in: the chosen scale for temperatures, else its own ('' for none). */
+export const unitIn = (kind: string, units: string | null, scale: TemperatureScale): string =>
+  isTemperatureKind(kind) ? `°${scale}` : (units ?? "");
 /** An adjustment is an offset of at most this much (in the channel's stored unit, Celsius for temperatures). */
 export const MAX_ADJUSTMENT = 100;

@@ -3,7 +3,7 @@ import { getChannelHistory } from "../api/deviceData.ts";
 import type { ResponseOf } from "../api/endpoint.ts";
 import type { FieldError } from "../api/errors.ts";
 import type { Celsius } from "../domain/brand.ts";
-import { isTemperatureKind } from "../domain/device.ts";
+import { isTemperatureKind, unitIn } from "../domain/device.ts";
 import { RANGE_ORDER } from "../domain/plan.ts";
 import { fromCelsius, type TemperatureScale } from "../domain/temperature.ts";
 import { $devicePrefs } from "./device.ts";
@@ -105,11 +105,6 @@ export async function loadHistory(channelKey: string, draft: RangeDraft, now: nu
   }
 }
 
-/** The unit a channel's values are shown in: the person's scale for temperatures. */
-export function unitOf(kind: string, units: string | null, scale: TemperatureScale): string {
-  return isTemperatureKind(kind) ? `°${scale}` : (units ?? "");
-}
-
 /** A stored value as shown: temperatures converted and rounded (C 2, F 1 decimals), others to 2 decimals. */
 export function shownValue(kind: string, value: number, scale: TemperatureScale): number {
   return isTemperatureKind(kind) ? fromCelsius(value as Celsius, scale) : Math.round(value * 100) / 100;
@@ -133,7 +128,7 @@ export function chartData(history: History, scale: TemperatureScale): ChartData 
   const values = points.map((p) => p[1]);
   return {
     title: channel.name,
-    unit: unitOf(channel.kind, channel.units, scale),
+    unit: unitIn(channel.kind, channel.units, scale),
     points,
     bucketSeconds: history.bucketSeconds,
     summary: points.length

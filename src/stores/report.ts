@@ -2,7 +2,7 @@ import { atom } from "nanostores";
 import { unpackSeries } from "../domain/chartPoints.ts";
 import type { PublicReport, ReportData, ReportDataWire, ReportSensor } from "../api/reports.ts";
 import { celsius } from "../domain/brand.ts";
-import { TEMPERATURE_KINDS } from "../domain/device.ts";
+import { TEMPERATURE_KINDS, unitIn } from "../domain/device.ts";
 import { fromCelsius, resolveTemperatureScale, type TemperatureScale } from "../domain/temperature.ts";
 import { isKnownTimezone } from "../domain/timezones.ts";
 import { readInlineConfig } from "./inlineConfig.ts";
@@ -81,7 +81,7 @@ export function shown(value: number, kind: string, scale: TemperatureScale): num
 
 /** The unit after a value: °F/°C for temperatures, else the channel's own. */
 export function unitOf(sensor: Pick<ReportSensor, "kind" | "units">, scale: TemperatureScale): string {
-  return TEMPERATURE_KINDS.includes(sensor.kind) ? `°${scale}` : (sensor.units ?? "");
+  return unitIn(sensor.kind, sensor.units, scale);
 }
 
 /** A report answer that is not there, as opposed to no answer at all. */

@@ -87,6 +87,24 @@ for (const path of PUBLIC_PAGES) {
   });
 }
 
+test("puts each fact of a public order under its label on a phone, tracking numbers unbroken", async ({
+  page,
+}) => {
+  await page.goto(ORDER);
+  const label = page.locator(".facts dt", { hasText: "Tracking Numbers" });
+  const value = label.locator("xpath=following-sibling::dd[1]");
+  const numbers = value.getByRole("listitem");
+  await expect(numbers.first()).not.toBeEmpty();
+  const [l, v] = [(await label.boundingBox())!, (await value.boundingBox())!];
+  expect(v.x).toBe(l.x);
+  expect(v.y).toBeGreaterThanOrEqual(l.y + l.height);
+  // One line per number: a number cut in two is two lines tall.
+  for (const n of await numbers.all()) {
+    const lineHeight = await n.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight));
+    expect((await n.boundingBox())!.height).toBeLessThan(lineHeight * 1.5);
+  }
+});
+
 test("fits every signed-in page into a 390 px phone screen, with Sign out in reach", async ({ page }) => {
   await signInAs(page, "viewer@example.com");
   for (const path of SIGNED_IN_PAGES) {

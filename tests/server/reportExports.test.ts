@@ -144,6 +144,16 @@ describe("report exports", () => {
       expect(Math.max(...c)).toBeLessThan(Math.max(...f));
     });
 
+    it("titles each y axis with the units of its lines, the temperature axis in the chosen scale", async () => {
+      const titles = async (query: string) => {
+        const text = await (await get(svg(DEMO.reportHash, query))).text();
+        return [...text.matchAll(/>(°[CF]|%)</g)].map((m) => m[1]);
+      };
+      // Temperatures on the left, the cold room's humidity on the right (the demo report's axes).
+      expect(await titles("?tempScale=F")).toEqual(["°F", "%"]);
+      expect(await titles("?tempScale=C")).toEqual(["°C", "%"]);
+    });
+
     it("rounds the size to its step and holds it to the limits", async () => {
       const box = async (query: string) =>
         (await (await get(svg(DEMO.reportHash, query))).text()).match(/viewBox="([^"]+)"/)![1];

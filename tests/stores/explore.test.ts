@@ -15,10 +15,10 @@ import {
   RANGE_REQUIRED,
   rangeOf,
   shownValue,
-  unitOf,
   zonedInput,
   zonedToEpoch,
 } from "../../src/stores/explore.ts";
+import { unitIn } from "../../src/domain/device.ts";
 import { setNavigation } from "../../src/stores/navigate.ts";
 import { $session } from "../../src/stores/session.ts";
 import { CONFIG, fakeApi, fakeNavigation } from "./fakeApi.ts";
@@ -199,9 +199,9 @@ describe("what the chart shows", () => {
     expect(shownValue("temperature", -1.234, "C")).toBe(-1.23);
     expect(shownValue("dew_point", 4, "F")).toBe(39.2);
     expect(shownValue("humidity", 45.678, "F")).toBe(45.68);
-    expect(unitOf("heat_index", "°C", "F")).toBe("°F");
-    expect(unitOf("humidity", "%", "F")).toBe("%");
-    expect(unitOf("co2", null, "C")).toBe("");
+    expect(unitIn("heat_index", "°C", "F")).toBe("°F");
+    expect(unitIn("humidity", "%", "F")).toBe("%");
+    expect(unitIn("co2", null, "C")).toBe("");
   });
 
   test("draws points in milliseconds with the lowest, highest and latest reading", () => {
