@@ -95,6 +95,7 @@ async function restoreSeed(db: Db, copy: SeedCopy) {
     await rows<{ tablename: string }>(db, sql`select tablename from pg_tables where schemaname = 'public'`)
   ).map((t) => `public."${t.tablename}"`);
   await db.transaction(async (tx) => {
+    // Needs a superuser on PostgreSQL (PGlite is one; README says so for TEST_DATABASE_URL).
     await tx.execute(sql.raw("set local session_replication_role = replica"));
     await tx.execute(sql.raw(`truncate ${tables.join(", ")} restart identity cascade`));
     for (const t of copy.tables)
