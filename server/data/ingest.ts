@@ -67,6 +67,9 @@ export async function ingestPush(
     })),
   );
   await db.transaction(async (tx) => {
+    // One push of a device at a time: its pushes share channel, group and sensor rows, which
+    // set-based updates lock in no fixed order (two at once deadlocked on PostgreSQL).
+    await tx.execute(sql`select 1 from devices where id = ${device.id} for update`);
     await tx
       .insert(samples)
       .values(rows)

@@ -87,6 +87,32 @@ describe("device push ingestion", () => {
     ]);
   });
 
+  it("answers 20 simultaneous pushes of one device in opposite channel orders, none refused", async () => {
+    const keys = (
+      await rows<{ key: string }>(
+        ctx.database.db,
+        sql`select c.channel_key as key from channels c join channel_groups g on g.id = c.channel_group_id
+          join sensors s on s.id = g.sensor_id join devices d on d.id = s.device_id
+          where d.mac_address = ${MAC} order by c.id`,
+      )
+    ).map((k) => k.key);
+    // Overlapping subsets at scattered times, every other push in reverse order (an attack
+    // of this shape deadlocked set-based updates on PostgreSQL).
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, p) =>
+        push({
+          macAddress: MAC,
+          readings: (p % 2 ? keys.toReversed() : keys).flatMap((channelKey, j) =>
+            (j + p) % 3 === 0
+              ? []
+              : [{ channelKey, value: p * 1000 + j, time: NOW_S - 3000 + ((p * 7919 + j * 104729) % 2900) }],
+          ),
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+  });
+
   it("stores every one of 12 pushes of one device sent at once", async () => {
     const before = await sampleCount();
     const answers = await Promise.all(
