@@ -118,7 +118,7 @@ function lastPerSecond(rows: Row[]): Row[] {
 }
 
 /**
- * The newest reading per channel becomes its value; groups and sensors get their last-received
+ * The newest reading per channel becomes its value unless the channel has a newer sample; groups and sensors get their last-received
  * time. Three statements whatever the number of channels (one per channel each was 60 for a
  * 20-channel push), with rows in id order so two pushes lock what they share in one order.
  */
@@ -136,9 +136,10 @@ async function storeLatest(tx: Db, rows: Row[], byKey: Map<string, Known>) {
       list.map((l) => sql`(${pick(l)})`),
       sql`, `,
     );
+  // A late push of older readings leaves a channel's newer value alone.
   await tx.execute(sql`update channels c set value = v.value
-    from (values ${values((l) => sql`${l.id}::int, ${l.value}::float8`)}) as v(id, value)
-    where c.id = v.id`);
+    from (values ${values((l) => sql`${l.id}::int, ${l.value}::float8, ${l.time}::timestamptz`)}) as v(id, value, t)
+    where c.id = v.id and not exists (select 1 from samples s where s.channel_id = c.id and s.time > v.t)`);
   // A group's or sensor's newest time among its channels, never earlier than what it had.
   const newest = (ids: ReturnType<typeof sql>) =>
     sql`(select id, max(t) as t from (values ${ids}) as x(id, t) group by id)`;

@@ -38,14 +38,15 @@ describe("device push ingestion", () => {
       uptime: 4242,
       readings: [
         { channelKey: COLD_TEMP, value: 5.5, time: NOW_S - 120 },
-        { channelKey: COLD_TEMP, value: 6.25, time: NOW_S - 60 },
+        // The seed's newest sample is at now: this reading replaces it and is the newest.
+        { channelKey: COLD_TEMP, value: 6.25, time: NOW_S },
         { channelKey: COLD_HUM, value: 70, time: NOW_S - 10 },
       ],
       sensors: [{ macAddress: "W1A001", battery: 55, signal: -70 }],
     });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ success: true, data: { accepted: 3 } });
-    expect(await sampleCount()).toBe(before + 3);
+    expect(await sampleCount()).toBe(before + 2);
     const [temp] = await ctx.database.db.select().from(channels).where(eq(channels.channelKey, COLD_TEMP));
     expect(temp!.value).toBe(6.25);
     const [device] = await ctx.database.db.select().from(devices).where(eq(devices.macAddress, MAC));
@@ -55,6 +56,20 @@ describe("device push ingestion", () => {
     const [sensor] = await ctx.database.db.select().from(sensors).where(eq(sensors.macAddress, "W1A001"));
     expect(sensor!.battery).toBe(55);
     expect(sensor!.signal).toBe(-70);
+  });
+
+  it("keeps a channel's newer value when older readings arrive late", async () => {
+    const value = async () =>
+      (await ctx.database.db.select().from(channels).where(eq(channels.channelKey, COLD_TEMP)))[0]!.value;
+    const at = (time: number, v: number) =>
+      push({ macAddress: MAC, readings: [{ channelKey: COLD_TEMP, value: v, time }] });
+    expect((await at(NOW_S, 9.5)).status).toBe(200);
+    expect(await value()).toBe(9.5);
+    expect((await at(NOW_S - 300, 1.5)).status).toBe(200);
+    expect(await value()).toBe(9.5);
+    // A correction of the newest reading itself is the value again.
+    expect((await at(NOW_S, 8.5)).status).toBe(200);
+    expect(await value()).toBe(8.5);
   });
 
   it("gives the group and sensor their newest reading's time, never an earlier one", async () => {
