@@ -32,7 +32,10 @@ export function Dialog({ open, onClose, children, footer, title, labelledBy }: D
     } else dialog.close();
   }, [open]);
   const closed = () => {
-    opener.current?.focus();
+    // The close event comes a task after the dialog closed, when the person (or a quick test)
+    // may already have moved on: only focus left on nothing or inside the dialog goes back.
+    const at = document.activeElement;
+    if (!at || at === document.body || ref.current?.contains(at)) opener.current?.focus();
     opener.current = null;
     // Only a close the parent did not ask for is reported, so onClose runs once per closing.
     if (wanted.current) onClose();

@@ -342,6 +342,24 @@ test.describe("the signed-in device page as an Administrator", () => {
     await expect(page.getByRole("button", { name: "Update Tags" })).toBeFocused();
   });
 
+  test("leaves the focus where it went after a dialog closed, though the close event comes later", async ({
+    page,
+  }) => {
+    await signInAs(page, "admin@example.com");
+    const ids = await deviceIds(page);
+    await page.goto(`/s/devices/${ids["Lab Base Station"]}`);
+    await page.getByRole("button", { name: "Update Tags" }).press("Enter");
+    await expect(page.getByRole("dialog", { name: "Update Tags" })).toBeVisible({ timeout: 10_000 });
+    // Closed and the menu button focused in one task: the dialog's close event runs after both.
+    await page.evaluate(() => {
+      document.querySelector<HTMLDialogElement>("dialog[open]")!.close();
+      document.querySelector<HTMLElement>(".device-menu > button")!.focus();
+    });
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    await page.evaluate(() => new Promise((done) => setTimeout(done, 50)));
+    await expect(page.getByRole("button", { name: "Device actions" })).toBeFocused();
+  });
+
   test("shows the error view for a device of another subscription and for none at all", async ({
     page,
     browser,
