@@ -1,6 +1,7 @@
 import { useStore } from "@nanostores/react";
 import { useState, type KeyboardEvent } from "react";
 import { $rename, renameDevice } from "../../src/stores/device.ts";
+import { Pencil } from "./icons.ts";
 
 /** The editable title's smallest width (spec section 9). */
 const MIN_WIDTH = 200;
@@ -36,19 +37,23 @@ export function DeviceName({ name }: { name: string }) {
       <h1 id="device-name" className="visually-hidden">
         {name}
       </h1>
-      <input
-        type="text"
-        aria-label="Device name"
-        value={draft}
-        style={{ minWidth: MIN_WIDTH }}
-        size={Math.max(draft.length, 10)}
-        onChange={(e) => setDraft(e.target.value)}
-        onKeyDown={keys}
-        onBlur={() => void save()}
-        aria-busy={rename.busy || undefined}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? "device-name-error" : undefined}
-      />
+      {/* Reads as the page's title; the pencil and the border on hover or focus say it edits. */}
+      <label className="device-title-edit">
+        <input
+          type="text"
+          aria-label="Device name"
+          value={draft}
+          style={{ minWidth: MIN_WIDTH }}
+          size={Math.max(draft.length, 10)}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={keys}
+          onBlur={() => void save()}
+          aria-busy={rename.busy || undefined}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? "device-name-error" : undefined}
+        />
+        <Pencil aria-hidden="true" size="1.1em" className="device-title-pencil" />
+      </label>
       {error && (
         <small id="device-name-error" role="alert" className="form-error">
           {error}

@@ -13,6 +13,7 @@ import { TriangleAlert, type LucideIcon } from "../ui/Icon.tsx";
 
 export { default as EllipsisVertical } from "lucide-react/icons/ellipsis-vertical";
 export { default as MapPin } from "lucide-react/icons/map-pin";
+export { default as Pencil } from "lucide-react/icons/pencil";
 export { default as Settings } from "lucide-react/icons/settings";
 
 /** Icons by the names the models (src/domain/deviceView.ts, dashboard.ts) and the painter use. */

@@ -391,6 +391,9 @@ test.describe("editing a device as its Administrator", () => {
     const name = page.getByRole("textbox", { name: "Device name" });
     await expect(name).toHaveValue("Northwind Dock Station");
     expect(await name.evaluate((el) => el.getBoundingClientRect().width)).toBeGreaterThanOrEqual(200);
+    // The pencil after the name says it edits, and a click on it starts editing.
+    await page.locator(".device-title-pencil").click();
+    await expect(name).toBeFocused();
     const renamed = page.waitForResponse((r) => r.url().includes("/update-device/"));
     await name.fill("  Dock Station North  ");
     await page.keyboard.press("Enter");

@@ -116,6 +116,17 @@ test("fits every signed-in page into a 390 px phone screen, with Sign out in rea
   }
 });
 
+test("keeps the signed-in menu to two rows on a 390 px phone", async ({ page }) => {
+  await signInAs(page, "viewer@example.com");
+  await page.goto("/s/devices");
+  const menu = page.getByRole("navigation", { name: "Account" });
+  await expect(menu.getByRole("link", { name: "Security" })).toBeVisible();
+  const rows = await menu
+    .getByRole("link")
+    .evaluateAll((links) => new Set(links.map((a) => Math.round(a.getBoundingClientRect().top))).size);
+  expect(rows).toBe(2);
+});
+
 test("fits the terms acknowledgement into a 390 px phone screen", async ({ page }) => {
   // A person of their own who has not accepted the terms: the demo's newhire may have by now.
   const email = "phone.terms@example.com";
