@@ -20,8 +20,28 @@ export type DialogProps = Label & {
 export function Dialog({ open, onClose, children, footer, title, labelledBy }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLElement | null>(null);
+  /** Shown and its closing not yet dealt with (focus given back, the parent told). */
+  const showing = useRef(false);
   const wanted = useRef(open);
   const titleId = useId();
+  /**
+   * After the dialog closed, at once: the close event comes a task later, when the person may
+   * already have moved on (focus elsewhere, the dialog opened again by Enter on its opener).
+   */
+  const closed = () => {
+    if (!showing.current || ref.current?.open) return;
+    showing.current = false;
+    // Only focus left on nothing or inside the dialog goes back to the opener.
+    const at = document.activeElement;
+    if (!at || at === document.body || ref.current?.contains(at)) opener.current?.focus();
+    opener.current = null;
+    // Only a close the parent did not ask for is reported, so onClose runs once per closing.
+    if (wanted.current) onClose();
+  };
+  const close = () => {
+    ref.current?.close();
+    closed();
+  };
   useLayoutEffect(() => {
     const dialog = ref.current;
     wanted.current = open;
@@ -29,23 +49,16 @@ export function Dialog({ open, onClose, children, footer, title, labelledBy }: D
     if (open) {
       opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
       dialog.showModal();
-    } else dialog.close();
+      showing.current = true;
+    } else close();
+    // oxlint-disable-next-line react-hooks/exhaustive-deps -- close reads refs only
   }, [open]);
-  const closed = () => {
-    // The close event comes a task after the dialog closed, when the person (or a quick test)
-    // may already have moved on: only focus left on nothing or inside the dialog goes back.
-    const at = document.activeElement;
-    if (!at || at === document.body || ref.current?.contains(at)) opener.current?.focus();
-    opener.current = null;
-    // Only a close the parent did not ask for is reported, so onClose runs once per closing.
-    if (wanted.current) onClose();
-  };
   return (
-    <dialog ref={ref} aria-labelledby={labelledBy ?? titleId} onClose={closed}>
+    <dialog ref={ref} aria-labelledby={labelledBy ?? titleId} onCancel={close} onClose={closed}>
       {open && (
         <article>
           <header>
-            <button type="button" className="close" aria-label="Close" onClick={() => ref.current?.close()} />
+            <button type="button" className="close" aria-label="Close" onClick={close} />
             {title !== undefined && <h2 id={titleId}>{title}</h2>}
           </header>
           {children}

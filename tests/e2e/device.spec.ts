@@ -360,6 +360,30 @@ test.describe("the signed-in device page as an Administrator", () => {
     await expect(page.getByRole("button", { name: "Device actions" })).toBeFocused();
   });
 
+  test("stays open when opened again before the last close's event arrived", async ({ page }) => {
+    await signInAs(page, "admin@example.com");
+    const ids = await deviceIds(page);
+    await page.goto(`/s/devices/${ids["Lab Base Station"]}`);
+    const updateTags = page.getByRole("button", { name: "Update Tags" });
+    await updateTags.press("Enter");
+    const dialog = page.getByRole("dialog", { name: "Update Tags" });
+    await expect(dialog).toBeVisible({ timeout: 10_000 });
+    // Escape's way (cancel, then close) and Enter on the opener in one task, React's updates
+    // between them: the close event comes after the dialog opened again.
+    await page.evaluate(async () => {
+      document.querySelector<HTMLDialogElement>("dialog[open]")!.requestClose();
+      await new Promise((done) => queueMicrotask(() => done(null)));
+      [...document.querySelectorAll<HTMLButtonElement>(".device-meta button")]
+        .find((b) => b.textContent === "Update Tags")!
+        .click();
+    });
+    await page.evaluate(() => new Promise((done) => setTimeout(done, 50)));
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(updateTags).toBeFocused();
+  });
+
   test("shows the error view for a device of another subscription and for none at all", async ({
     page,
     browser,
