@@ -104,7 +104,12 @@ export async function payOnce(deps: Deps, plan: PaymentPlan): Promise<StoredAnsw
   const existing = await findAttempt(deps.db, plan.key);
   if (existing) return rejoin(deps, plan, existing);
   const price = await plan.price();
-  if (isAnswer(price)) return price;
+  if (isAnswer(price)) {
+    // The same key's other request may have paid in between (the balance it was refused for):
+    // its answer is this one's too.
+    const raced = await findAttempt(deps.db, plan.key);
+    return raced ? rejoin(deps, plan, raced) : price;
+  }
   if (!(await open(deps, plan))) {
     const raced = await findAttempt(deps.db, plan.key);
     return raced ? rejoin(deps, plan, raced) : refusalAnswer(409, plan.busy);
