@@ -61,6 +61,12 @@ async function deviceIds(page: Page): Promise<Record<string, number>> {
   return Object.fromEntries(body.data.deviceList.map((d) => [d.name, d.id]));
 }
 
+/** Signs in as `email` and opens the signed-in page of the demo's Lab Base Station. */
+async function openLabStation(page: Page, email: string) {
+  await signInAs(page, email);
+  await page.goto(`/s/devices/${(await deviceIds(page))["Lab Base Station"]}`);
+}
+
 /** A unit card by its title. */
 const card = (page: Page, title: string) =>
   page
@@ -298,9 +304,7 @@ test.describe("the signed-in device page as an Administrator", () => {
   });
 
   test("links each reading to its explore page, in the account's scale", async ({ page }) => {
-    await signInAs(page, "admin@example.com");
-    const ids = await deviceIds(page);
-    await page.goto(`/s/devices/${ids["Lab Base Station"]}`);
+    await openLabStation(page, "admin@example.com");
     const temperature = card(page, "Cold Room").getByRole("link").first();
     await expect(temperature).toHaveText(/°C$/);
     await expect(temperature).toHaveAttribute("href", `/s/sensor-data/explore/${COLD_ROOM_TEMP}`);
@@ -309,9 +313,7 @@ test.describe("the signed-in device page as an Administrator", () => {
   });
 
   test("offers the menu's dialogs and Update Tags by keyboard", async ({ page }) => {
-    await signInAs(page, "admin@example.com");
-    const ids = await deviceIds(page);
-    await page.goto(`/s/devices/${ids["Lab Base Station"]}`);
+    await openLabStation(page, "admin@example.com");
     const menu = page.getByRole("button", { name: "Device actions" });
     await menu.focus();
     await page.keyboard.press("Enter");
@@ -345,9 +347,7 @@ test.describe("the signed-in device page as an Administrator", () => {
   test("leaves the focus where it went after a dialog closed, though the close event comes later", async ({
     page,
   }) => {
-    await signInAs(page, "admin@example.com");
-    const ids = await deviceIds(page);
-    await page.goto(`/s/devices/${ids["Lab Base Station"]}`);
+    await openLabStation(page, "admin@example.com");
     await page.getByRole("button", { name: "Update Tags" }).press("Enter");
     await expect(page.getByRole("dialog", { name: "Update Tags" })).toBeVisible({ timeout: 10_000 });
     // Closed and the menu button focused in one task: the dialog's close event runs after both.
@@ -361,9 +361,7 @@ test.describe("the signed-in device page as an Administrator", () => {
   });
 
   test("stays open when opened again before the last close's event arrived", async ({ page }) => {
-    await signInAs(page, "admin@example.com");
-    const ids = await deviceIds(page);
-    await page.goto(`/s/devices/${ids["Lab Base Station"]}`);
+    await openLabStation(page, "admin@example.com");
     const updateTags = page.getByRole("button", { name: "Update Tags" });
     await updateTags.press("Enter");
     const dialog = page.getByRole("dialog", { name: "Update Tags" });
@@ -590,9 +588,7 @@ test.describe("at phone width", () => {
     await page.goto(`/p/device/${DEMO.ramaxDeviceHash}`);
     await expect(page.locator(".unit-card").first()).toBeVisible();
     expect(await wide()).toBeLessThanOrEqual(390);
-    await signInAs(page, "admin@example.com");
-    const ids = await deviceIds(page);
-    await page.goto(`/s/devices/${ids["Lab Base Station"]}`);
+    await openLabStation(page, "admin@example.com");
     await expect(page.locator(".unit-card").first()).toBeVisible();
     expect(await wide()).toBeLessThanOrEqual(390);
   });
