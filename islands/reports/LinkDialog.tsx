@@ -1,7 +1,7 @@
 import { useStore } from "@nanostores/react";
 import { useEffect, useState } from "react";
 import type { ReportSummary } from "../../src/api/reportBuilder.ts";
-import { $reportPrefs } from "../../src/stores/reports.ts";
+import { $reportPrefs } from "../../src/stores/reportList.ts";
 import {
   $linkTask,
   copyLink,

@@ -7,11 +7,11 @@ import {
   $draft,
   $draftLoad,
   $reportForm,
-  $reportPrefs,
   saveReport,
   startEditReport,
   startNewReport,
 } from "../../src/stores/reports.ts";
+import { $reportPrefs } from "../../src/stores/reportList.ts";
 import { $router } from "../../src/stores/router.ts";
 import { BusyButton } from "../ui/BusyButton.tsx";
 import { Field, FormErrors } from "../ui/Field.tsx";

@@ -4,7 +4,7 @@ import { useState } from "react";
 import type { ReportSummary } from "../../src/api/reportBuilder.ts";
 import { formatDate } from "../../src/domain/dayText.ts";
 import type { EpochSeconds } from "../../src/domain/brand.ts";
-import { $reportPrefs, $reports, loadReports } from "../../src/stores/reports.ts";
+import { $reportPrefs, $reports, loadReports } from "../../src/stores/reportList.ts";
 import { $deleteTask, removeReport } from "../../src/stores/reportLinks.ts";
 import { $router } from "../../src/stores/router.ts";
 import { Dialog } from "../ui/Dialog.tsx";

@@ -3,12 +3,12 @@ import type { FieldError } from "../../src/api/errors.ts";
 import type { ChannelOption } from "../../src/api/reportBuilder.ts";
 import {
   $draft,
-  $reportPrefs,
   addThreshold,
   changeThreshold,
   rangeIsTemperature,
   removeThreshold,
 } from "../../src/stores/reports.ts";
+import { $reportPrefs } from "../../src/stores/reportList.ts";
 import { Field } from "../ui/Field.tsx";
 
 /**

@@ -1,7 +1,8 @@
 import { useStore } from "@nanostores/react";
 import { useState } from "react";
 import type { FieldError } from "../../src/api/errors.ts";
-import { $draft, $reportPrefs, WINDOW_PRESETS } from "../../src/stores/reports.ts";
+import { $reportPrefs } from "../../src/stores/reportList.ts";
+import { $draft, WINDOW_PRESETS } from "../../src/stores/reports.ts";
 import { Field } from "../ui/Field.tsx";
 
 const CUSTOM = "custom";

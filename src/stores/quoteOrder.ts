@@ -1,23 +1,18 @@
 import { computed, map } from "nanostores";
 import type { AccountQuote } from "../api/accountOrders.ts";
-import type { FieldError } from "../api/errors.ts";
-import { PAYMENT_IN_PROGRESS } from "../api/payments.ts";
-import { getQuoteTax, placeQuoteOrder, type ShippingOption } from "../api/quoteOrder.ts";
+import { getQuoteTax, type ShippingOption } from "../api/quoteOrder.ts";
 import { draftOf, type AddressDraft } from "../domain/address.ts";
 import { cents, epochSeconds } from "../domain/brand.ts";
 import { formatDate } from "../domain/dayText.ts";
 import { formatMoney } from "../domain/money.ts";
-import { ORDER_PREFIX } from "../domain/order.ts";
 import { quoteStatusLabel } from "../domain/quote.ts";
-import { cardFields, PAYMENT_NETWORK_ERROR, type CardInput } from "../domain/card.ts";
 import { $countries, loadCountries } from "./countries.ts";
-import { formTask, type FormState } from "./formTask.ts";
+import type { FormState } from "./formTask.ts";
 import { RECORD_LOAD_FAILED } from "./accountOrders.ts";
-import { cardProblems } from "./cardPayment.ts";
 import { newAttemptKey, NOT_PAYABLE } from "./guestPay.ts";
-import { call, errorsOf, RequestFailure } from "./http.ts";
+import { call } from "./http.ts";
 import { sessionMay } from "./tags.ts";
-import { $placedOrder, $quotePaymentDone, orderPagePath, showPaymentComplete } from "./quotePlaced.ts";
+import { $placedOrder, $quotePaymentDone } from "./quotePlaced.ts";
 
 export {
   $placedOrder,
@@ -248,94 +243,3 @@ export function openQuoteOrder(quote: AccountQuote) {
 
 /** May the signed-in person order quotes in the active subscription (the server decides too)? */
 export const mayOrderQuotes = () => sessionMay("quote.pay");
-
-export function setOrderField(
-  field: "method" | "contactPhone" | "purchaseOrderNumber" | "customerComment",
-  value: string,
-) {
-  $orderForm.setKey(field, value as never);
-}
-
-/** The purchase-order file chosen (null when the choice was cleared). */
-export function choosePoFile(file: File | null) {
-  $orderForm.setKey("file", file);
-}
-
-/** An address's fields as the order form names them: shippingAddressCity, billingAddressZip, … */
-function addressFields(prefix: "shippingAddress" | "billingAddress", d: AddressDraft | null) {
-  return {
-    [`${prefix}CompanyName`]: d?.companyName ?? "",
-    [`${prefix}ContactName`]: d?.contactName ?? "",
-    [`${prefix}AddressLine1`]: d?.line1 ?? "",
-    [`${prefix}AddressLine2`]: d?.line2 ?? "",
-    [`${prefix}City`]: d?.city ?? "",
-    [`${prefix}State`]: d?.state ?? "",
-    [`${prefix}Zip`]: d?.zipCode ?? "",
-    [`${prefix}CountryId`]: d?.countryId === null || !d ? "" : String(d.countryId),
-  };
-}
-
-/**
- * A failure as the form shows it. An answer ends the attempt: the next submit gets a new key.
- * Without an answer the order may have been placed: the key stays, so a retry cannot order
- * twice (the same rule as the guest payment's).
- */
-function orderFailure(e: unknown): RequestFailure {
-  const errors: FieldError[] = errorsOf(e);
-  const answered = e instanceof RequestFailure && e.status !== undefined;
-  if (!answered) return new RequestFailure([{ field: null, message: PAYMENT_NETWORK_ERROR }]);
-  if (!errors.some((x) => x.message === PAYMENT_IN_PROGRESS)) $orderForm.setKey("key", newAttemptKey());
-  return new RequestFailure(errors);
-}
-
-/**
- * Places the order (POST /quote/order, multipart when a PO file goes with it): by card with
- * `card`, on terms without. On success the page confirms it in place (and a card order opens
- * Payment Complete), with a link to the new order's page.
- */
-export async function placeOrder(card: CardInput | null) {
-  const s = $quoteOrder.get();
-  if (!s.quote || !$readyToPay.get()) return;
-  const quote = s.quote;
-  // The spec's default expiry (01, this year) is a past month most of the year: said at once.
-  const problems = card ? cardProblems(card) : [];
-  if (problems.length) {
-    $orderForm.set({ ...$orderForm.get(), errors: problems });
-    return;
-  }
-  await formTask($orderForm, async () => {
-    const f = $orderForm.get();
-    const input = {
-      quoteId: String(quote.id),
-      paymentMethod: card ? ("Online - CC" as const) : ("Purchase Order" as const),
-      contactPhone: f.contactPhone,
-      purchaseOrderNumber: f.purchaseOrderNumber,
-      customerComment: f.customerComment,
-      ...(card ? cardFields(card) : { email: "" }),
-      needsShipping: String(quote.detail.needsShipping),
-      shippingCarrier: s.option?.carrierName ?? "",
-      shippingMethod: s.option?.serviceName ?? "",
-      shippingPrice: s.option?.price ?? 0,
-      tax: s.tax ?? 0,
-      ...addressFields("shippingAddress", s.shipping),
-      ...addressFields("billingAddress", s.billing),
-      idempotencyKey: f.key,
-      ...(card || !f.file ? {} : { purchaseOrderFile: f.file }),
-    };
-    let orderId: number;
-    try {
-      ({ orderId } = await call(placeQuoteOrder, input));
-    } catch (e) {
-      throw orderFailure(e);
-    }
-    $placedOrder.set({
-      quoteId: quote.id,
-      orderId,
-      orderNumber: `${ORDER_PREFIX}${orderId}`,
-      orderPath: orderPagePath(orderId),
-      method: input.paymentMethod,
-      purchaseOrderNumber: f.purchaseOrderNumber,
-    });
-    if (card) void showPaymentComplete(orderId);
-  });
-}

@@ -10,7 +10,7 @@ import { zonedInput, zonedToEpoch } from "./explore.ts";
 import { formStore, formTask } from "./formTask.ts";
 import { call, errorsOf, RequestFailure } from "./http.ts";
 import { here } from "./navigate.ts";
-import { LINK_FAILED, putSummary } from "./reports.ts";
+import { LINK_FAILED, putSummary } from "./reportList.ts";
 
 /* The report list's delete and the public link dialog's calls (issue 10's builder). */
 

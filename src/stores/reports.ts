@@ -1,32 +1,21 @@
-import { atom, computed, map, onMount } from "nanostores";
+import { atom, map, onMount } from "nanostores";
 import {
   createReport,
   getReport,
   listReportChannels,
-  listReports,
   updateReport,
   type ChannelOption,
   type ReportDetail,
   type ReportInput,
-  type ReportSummary,
 } from "../api/reportBuilder.ts";
 import type { FieldError } from "../api/errors.ts";
 import { isTemperatureKind } from "../domain/device.ts";
-import { roleMay } from "../domain/permissions.ts";
-import { isRoleId } from "../domain/roles.ts";
-import {
-  fromCelsius,
-  resolveTemperatureScale,
-  roundFor,
-  toCelsius,
-  type TemperatureScale,
-} from "../domain/temperature.ts";
-import { isKnownTimezone } from "../domain/timezones.ts";
+import { fromCelsius, roundFor, toCelsius, type TemperatureScale } from "../domain/temperature.ts";
 import type { Celsius } from "../domain/brand.ts";
 import { zonedInput, zonedToEpoch } from "./explore.ts";
 import { formStore, formTask } from "./formTask.ts";
 import { call, errorsOf } from "./http.ts";
-import { $session } from "./session.ts";
+import { $reportPrefs, listSummary, LOAD_FAILED, type Loaded } from "./reportList.ts";
 
 /** The window presets of the form; "fixed" is a start and an end. */
 export const WINDOW_PRESETS = [
@@ -45,45 +34,6 @@ export const PALETTE = [
   "#6d4c41",
   "#3949ab",
 ];
-export const LOAD_FAILED = "Unexpected error loading reports.";
-export const LINK_FAILED = "Error changing the public link. Please try again.";
-
-type Loaded<T> =
-  { status: "loading" } | { status: "failed"; message: string } | { status: "ready"; value: T };
-
-/** The person's scale and zone, and whether their role edits reports (the server checks again). */
-export const $reportPrefs = computed($session, (s) => {
-  if (s.status !== "signedIn") return { scale: "C" as TemperatureScale, zone: "UTC", editable: false };
-  const role = s.info.activeSubscription.role.id;
-  return {
-    scale: resolveTemperatureScale(s.info.temperatureScale),
-    zone: isKnownTimezone(s.info.timezone) ? s.info.timezone : "UTC",
-    editable: isRoleId(role) && roleMay(role, "report.edit"),
-  };
-});
-
-/** The subscription's reports, asked for each time the list starts showing. */
-export const $reports = atom<Loaded<ReportSummary[]>>({ status: "loading" });
-onMount($reports, () => {
-  void loadReports();
-});
-
-export async function loadReports() {
-  try {
-    $reports.set({ status: "ready", value: await call(listReports) });
-  } catch (e) {
-    $reports.set({ status: "failed", message: errorsOf(e)[0]?.message ?? LOAD_FAILED });
-  }
-}
-
-/** Puts a changed report into the list in place (or drops a deleted one). */
-export function putSummary(id: number, next: ReportSummary | null) {
-  const state = $reports.get();
-  if (state.status !== "ready") return;
-  const list = state.value.filter((r) => r.id !== id || next);
-  $reports.set({ status: "ready", value: list.map((r) => (r.id === id && next ? next : r)) });
-}
-
 /** The channels the form may pick. */
 export const $channelOptions = atom<Loaded<ChannelOption[]>>({ status: "loading" });
 onMount($channelOptions, () => {
@@ -298,10 +248,7 @@ export async function saveReport(options: readonly ChannelOption[]): Promise<num
   const done = saved as ReportDetail | null;
   if (done) {
     const { channels: _c, thresholds: _t, ...summary } = done;
-    const state = $reports.get();
-    if (state.status === "ready" && !state.value.some((r) => r.id === done.id))
-      $reports.set({ status: "ready", value: [...state.value, summary] });
-    else putSummary(done.id, summary);
+    listSummary(summary);
   }
   return done ? (done as ReportDetail).id : null;
 }

@@ -31,15 +31,13 @@ import {
   $quoteOrder,
   $quotePaymentDone,
   $readyToPay,
-  choosePoFile,
   openQuoteOrder,
   orderOffer,
   placedMessage,
-  placeOrder,
   quoteStatusText,
-  setOrderField,
   shippingLabel,
 } from "../../src/stores/quoteOrder.ts";
+import { choosePoFile, placeOrder, setOrderField } from "../../src/stores/quotePlace.ts";
 import { $session } from "../../src/stores/session.ts";
 import { fakeApi, fakeNavigation, later } from "./fakeApi.ts";
 import { session } from "./sessions.ts";

@@ -18,18 +18,15 @@ import { setNavigation } from "../../src/stores/navigate.ts";
 import {
   $draft,
   $reportForm,
-  $reportPrefs,
-  $reports,
   addThreshold,
   changeThreshold,
   groupOptions,
-  LINK_FAILED,
-  loadReports,
   saveReport,
   startEditReport,
   startNewReport,
   toggleChannel,
 } from "../../src/stores/reports.ts";
+import { $reportPrefs, $reports, LINK_FAILED, loadReports } from "../../src/stores/reportList.ts";
 import {
   $linkTask,
   expiryOf,

@@ -1,6 +1,7 @@
 import { useStore } from "@nanostores/react";
 import { fieldError } from "../../../src/api/errors.ts";
-import { $orderForm, setOrderField } from "../../../src/stores/quoteOrder.ts";
+import { $orderForm } from "../../../src/stores/quoteOrder.ts";
+import { setOrderField } from "../../../src/stores/quotePlace.ts";
 import { Field } from "../../ui/Field.tsx";
 
 /** The order's own fields beside the payment: Contact Phone and PO Number (optional for card). */

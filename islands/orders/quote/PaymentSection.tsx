@@ -9,10 +9,9 @@ import {
   $orderTotals,
   $quoteOrder,
   $readyToPay,
-  placeOrder,
-  setOrderField,
   type PaymentMethod,
 } from "../../../src/stores/quoteOrder.ts";
+import { placeOrder, setOrderField } from "../../../src/stores/quotePlace.ts";
 import { CardForm } from "../../payments/CardForm.tsx";
 import { FormErrors } from "../../ui/Field.tsx";
 import { OrderFields } from "./OrderFields.tsx";
