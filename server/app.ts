@@ -1,11 +1,11 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { compress } from "hono/compress";
-import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
 import { resolveDeps, type AppDeps } from "./deps.ts";
 import { refuseDeviceKeys } from "./http/demoKeys.ts";
 import { isDemoDeviceKey } from "./seed/keys.ts";
 import { NOT_FOUND } from "./core/errors.ts";
+import { limitBodyTo } from "./http/bodyLimit.ts";
 import { errorResponse } from "./http/errors.ts";
 import { answerError } from "./http/onError.ts";
 import { PRIVATE_PATHS, privateResponse } from "./http/headers.ts";
@@ -84,10 +84,7 @@ export function buildApp(input: AppDeps) {
     ),
   );
   if (!deps.config.demo) app.use("/api/v1/device-data/*", refuseDeviceKeys(isDemoDeviceKey));
-  const limitAnyBody = bodyLimit({
-    maxSize: API_BODY_LIMIT,
-    onError: (c) => errorResponse(c, 413, [{ field: null, message: "The request body is too large." }]),
-  });
+  const limitAnyBody = limitBodyTo(API_BODY_LIMIT);
   // A GET or HEAD body is never read; asking for it would build a whole fetch Request per read.
   const limitBody: MiddlewareHandler = (c, next) =>
     c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitAnyBody(c, next);

@@ -1,20 +1,15 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { ingestPush } from "../data/ingest.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
-import { errorResponse } from "../http/errors.ts";
+import { limitBodyTo } from "../http/bodyLimit.ts";
 import { inputOf } from "../http/input.ts";
 import { countPushes } from "../http/metrics.ts";
 import { reply } from "../http/reply.ts";
 import { pushReadings } from "../../src/api/readings.ts";
 
 const PUSH_BODY_LIMIT = 256 * 1024;
-const pushLimit = bodyLimit({
-  maxSize: PUSH_BODY_LIMIT,
-  onError: (c) =>
-    errorResponse(c, 413, [{ field: null, message: "The push is too large (256 KB at most)." }]),
-});
+const pushLimit = limitBodyTo(PUSH_BODY_LIMIT, "The push is too large (256 KB at most).");
 
 /** Device data ingestion: devices (and the demo simulator) post readings with their key. */
 export function devicePushRoutes(deps: Deps) {

@@ -1,5 +1,4 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { ApiError, NOT_FOUND } from "../core/errors.ts";
 import { addMember, createInvitation, INVITATION_HOURS, recordSubscription } from "../data/grantAccess.ts";
 import { consume } from "../data/rateLimits.ts";
@@ -8,7 +7,7 @@ import type { Auth } from "../data/auth.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { authOf, authorize } from "../http/auth.ts";
-import { errorResponse } from "../http/errors.ts";
+import { limitBodyTo } from "../http/bodyLimit.ts";
 import { inputOf } from "../http/input.ts";
 import { linkOrigin } from "../http/links.ts";
 import { reply } from "../http/reply.ts";
@@ -36,10 +35,7 @@ export function grantAccessRoutes(deps: Deps) {
   return new Hono().post(
     grantAccountAccess.path,
     guard(grantAccountAccess, deps),
-    bodyLimit({
-      maxSize: FORM_LIMIT,
-      onError: (c) => errorResponse(c, 413, [{ field: null, message: "The request body is too large." }]),
-    }),
+    limitBodyTo(FORM_LIMIT),
     async (c) => {
       const { isQuote, resourceId: id, emailAddress: email } = await inputOf(c, grantAccountAccess);
       const resourceId = Number(id);

@@ -1,5 +1,4 @@
 import { Hono, type Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ApiError, NOT_FOUND } from "../core/errors.ts";
 import { orderByRef } from "../data/orders.ts";
@@ -8,7 +7,7 @@ import { quoteByToken } from "../data/quotes.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { clientIp } from "../http/clientIp.ts";
-import { errorResponse } from "../http/errors.ts";
+import { limitBodyTo } from "../http/bodyLimit.ts";
 import { privateResponse } from "../http/headers.ts";
 import { inputOf } from "../http/input.ts";
 import { cardText } from "../services/receiptMail.ts";
@@ -22,10 +21,7 @@ import { orderPlan, quotePlan } from "./paymentPlans.ts";
 
 /** A card form is a few hundred bytes. */
 const FORM_LIMIT = 16 * 1024;
-const limitForm = bodyLimit({
-  maxSize: FORM_LIMIT,
-  onError: (c) => errorResponse(c, 413, [{ field: null, message: "The request body is too large." }]),
-});
+const limitForm = limitBodyTo(FORM_LIMIT);
 
 /** The order a public reference names, or null for a malformed, unknown or wrong one alike. */
 async function orderOf(deps: Deps, text: string) {

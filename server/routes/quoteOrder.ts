@@ -1,5 +1,4 @@
 import { Hono, type Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { sha256 } from "../core/crypto.ts";
 import { ApiError, NOT_FOUND } from "../core/errors.ts";
@@ -11,7 +10,7 @@ import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { authOf, authorize } from "../http/auth.ts";
 import { clientIp } from "../http/clientIp.ts";
-import { errorResponse } from "../http/errors.ts";
+import { limitBodyTo } from "../http/bodyLimit.ts";
 import { privateResponse } from "../http/headers.ts";
 import { inputOf, validate } from "../http/input.ts";
 import { reply } from "../http/reply.ts";
@@ -52,11 +51,6 @@ import * as z from "zod/mini";
 /** A card form is a few hundred bytes; an order on terms carries its PO file besides. */
 const FORM_LIMIT = 16 * 1024;
 const ORDER_LIMIT = MAX_UPLOAD_BYTES + 64 * 1024;
-const tooLarge = (maxSize: number) =>
-  bodyLimit({
-    maxSize,
-    onError: (c) => errorResponse(c, 413, [{ field: null, message: "The request body is too large." }]),
-  });
 
 const send = (c: Context, answer: StoredAnswer) => c.json(answer.body, answer.status as ContentfulStatusCode);
 
@@ -204,7 +198,7 @@ export function quoteOrderRoutes(deps: Deps) {
       getShippingRates.path,
       guard(getShippingRates, deps),
       privateResponse,
-      tooLarge(FORM_LIMIT),
+      limitBodyTo(FORM_LIMIT),
       async (c) => {
         const input = await inputOf(c, getShippingRates);
         const quote = await openQuote(deps, c, input.quoteId);
@@ -233,7 +227,7 @@ export function quoteOrderRoutes(deps: Deps) {
         );
       },
     )
-    .post(getQuoteTax.path, guard(getQuoteTax, deps), privateResponse, tooLarge(FORM_LIMIT), async (c) => {
+    .post(getQuoteTax.path, guard(getQuoteTax, deps), privateResponse, limitBodyTo(FORM_LIMIT), async (c) => {
       const input = await inputOf(c, getQuoteTax);
       const quote = await openQuote(deps, c, input.quoteId);
       const country = await countryCode(deps, input.countryCode, "country");
@@ -247,7 +241,7 @@ export function quoteOrderRoutes(deps: Deps) {
       placeQuoteOrder.path,
       guard(placeQuoteOrder, deps),
       privateResponse,
-      tooLarge(ORDER_LIMIT),
+      limitBodyTo(ORDER_LIMIT),
       async (c) => {
         const input = await inputOf(c, placeQuoteOrder);
         const quote = await openQuote(deps, c, input.quoteId, input.idempotencyKey);
@@ -271,7 +265,7 @@ export function quoteOrderRoutes(deps: Deps) {
       payOrderAmountDue.path,
       guard(payOrderAmountDue, deps),
       privateResponse,
-      tooLarge(FORM_LIMIT),
+      limitBodyTo(FORM_LIMIT),
       async (c) => {
         const input = await inputOf(c, payOrderAmountDue);
         const order = await orderRecord(deps.db, Number(input.orderCrmId));

@@ -4,6 +4,15 @@ import { channelKeyField } from "./fields.ts";
 
 /* What devices send (spec section 7): the one call a device makes, with its own key. */
 
+/**
+ * The largest reading a device may send, either sign. Far beyond any environmental quantity
+ * (pressure in pascals, light in lux, CO2 in ppm), and small enough that a bucket's sum of a
+ * month of per-second readings stays exact in a double: a "max double" placeholder from a
+ * faulty sensor would overflow the rollup's sum and fail the whole push.
+ */
+export const MAX_READING = 1e9;
+export const READING_RULE = "Reading value must be a finite number between -1000000000 and 1000000000.";
+
 /** The body a device posts with its key. Temperatures are in Celsius, times epoch seconds. */
 export const PushSchema = z.strictObject({
   macAddress: z.string().check(z.trim(), z.minLength(1, "macAddress is required."), z.maxLength(64)),
@@ -12,7 +21,9 @@ export const PushSchema = z.strictObject({
     .array(
       z.strictObject({
         channelKey: channelKeyField,
-        value: z.number({ error: "Reading value must be a finite number." }),
+        value: z
+          .number({ error: READING_RULE })
+          .check(z.minimum(-MAX_READING, READING_RULE), z.maximum(MAX_READING, READING_RULE)),
         time: z.optional(z.int().check(z.positive())),
       }),
     )

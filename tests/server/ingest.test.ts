@@ -5,6 +5,7 @@ import { channels, devices, sensors } from "../../server/db/schema/index.ts";
 import { randomToken, sha256 } from "../../server/core/crypto.ts";
 import { demoDeviceKey } from "../../server/seed/keys.ts";
 import { BAD_DEVICE_KEY, SUSPENDED, TIME_OUT_OF_RANGE, UNKNOWN_CHANNEL } from "../../server/data/ingest.ts";
+import { MAX_READING, READING_RULE } from "../../src/api/readings.ts";
 import { TEST_NOW, useTestApp } from "./helpers.ts";
 
 const MAC = "00:1A:2B:3C:4D:01";
@@ -170,6 +171,26 @@ describe("device push ingestion", () => {
     expect(await sampleCount()).toBe(before);
     const [temp] = await ctx.database.db.select().from(channels).where(eq(channels.channelKey, COLD_TEMP));
     expect(temp!.value).toBe(4.2);
+  });
+
+  it("refuses a value beyond a billion either way, and keeps the push's other readings out", async () => {
+    const before = await sampleCount();
+    for (const value of [1.7e308, -1.7e308, MAX_READING + 1, -MAX_READING - 1]) {
+      const res = await push({
+        macAddress: MAC,
+        readings: [
+          { channelKey: COLD_TEMP, value: 1 },
+          { channelKey: COLD_TEMP, value, time: NOW_S - 1 },
+        ],
+      });
+      expect(res.status).toBe(400);
+      expect((await res.json()).data).toEqual([{ field: "readings.1.value", message: READING_RULE }]);
+    }
+    expect(await sampleCount()).toBe(before);
+    for (const value of [MAX_READING, -MAX_READING]) {
+      const res = await push({ macAddress: MAC, readings: [{ channelKey: COLD_TEMP, value }] });
+      expect(res.status).toBe(200);
+    }
   });
 
   it("refuses readings from the future or older than 7 days", async () => {
