@@ -63,15 +63,29 @@ function paintTracking(numbers: readonly string[], ref: string) {
   );
 }
 
+let dialogCode: typeof import("../../islands/shipments/openShipmentDetails.tsx") | undefined;
+/** The press whose dialog's code is still loading: Escape meanwhile, or a newer press, cancels it. */
+let pending: object | null = null;
+
 /**
  * The Shipment Details dialog, its code fetched the first time it opens. Until then the
- * number says it is busy, so a press on a slow link is seen at once.
+ * number says it is busy, so a press on a slow link is seen at once, and Escape takes the
+ * press back: a dialog must not pop up seconds after the person said no.
  */
 async function openShipment(button: HTMLButtonElement, ref: string, trackingNumber: string) {
+  const press = {};
+  pending = press;
   button.setAttribute("aria-busy", "true");
   try {
-    const { openShipmentDetails } = await import("../../islands/shipments/openShipmentDetails.tsx");
-    openShipmentDetails(ref, trackingNumber);
+    // Once loaded, the dialog opens in the task of the press (an import() of a loaded module
+    // still waits for a task of its own), so an Escape right after finds it open.
+    dialogCode ??= await import("../../islands/shipments/openShipmentDetails.tsx");
+    if (pending !== press) return;
+    pending = null;
+    // What the dialog gives focus back to: a second click on the busy number (it takes no
+    // pointer events) left focus on the page.
+    button.focus();
+    dialogCode.openShipmentDetails(ref, trackingNumber);
   } finally {
     button.removeAttribute("aria-busy");
   }
@@ -94,5 +108,8 @@ async function main() {
 
 /** Runs the page: called once by its Astro page. */
 export function showOrder() {
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") pending = null;
+  });
   void main();
 }

@@ -102,6 +102,61 @@ test.describe("public order page", () => {
     await expect(number).toBeFocused();
   });
 
+  test("opens Shipment Details in the task of the press, so an Escape right after finds it open", async ({
+    page,
+  }) => {
+    await openOrder(page, DEMO.orderId);
+    const number = page.locator("#order-card .tracking-list button").first();
+    const dialog = page.getByRole("dialog", { name: "Shipment Details" });
+    await number.click();
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    // Microtasks only: the dialog is open before any other task (a key press) can run.
+    const openInTask = await number.evaluate(async (button: HTMLButtonElement) => {
+      button.click();
+      const shown = () => document.querySelector<HTMLDialogElement>("#shipment-details dialog")?.open;
+      for (let i = 0; i < 200 && !shown(); i++) await Promise.resolve();
+      return shown();
+    });
+    expect(openInTask).toBe(true);
+  });
+
+  test("takes a press back with Escape while the dialog's code loads, and a double press keeps the focus", async ({
+    page,
+  }) => {
+    // The dialog's code arrives only when the test lets it, on each page load.
+    let release = () => {};
+    const hold = () => new Promise<void>((resolve) => (release = resolve));
+    let loaded = hold();
+    await page.route("**/openShipmentDetails.*.js", async (route) => {
+      await loaded;
+      await route.continue();
+    });
+    await openOrder(page, DEMO.orderId);
+    const number = page.locator("#order-card .tracking-list button").first();
+    const dialog = page.getByRole("dialog", { name: "Shipment Details" });
+    // A double click: the second lands on the busy number, which takes no pointer events.
+    const box = (await number.boundingBox())!;
+    await page.mouse.dblclick(box.x + box.width / 2, box.y + box.height / 2);
+    await expect(number).toHaveAttribute("aria-busy", "true");
+    release();
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(number).toBeFocused();
+
+    loaded = hold();
+    await openOrder(page, DEMO.orderId);
+    await number.click();
+    await expect(number).toHaveAttribute("aria-busy", "true");
+    await page.keyboard.press("Escape");
+    release();
+    await expect(number).not.toHaveAttribute("aria-busy", "true");
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 300)));
+    await expect(dialog).toBeHidden();
+  });
+
   test("says 'Shipment info currently unavailable.' when the carrier has nothing", async ({ page }) => {
     await page.route("**/shipments/tracking-details/**", (route) =>
       route.fulfill({ status: 503, body: "{}" }),
