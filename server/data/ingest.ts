@@ -3,6 +3,7 @@ import type { Db } from "../db/client.ts";
 import { channelGroups, channels, devices, samples, sensors } from "../db/schema/index.ts";
 import { keyMatches } from "../core/crypto.ts";
 import { ApiError, type FieldError } from "../core/errors.ts";
+import { turnsByKey } from "../core/turns.ts";
 import type { Push } from "../../src/api/readings.ts";
 import { announceDevice } from "./liveNotify.ts";
 import { rollUpSamples } from "./rollups.ts";
@@ -66,10 +67,30 @@ export async function ingestPush(
       value: r.value,
     })),
   );
-  await db.transaction(async (tx) => {
-    // One push of a device at a time: its pushes share channel, group and sensor rows, which
-    // set-based updates lock in no fixed order (two at once deadlocked on PostgreSQL).
-    await tx.execute(sql`select 1 from devices where id = ${device.id} for update`);
+  // One push of a device at a time, waiting in this process first (off the database pool),
+  // then on the device's row across instances: its pushes share channel, group and sensor
+  // rows, which set-based updates lock in no fixed order (two at once deadlocked on PostgreSQL).
+  await devicePushTurn(device.id, () => storePush(db, device.id, push, rows, byKey, sensorByMac, now));
+  return { accepted: rows.length };
+}
+
+/** How many of one device's pushes may wait behind its running one in a process; more get a 429. */
+export const MAX_WAITING_PUSHES = 64;
+export const PUSHES_BUSY = "This device is sending too many pushes at once. Try again in a few seconds.";
+const devicePushTurn = turnsByKey(MAX_WAITING_PUSHES, PUSHES_BUSY);
+
+/** Stores a checked push, whole or not at all. */
+function storePush(
+  db: Db,
+  deviceId: number,
+  push: Push,
+  rows: Row[],
+  byKey: Map<string, Known>,
+  sensorByMac: Map<string, number>,
+  now: Date,
+) {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select 1 from devices where id = ${deviceId} for update`);
     await tx
       .insert(samples)
       .values(rows)
@@ -96,11 +117,10 @@ export async function ingestPush(
         pushStatus: 1,
         ...(push.uptime === undefined ? {} : { uptime: push.uptime }),
       })
-      .where(eq(devices.id, device.id));
+      .where(eq(devices.id, deviceId));
     // Inside the transaction: PostgreSQL delivers it at commit, and never after a rollback.
-    await announceDevice(tx as unknown as Db, device.id, now);
+    await announceDevice(tx as unknown as Db, deviceId, now);
   });
-  return { accepted: rows.length };
 }
 
 type Known = { id: number; groupId: number; sensorId: number };

@@ -4,7 +4,14 @@ import { rows } from "../../server/db/client.ts";
 import { channels, devices, sensors } from "../../server/db/schema/index.ts";
 import { randomToken, sha256 } from "../../server/core/crypto.ts";
 import { demoDeviceKey } from "../../server/seed/keys.ts";
-import { BAD_DEVICE_KEY, SUSPENDED, TIME_OUT_OF_RANGE, UNKNOWN_CHANNEL } from "../../server/data/ingest.ts";
+import {
+  BAD_DEVICE_KEY,
+  MAX_WAITING_PUSHES,
+  PUSHES_BUSY,
+  SUSPENDED,
+  TIME_OUT_OF_RANGE,
+  UNKNOWN_CHANNEL,
+} from "../../server/data/ingest.ts";
 import { MAX_READING, READING_RULE } from "../../src/api/readings.ts";
 import { TEST_NOW, useTestApp } from "./helpers.ts";
 
@@ -144,6 +151,25 @@ describe("device push ingestion", () => {
     );
     expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
     expect(await sampleCount()).toBe(before + 24);
+  });
+
+  it("keeps a device's pushes beyond those waiting out with 429, and stores every push it accepted", async () => {
+    const before = await sampleCount();
+    const count = MAX_WAITING_PUSHES * 3;
+    const answers = await Promise.all(
+      Array.from({ length: count }, (_, i) =>
+        push({ macAddress: MAC, readings: [{ channelKey: COLD_TEMP, value: i, time: NOW_S - 1000 + i }] }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    const stored = statuses.filter((s) => s === 200).length;
+    // The one running and those waiting, and more as turns end (65 of 192 on both databases here).
+    expect(stored).toBeGreaterThan(MAX_WAITING_PUSHES);
+    expect(stored).toBeLessThan(count);
+    expect(statuses.filter((s) => s === 429).length).toBe(count - stored);
+    const refused = answers.find((a) => a.status === 429)!;
+    expect((await refused.json()).data).toEqual([{ field: null, message: PUSHES_BUSY }]);
+    expect(await sampleCount()).toBe(before + stored);
   });
 
   it("refuses a wrong or missing key with 401 and the same message", async () => {
