@@ -1,7 +1,8 @@
-import type { Db } from "../db/client.ts";
+import { sql } from "drizzle-orm";
+import { rows, type Db } from "../db/client.ts";
 import { reportChannels, reportThresholds, reports, thresholdRanges } from "../db/schema/index.ts";
 import { DEMO } from "./demo.ts";
-import { seedSamples } from "./samples.ts";
+import { seedSamples, seedSamplesEndingAt } from "./samples.ts";
 
 /** Days of report history written with the records, so a first start answers at once. */
 export const RECENT_DAYS = 2;
@@ -90,14 +91,31 @@ export async function seedReports(
     const days = Math.min(sampleDays, RECENT_DAYS);
     await seedSamples(db, channelIds.get(rc.key)!, rc.shape, { end, days, stepMinutes: 1 });
   }
-  // Every other channel gets two days of ten-minute samples for device pages and downloads.
+  // Every other channel gets two days of ten-minute samples for device pages and downloads,
+  // ending on its current value when its sensor last reported (a stale sensor's stop then).
+  const latest = await rows<{ id: number; value: number | null; at: Date | string | null }>(
+    db,
+    sql`select c.id, c.value, g.last_received_at as at from channels c
+        join channel_groups g on g.id = c.channel_group_id`,
+  );
   for (const [key, id] of channelIds) {
     if (REPORT_CHANNELS.some((rc) => rc.key === key)) continue;
-    await seedSamples(
-      db,
-      id,
-      { base: 20, amplitude: 2, noise: 0.5 },
-      { end, days: Math.min(2, sampleDays), stepMinutes: 10 },
-    );
+    const last = latest.find((l) => l.id === id);
+    const range = { days: Math.min(2, sampleDays), stepMinutes: 10 };
+    if (last?.value === null || last?.value === undefined || !last.at)
+      await seedSamples(db, id, { base: 20, amplitude: 2, noise: 0.5 }, { end, ...range });
+    else {
+      const swing = Math.min(2, Math.abs(last.value) * 0.05 + 0.2);
+      await seedSamplesEndingAt(
+        db,
+        id,
+        { amplitude: swing, noise: swing / 4 },
+        {
+          end: new Date(Math.floor(new Date(last.at).getTime() / 1000) * 1000),
+          endValue: last.value,
+          ...range,
+        },
+      );
+    }
   }
 }

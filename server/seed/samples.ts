@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 
 /**
@@ -12,14 +12,40 @@ export async function seedSamples(
   range: { end: Date; days: number; stepMinutes: number },
 ) {
   const start = new Date(range.end.getTime() - range.days * 86_400_000);
-  const e = sql`extract(epoch from t)::float8`;
-  const wobble = sql`(sin(${e} * 12.9898 + ${channelId}) * 43758.5453)`;
   await db.execute(sql`
     insert into samples (channel_id, time, value)
-    select ${channelId}, t,
-      round((${shape.base}::float8 + ${shape.amplitude}::float8 * sin(2 * pi() * ${e} / 86400 + ${channelId})
-        + ${shape.noise}::float8 * (${wobble} - floor(${wobble})))::numeric, 2)::float8
+    select ${channelId}, t, round(${curve(channelId, shape, sql`t`)}::numeric, 2)::float8
     from generate_series(${start.toISOString()}::timestamptz, ${range.end.toISOString()}::timestamptz,
       make_interval(mins => ${range.stepMinutes})) as t
     on conflict do nothing`);
+}
+
+/**
+ * Like seedSamples, with the curve moved so that it ends on `endValue` at `range.end`: a
+ * device card's current value and the last point of its chart agree.
+ */
+export async function seedSamplesEndingAt(
+  db: Db,
+  channelId: number,
+  shape: { amplitude: number; noise: number },
+  range: { end: Date; days: number; stepMinutes: number; endValue: number },
+) {
+  const start = new Date(range.end.getTime() - range.days * 86_400_000);
+  const flat = { base: 0, ...shape };
+  const end = sql`${range.end.toISOString()}::timestamptz`;
+  await db.execute(sql`
+    insert into samples (channel_id, time, value)
+    select ${channelId}, t,
+      round((${range.endValue}::float8 + ${curve(channelId, flat, sql`t`)} - ${curve(channelId, flat, end)})::numeric, 2)::float8
+    from generate_series(${start.toISOString()}::timestamptz, ${end},
+      make_interval(mins => ${range.stepMinutes})) as t
+    on conflict do nothing`);
+}
+
+/** A value as a function of channel and time: a daily wave plus a fixed pseudo-random wobble. */
+function curve(channelId: number, shape: { base: number; amplitude: number; noise: number }, t: SQL) {
+  const e = sql`extract(epoch from ${t})::float8`;
+  const wobble = sql`(sin(${e} * 12.9898 + ${channelId}) * 43758.5453)`;
+  return sql`(${shape.base}::float8 + ${shape.amplitude}::float8 * sin(2 * pi() * ${e} / 86400 + ${channelId})
+    + ${shape.noise}::float8 * (${wobble} - floor(${wobble})))`;
 }

@@ -225,8 +225,9 @@ describe("the CSV stream", () => {
         units: type === 2 ? "%" : "C",
       })),
     );
-    // Ends before the seeded latest readings (at TEST_NOW), so only the test's samples count.
-    return { columns, start: new Date((nowS - 7200) * 1000), end: new Date((nowS - 60) * 1000), scale: "C" };
+    // Ends before the seeded latest readings (at TEST_NOW, and when the sensor last reported,
+    // 4 minutes before), so only the test's samples count.
+    return { columns, start: new Date((nowS - 7200) * 1000), end: new Date((nowS - 600) * 1000), scale: "C" };
   }
 
   const readAll = async (stream: ReadableStream<Uint8Array>) => {

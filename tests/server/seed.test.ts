@@ -12,6 +12,7 @@ import {
   users,
 } from "../../server/db/schema/index.ts";
 import { DEMO } from "../../server/seed/demo.ts";
+import { REPORT_CHANNELS } from "../../server/seed/reports.ts";
 import { emptyDatabase, isEmpty, seedDemo } from "../../server/seed/index.ts";
 import {
   Role,
@@ -109,6 +110,26 @@ describe("demo seed", () => {
     const now = epochSeconds(TEST_NOW.getTime() / 1000);
     expect(all.some((s) => isSensorMuted(epochSeconds(s.lastReceivedAt!.getTime() / 1000), now))).toBe(true);
     expect((await db().select().from(channelGroups)).some((g) => g.isHidden)).toBe(true);
+  });
+
+  it("ends each device channel's history on its current value when its sensor last reported", async () => {
+    await emptyDatabase(db());
+    await seedDemo(db(), { now: TEST_NOW, sampleDays: 1 });
+    const reportKeys = REPORT_CHANNELS.map((c) => c.key);
+    const ends = await rows<{ key: string; value: number; newest: number; at: Date; lastAt: Date }>(
+      db(),
+      sql`select c.channel_key as key, c.value, s.value as newest, s.time as at, g.last_received_at as "lastAt"
+          from channels c join channel_groups g on g.id = c.channel_group_id
+          join lateral (select value, time from samples where channel_id = c.id order by time desc limit 1) s on true
+          where c.value is not null`,
+    );
+    const devicesOwn = ends.filter((e) => !reportKeys.includes(e.key));
+    expect(devicesOwn.length).toBeGreaterThan(10);
+    for (const e of devicesOwn) {
+      expect(e.newest, e.key).toBeCloseTo(e.value, 2);
+      const lastSecond = Math.floor(new Date(e.lastAt).getTime() / 1000) * 1000;
+      expect(new Date(e.at).getTime(), e.key).toBe(lastSecond);
+    }
   });
 
   it("lists the US as id 1, Canada as id 4 and one crmId 0 entry", async () => {
