@@ -138,7 +138,7 @@ function lastPerSecond(rows: Row[]): Row[] {
 }
 
 /**
- * The newest reading per channel becomes its value unless the channel has a newer sample; groups and sensors get their last-received
+ * The newest reading per channel becomes its value unless the value is newer; groups and sensors get their last-received
  * time. Three statements whatever the number of channels (one per channel each was 60 for a
  * 20-channel push), with rows in id order so two pushes lock what they share in one order.
  */
@@ -156,10 +156,11 @@ async function storeLatest(tx: Db, rows: Row[], byKey: Map<string, Known>) {
       list.map((l) => sql`(${pick(l)})`),
       sql`, `,
     );
-  // A late push of older readings leaves a channel's newer value alone.
-  await tx.execute(sql`update channels c set value = v.value
+  // A late push of older readings leaves a channel's newer value alone (a reading at the
+  // value's own time is a correction of it, and counts).
+  await tx.execute(sql`update channels c set value = v.value, value_at = v.t
     from (values ${values((l) => sql`${l.id}::int, ${l.value}::float8, ${l.time}::timestamptz`)}) as v(id, value, t)
-    where c.id = v.id and not exists (select 1 from samples s where s.channel_id = c.id and s.time > v.t)`);
+    where c.id = v.id and (c.value_at is null or v.t >= c.value_at)`);
   // A group's or sensor's newest time among its channels, never earlier than what it had.
   const newest = (ids: ReturnType<typeof sql>) =>
     sql`(select id, max(t) as t from (values ${ids}) as x(id, t) group by id)`;

@@ -25,6 +25,10 @@ export async function seedDemo(db: Db, opts: { now: Date; sampleDays: number }) 
     const acct = await seedAccounts(tx, opts.now);
     const dev = await seedDevices(tx, opts.now, acct);
     await seedReports(tx, opts.now, acct.acmeId, dev.channelIds, opts.sampleDays);
+    // Each value is as of its channel's newest seeded sample: older pushes leave it alone.
+    await tx.execute(
+      sql`update channels c set value_at = (select max(s.time) from samples s where s.channel_id = c.id)`,
+    );
     const addr = await seedQuotes(tx, opts.now, acct.acmeId, acct.northwindId);
     await seedOrders(tx, opts.now, { ...acct, ...addr });
   });

@@ -116,13 +116,22 @@ describe("demo seed", () => {
     await emptyDatabase(db());
     await seedDemo(db(), { now: TEST_NOW, sampleDays: 1 });
     const reportKeys = REPORT_CHANNELS.map((c) => c.key);
-    const ends = await rows<{ key: string; value: number; newest: number; at: Date; lastAt: Date }>(
+    const ends = await rows<{
+      key: string;
+      value: number;
+      valueAt: Date;
+      newest: number;
+      at: Date;
+      lastAt: Date;
+    }>(
       db(),
-      sql`select c.channel_key as key, c.value, s.value as newest, s.time as at, g.last_received_at as "lastAt"
+      sql`select c.channel_key as key, c.value, c.value_at as "valueAt", s.value as newest, s.time as at, g.last_received_at as "lastAt"
           from channels c join channel_groups g on g.id = c.channel_group_id
           join lateral (select value, time from samples where channel_id = c.id order by time desc limit 1) s on true
           where c.value is not null`,
     );
+    // Every value is as of its channel's newest sample, so an older push leaves it alone.
+    for (const e of ends) expect(new Date(e.valueAt).getTime(), e.key).toBe(new Date(e.at).getTime());
     const devicesOwn = ends.filter((e) => !reportKeys.includes(e.key));
     expect(devicesOwn.length).toBeGreaterThan(10);
     for (const e of devicesOwn) {

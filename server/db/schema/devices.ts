@@ -147,6 +147,8 @@ export const channels = pgTable(
     name: text("name").notNull(),
     /** The latest reading; temperatures in Celsius. */
     value: doublePrecision("value"),
+    /** When `value` was read: a push of older readings leaves it alone (a late push never sets it back). */
+    valueAt: tz("value_at"),
     adjust: doublePrecision("adjust").notNull().default(0),
     conversionType: text("conversion_type"),
     units: text("units"),
