@@ -1,0 +1,33 @@
+import { eq, sql } from "drizzle-orm";
+import { beforeEach } from "vitest";
+import { rows } from "../../server/db/client.ts";
+import { devices } from "../../server/db/schema/index.ts";
+import { randomToken, sha256 } from "../../server/core/crypto.ts";
+import { TEST_NOW, useTestApp } from "./helpers.ts";
+
+export const MAC = "00:1A:2B:3C:4D:01";
+export const COLD_TEMP = `${MAC}_W1A001_1200_0_1`;
+export const COLD_HUM = `${MAC}_W1A001_1200_0_2`;
+export const NOW_S = Math.floor(TEST_NOW.getTime() / 1000);
+/** The device's own key: demo keys work only in demo mode, and these tests run outside it. */
+export const KEY = randomToken();
+
+/** A seeded app whose lab device pushes with KEY, a push helper and a count of stored samples. */
+export function useIngestApp() {
+  const ctx = useTestApp({ seeded: true });
+  beforeEach(async () => {
+    await ctx.database.db
+      .update(devices)
+      .set({ ingestKeyHash: sha256(KEY) })
+      .where(eq(devices.macAddress, MAC));
+  });
+  const push = (body: unknown, key: string | null = KEY, type = "application/json") =>
+    ctx.app.request("/api/v1/device-data/push", {
+      method: "POST",
+      headers: { "content-type": type, ...(key ? { authorization: `Device ${key}` } : {}) },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+  const sampleCount = async () =>
+    (await rows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from samples`))[0]!.n;
+  return { ctx, push, sampleCount };
+}
