@@ -3,6 +3,7 @@
 // one answers), rolled up as the demo history does, then GET .../public/report/data/{hash}
 // through the app for a day, a month and a year (median of 9), beside the naive date_bin
 // scan of raw samples the issue measured.
+import type { ReportDataWire } from "../../src/api/reports.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -86,9 +87,9 @@ async function measure(db: Db, ids: readonly number[]) {
     for (let i = 0; i < 9; i++) {
       const started = performance.now();
       const res = await app.request(url);
-      const body = (await res.json()) as { data: { series: { points: unknown[] }[] } };
+      const body = (await res.json()) as { data: ReportDataWire };
       times.push(performance.now() - started);
-      if (i === 0) out[`${name} points`] = Math.max(...body.data.series.map((s) => s.points.length));
+      if (i === 0) out[`${name} points`] = Math.max(...body.data.series.map((s) => s.values.length));
     }
     out[name] = median(times);
   }
