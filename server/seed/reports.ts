@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/client.ts";
 import { reportChannels, reportThresholds, reports, thresholdRanges } from "../db/schema/index.ts";
 import { DEMO } from "./demo.ts";
-import { seedSamples, seedSamplesEndingAt } from "./samples.ts";
+import { seedSamples } from "./samples.ts";
 
 /** Days of report history written with the records, so a first start answers at once. */
 export const RECENT_DAYS = 2;
@@ -106,10 +106,10 @@ export async function seedReports(
       await seedSamples(db, id, { base: 20, amplitude: 2, noise: 0.5 }, { end, ...range });
     else {
       const swing = Math.min(2, Math.abs(last.value) * 0.05 + 0.2);
-      await seedSamplesEndingAt(
+      await seedSamples(
         db,
         id,
-        { amplitude: swing, noise: swing / 4 },
+        { base: 0, amplitude: swing, noise: swing / 4 },
         {
           end: new Date(Math.floor(new Date(last.at).getTime() / 1000) * 1000),
           endValue: last.value,

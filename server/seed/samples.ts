@@ -4,39 +4,25 @@ import type { Db } from "../db/client.ts";
 /**
  * Inserts deterministic samples in SQL: each value is a function of its channel and time
  * (a daily wave plus a fixed pseudo-random wobble), so a reseed writes the same numbers.
+ * With `endValue` the curve is moved to end on it at `range.end` (its base then cancels):
+ * a device card's current value and the last point of its chart agree.
  */
 export async function seedSamples(
   db: Db,
   channelId: number,
   shape: { base: number; amplitude: number; noise: number },
-  range: { end: Date; days: number; stepMinutes: number },
+  range: { end: Date; days: number; stepMinutes: number; endValue?: number },
 ) {
   const start = new Date(range.end.getTime() - range.days * 86_400_000);
-  await db.execute(sql`
-    insert into samples (channel_id, time, value)
-    select ${channelId}, t, round(${curve(channelId, shape, sql`t`)}::numeric, 2)::float8
-    from generate_series(${start.toISOString()}::timestamptz, ${range.end.toISOString()}::timestamptz,
-      make_interval(mins => ${range.stepMinutes})) as t
-    on conflict do nothing`);
-}
-
-/**
- * Like seedSamples, with the curve moved so that it ends on `endValue` at `range.end`: a
- * device card's current value and the last point of its chart agree.
- */
-export async function seedSamplesEndingAt(
-  db: Db,
-  channelId: number,
-  shape: { amplitude: number; noise: number },
-  range: { end: Date; days: number; stepMinutes: number; endValue: number },
-) {
-  const start = new Date(range.end.getTime() - range.days * 86_400_000);
-  const flat = { base: 0, ...shape };
   const end = sql`${range.end.toISOString()}::timestamptz`;
+  const atT = curve(channelId, shape, sql`t`);
+  const value =
+    range.endValue === undefined
+      ? atT
+      : sql`(${range.endValue}::float8 + ${atT} - ${curve(channelId, shape, end)})`;
   await db.execute(sql`
     insert into samples (channel_id, time, value)
-    select ${channelId}, t,
-      round((${range.endValue}::float8 + ${curve(channelId, flat, sql`t`)} - ${curve(channelId, flat, end)})::numeric, 2)::float8
+    select ${channelId}, t, round(${value}::numeric, 2)::float8
     from generate_series(${start.toISOString()}::timestamptz, ${end},
       make_interval(mins => ${range.stepMinutes})) as t
     on conflict do nothing`);
