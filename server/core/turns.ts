@@ -1,20 +1,42 @@
 import { ApiError } from "./errors.ts";
 
+/** What one call waits under: its client's signal (gone: its work never starts). */
+export interface TurnOptions {
+  signal?: AbortSignal;
+}
+
+export const ABANDONED = "The request was given up by its client before its turn.";
+
 /**
  * One at a time per key, in arrival order, waiting in this process's memory: used for one
  * device's pushes, which the database serializes on the device's row anyway. Waiting here
  * instead of on the row lock keeps the waiting pushes off the database pool, so a device
  * that sends hundreds at once cannot starve every other request of a connection.
+ *
+ * Work whose client went away while it waited is dropped unstarted (nobody reads its answer, and
+ * its retry is on its way), and work that waited longer than `maxWaitMs` is refused with
+ * `staleMessage` instead of run: behind a push stuck on the database the queue drains at once
+ * rather than one timeout after another.
  */
-export function turnsByKey(maxWaiting: number, busyMessage: string) {
+export function turnsByKey(limits: {
+  maxWaiting: number;
+  busyMessage: string;
+  maxWaitMs: number;
+  staleMessage: string;
+}) {
   const queues = new Map<number, { tail: Promise<unknown>; count: number }>();
-  return async function take<T>(key: number, work: () => Promise<T>): Promise<T> {
+  return async function take<T>(key: number, work: () => Promise<T>, opts: TurnOptions = {}): Promise<T> {
     const queue = queues.get(key) ?? { tail: Promise.resolve(), count: 0 };
     // The one running plus maxWaiting behind it; beyond that a 429 at once.
-    if (queue.count > maxWaiting) throw new ApiError(429, busyMessage);
+    if (queue.count > limits.maxWaiting) throw new ApiError(429, limits.busyMessage);
     queue.count++;
     queues.set(key, queue);
-    const turn = queue.tail.then(work);
+    const queuedAt = Date.now();
+    const turn = queue.tail.then(() => {
+      if (opts.signal?.aborted) throw new ApiError(400, ABANDONED);
+      if (Date.now() - queuedAt > limits.maxWaitMs) throw new ApiError(503, limits.staleMessage);
+      return work();
+    });
     queue.tail = turn.catch(() => undefined);
     try {
       return await turn;

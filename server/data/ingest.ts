@@ -26,6 +26,7 @@ export async function ingestPush(
   key: string | null,
   push: Push,
   now: Date,
+  signal?: AbortSignal,
 ): Promise<{ accepted: number }> {
   const [device] = await db.select().from(devices).where(eq(devices.macAddress, push.macAddress));
   if (!device || !key || !keyMatches(key, device.ingestKeyHash)) throw new ApiError(401, BAD_DEVICE_KEY);
@@ -70,19 +71,55 @@ export async function ingestPush(
   // One push of a device at a time, waiting in this process first (off the database pool),
   // then on the device's row across instances: its pushes share channel, group and sensor
   // rows, which set-based updates lock in no fixed order (two at once deadlocked on PostgreSQL).
-  await devicePushTurn(device.id, () => storePush(db, device.id, push, rows, byKey, sensorByMac, now));
+  const stored = { key, id: device.id };
+  const store = () => storePush(db, stored, push, rows, byKey, sensorByMac, now);
+  await devicePushTurn(device.id, store, signal ? { signal } : {});
   return { accepted: rows.length };
 }
 
 /** How many of one device's pushes may wait behind its running one in a process; more get a 429. */
 export const MAX_WAITING_PUSHES = 64;
 export const PUSHES_BUSY = "This device is sending too many pushes at once. Try again in a few seconds.";
-const devicePushTurn = turnsByKey(MAX_WAITING_PUSHES, PUSHES_BUSY);
+export const PUSH_WAITED_TOO_LONG =
+  "This device's pushes are waiting too long to be stored. Try again in a few seconds.";
+/** A push's longest wait for its turn in the process, and for the device's row in the database. */
+export const MAX_TURN_WAIT_MS = 30_000;
+const ROW_LOCK_TIMEOUT = "5s";
+const devicePushTurn = turnsByKey({
+  maxWaiting: MAX_WAITING_PUSHES,
+  busyMessage: PUSHES_BUSY,
+  maxWaitMs: MAX_TURN_WAIT_MS,
+  staleMessage: PUSH_WAITED_TOO_LONG,
+});
+/** SQLSTATE lock_not_available: the device's row stayed locked past the lock timeout. */
+const LOCK_NOT_AVAILABLE = "55P03";
 
-/** Stores a checked push, whole or not at all. */
-function storePush(
+/**
+ * Stores a checked push, whole or not at all. The device's key and suspension are read again
+ * under its row lock: a push that waited its turn while the device was suspended or given a new
+ * key stores nothing. A row held elsewhere (another instance's stuck transaction) fails the push
+ * after ROW_LOCK_TIMEOUT instead of holding a connection for as long as it stays stuck.
+ */
+async function storePush(
   db: Db,
-  deviceId: number,
+  device: { key: string | null; id: number },
+  push: Push,
+  rows: Row[],
+  byKey: Map<string, Known>,
+  sensorByMac: Map<string, number>,
+  now: Date,
+) {
+  try {
+    await storePushNow(db, device, push, rows, byKey, sensorByMac, now);
+  } catch (e) {
+    if (sqlStateOf(e) === LOCK_NOT_AVAILABLE) throw new ApiError(503, PUSH_WAITED_TOO_LONG);
+    throw e;
+  }
+}
+
+function storePushNow(
+  db: Db,
+  { key, id: deviceId }: { key: string | null; id: number },
   push: Push,
   rows: Row[],
   byKey: Map<string, Known>,
@@ -90,7 +127,14 @@ function storePush(
   now: Date,
 ) {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select 1 from devices where id = ${deviceId} for update`);
+    await tx.execute(sql.raw(`set local lock_timeout = '${ROW_LOCK_TIMEOUT}'`));
+    const [current] = await tx
+      .select({ hash: devices.ingestKeyHash, suspended: devices.isSuspended })
+      .from(devices)
+      .where(eq(devices.id, deviceId))
+      .for("update");
+    if (!current || !key || !keyMatches(key, current.hash)) throw new ApiError(401, BAD_DEVICE_KEY);
+    if (current.suspended) throw new ApiError(403, SUSPENDED);
     await tx
       .insert(samples)
       .values(rows)
@@ -168,4 +212,13 @@ async function storeLatest(tx: Db, rows: Row[], byKey: Map<string, Known>) {
     from ${newest(values((l) => sql`${l.groupId}::int, ${l.time}::timestamptz`))} as v where g.id = v.id`);
   await tx.execute(sql`update sensors s set last_received_at = greatest(coalesce(s.last_received_at, v.t), v.t)
     from ${newest(values((l) => sql`${l.sensorId}::int, ${l.time}::timestamptz`))} as v where s.id = v.id`);
+}
+
+/** The SQLSTATE of a failed statement (Drizzle keeps the driver's error as its cause). */
+function sqlStateOf(e: unknown): string | undefined {
+  for (let err = e, depth = 0; err instanceof Error && depth < 4; err = err.cause, depth++) {
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+  }
+  return undefined;
 }

@@ -30,7 +30,8 @@ export function validate<T extends z.core.$ZodType>(schema: T, raw: unknown): z.
  */
 export async function jsonBody<T extends z.core.$ZodType>(c: Context, schema: T): Promise<z.output<T>> {
   const type = c.req.header("content-type") ?? "";
-  if (!/^application\/json\b/i.test(type)) {
+  // application/json, with parameters or without (not application/json-patch+json and kin).
+  if (!/^application\/json\s*(?:;|$)/i.test(type)) {
     throw new ApiError(415, "Content-Type must be application/json.");
   }
   let raw: unknown;

@@ -3,6 +3,15 @@ import { ApiError, UNEXPECTED } from "../core/errors.ts";
 import { databaseAwayResponse, errorResponse, isDatabaseAway } from "./errors.ts";
 import { routeOf } from "./requestLog.ts";
 
+export const BODY_CUT_OFF = "The request body was cut off before its end.";
+
+/** Node's error for a request whose client closed the connection while its body was read. */
+function isClientAbort(err: Error): boolean {
+  return [err, err.cause].some(
+    (e) => e instanceof Error && e.message === "aborted" && (e as { code?: unknown }).code === "ECONNRESET",
+  );
+}
+
 /**
  * The app's last word on a thrown error: an ApiError's own answer; the database being away a
  * 503 and one short warn line (no stack: the failed query's text and parameters stay out of
@@ -12,6 +21,9 @@ import { routeOf } from "./requestLog.ts";
 export function answerError(err: Error, c: Context) {
   if (err instanceof ApiError) return errorResponse(c, err.status, err.errors);
   const line = { requestId: c.get("requestId"), route: routeOf(c) };
+  // Checked first: Node reports a body cut off by its client as ECONNRESET, a code that also
+  // means a lost database connection; anyone could otherwise fake "database away" alerts.
+  if (isClientAbort(err)) return errorResponse(c, 400, [{ field: null, message: BODY_CUT_OFF }]);
   if (isDatabaseAway(err)) {
     const cause = err.cause instanceof Error ? err.cause : err;
     console.warn(JSON.stringify({ level: "warn", ...line, what: "database away", error: cause.message }));

@@ -162,6 +162,10 @@ describe("device push ingestion", () => {
 
   it("insists on application/json and refuses oversized pushes", async () => {
     expect((await push("macAddress=x", KEY, "application/x-www-form-urlencoded")).status).toBe(415);
+    // Another JSON-based type is not this one.
+    expect((await push({ macAddress: MAC, readings: [] }, KEY, "application/json-patch+json")).status).toBe(
+      415,
+    );
     const big = JSON.stringify({ macAddress: MAC, readings: [], pad: "x".repeat(300 * 1024) });
     expect((await push(big)).status).toBe(413);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../server/core/errors.ts";
-import { turnsByKey } from "../../server/core/turns.ts";
+import { ABANDONED, turnsByKey } from "../../server/core/turns.ts";
 
 /** A piece of work that records when it starts and ends, and ends when told. */
 function step(log: string[], name: string) {
@@ -19,9 +19,13 @@ function step(log: string[], name: string) {
 
 const ticks = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/** Turns with room for `maxWaiting` behind the running one and a long wait allowed. */
+const turns = (maxWaiting: number, busyMessage = "busy", maxWaitMs = 60_000) =>
+  turnsByKey({ maxWaiting, busyMessage, maxWaitMs, staleMessage: "waited too long" });
+
 describe("turns by key", () => {
   it("runs one key's work one at a time in arrival order, and other keys' beside it", async () => {
-    const take = turnsByKey(10, "busy");
+    const take = turns(10);
     const log: string[] = [];
     const [a1, a2, b1] = [step(log, "a1"), step(log, "a2"), step(log, "b1")];
     const results = [take(1, a1.work), take(1, a2.work), take(2, b1.work)];
@@ -36,7 +40,7 @@ describe("turns by key", () => {
   });
 
   it("refuses with 429 when the running one and maxWaiting are taken, and takes more once they end", async () => {
-    const take = turnsByKey(2, "This device is busy.");
+    const take = turns(2, "This device is busy.");
     const log: string[] = [];
     const steps = [0, 1, 2].map((i) => step(log, `s${i}`));
     const running = steps.map((s) => take(7, s.work));
@@ -52,12 +56,48 @@ describe("turns by key", () => {
   });
 
   it("gives the next one its turn after a failure, and passes the failure to its own caller", async () => {
-    const take = turnsByKey(5, "busy");
+    const take = turns(5);
     const failed = take(3, async () => {
       throw new Error("database said no");
     });
     const next = take(3, async () => "stored");
     await expect(failed).rejects.toThrow("database said no");
     expect(await next).toBe("stored");
+  });
+
+  it("drops unstarted the work of a client that went away while it waited, and runs the next", async () => {
+    const take = turns(5);
+    const log: string[] = [];
+    const [first, gone, next] = [step(log, "first"), step(log, "gone"), step(log, "next")];
+    const leaving = new AbortController();
+    const results = [
+      take(4, first.work),
+      take(4, gone.work, { signal: leaving.signal }).catch((e: unknown) => e),
+      take(4, next.work),
+    ];
+    leaving.abort();
+    first.finish();
+    next.finish();
+    const [, dropped, ran] = await Promise.all(results);
+    expect(dropped).toMatchObject({ status: 400, errors: [{ field: null, message: ABANDONED }] });
+    expect(ran).toBe("next");
+    expect(log).toEqual(["first starts", "first ends", "next starts", "next ends"]);
+  });
+
+  it("refuses with 503 the work that waited longer than maxWaitMs, without running it", async () => {
+    const take = turns(5, "busy", 20);
+    const log: string[] = [];
+    const stuck = step(log, "stuck");
+    const running = take(9, stuck.work);
+    const waiting = take(9, async () => "late").catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    stuck.finish();
+    await running;
+    expect(await waiting).toMatchObject({
+      status: 503,
+      errors: [{ field: null, message: "waited too long" }],
+    });
+    // The queue is free again: new work runs at once.
+    expect(await take(9, async () => "fresh")).toBe("fresh");
   });
 });

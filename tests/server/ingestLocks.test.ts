@@ -1,0 +1,79 @@
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { devices } from "../../server/db/schema/index.ts";
+import { BAD_DEVICE_KEY, PUSH_WAITED_TOO_LONG, SUSPENDED } from "../../server/data/ingest.ts";
+import { sha256, randomToken } from "../../server/core/crypto.ts";
+import { COLD_TEMP, MAC, NOW_S, useIngestApp } from "./ingestKit.ts";
+
+/*
+ * A push that passed its checks and then waited for the device's row: what changed meanwhile
+ * decides. On PostgreSQL another connection holds the row here, as another instance would; on
+ * PGlite (one connection) the holder runs first and the push's own checks see the change.
+ */
+const onPostgres = Boolean(process.env["TEST_DATABASE_URL"]);
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("a push waiting for its device's row", () => {
+  const { ctx, push, sampleCount } = useIngestApp();
+  const reading = (value: number) => ({
+    macAddress: MAC,
+    readings: [{ channelKey: COLD_TEMP, value, time: NOW_S - 5 }],
+  });
+
+  /** Holds the device's row for `ms` while `sent` is sent, then changes the row (or not) and lets go. */
+  async function holdingTheRow(
+    ms: number,
+    sent: () => Promise<Response>,
+    change?: Partial<typeof devices.$inferInsert>,
+  ) {
+    let answer!: Promise<Response>;
+    await ctx.database.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1 from devices where mac_address = ${MAC} for update`);
+      answer = sent();
+      await pause(ms);
+      if (change) await tx.update(devices).set(change).where(eq(devices.macAddress, MAC));
+    });
+    return answer;
+  }
+
+  it("stores nothing once the device was suspended while it waited", async () => {
+    const before = await sampleCount();
+    const res = await holdingTheRow(300, () => Promise.resolve(push(reading(-3))), { isSuspended: true });
+    expect(res.status).toBe(403);
+    expect((await res.json()).data).toEqual([{ field: null, message: SUSPENDED }]);
+    expect(await sampleCount()).toBe(before);
+    await ctx.database.db.update(devices).set({ isSuspended: false }).where(eq(devices.macAddress, MAC));
+  });
+
+  it("stores nothing once the device was given a new key while it waited", async () => {
+    const before = await sampleCount();
+    const res = await holdingTheRow(300, () => Promise.resolve(push(reading(-4))), {
+      ingestKeyHash: sha256(randomToken()),
+    });
+    expect(res.status).toBe(401);
+    expect((await res.json()).data).toEqual([{ field: null, message: BAD_DEVICE_KEY }]);
+    expect(await sampleCount()).toBe(before);
+  });
+
+  it.runIf(onPostgres)(
+    "gives up with 503 after the lock timeout while another connection holds the row, storing nothing",
+    { timeout: 30_000 },
+    async () => {
+      const before = await sampleCount();
+      const started = Date.now();
+      let answeredAfter = 0;
+      const res = await holdingTheRow(8_000, () =>
+        Promise.resolve(push(reading(-5))).then((r) => ((answeredAfter = Date.now() - started), r)),
+      );
+      // Answered while the row was still held (the 5 s lock timeout), not once the holder let go.
+      expect(answeredAfter).toBeGreaterThanOrEqual(4_500);
+      expect(answeredAfter).toBeLessThan(8_000);
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toBe("5");
+      expect((await res.json()).data).toEqual([{ field: null, message: PUSH_WAITED_TOO_LONG }]);
+      expect(await sampleCount()).toBe(before);
+      // The device pushes again as soon as the row is free.
+      expect((await push(reading(-6))).status).toBe(200);
+    },
+  );
+});
