@@ -5,6 +5,7 @@ import { poDisplay } from "../../src/domain/order.ts";
 import { remainingItemsNoted, shipsNothing } from "../../src/domain/orderShown.ts";
 import { $accountOrder, dismissRecordError, loadAccountOrder } from "../../src/stores/accountOrders.ts";
 import { $paidOrderId, shownBillingStatus } from "../../src/stores/orderPay.ts";
+import { $placedOrder } from "../../src/stores/quotePlaced.ts";
 import { $router, loadUnlessStarted } from "../../src/stores/router.ts";
 import type { Shipment } from "../../src/api/shipments.ts";
 import { AddressCards } from "../guest/AddressCards.tsx";
@@ -16,6 +17,7 @@ import { OrderTotals } from "../guest/Totals.tsx";
 import { StatusBadge } from "../ui/StatusBadge.tsx";
 import { NothingToShip, OrderBalance, needsShippingOf } from "./ListParts.tsx";
 import { OrderPay, PaymentReceived } from "./OrderPay.tsx";
+import { OrderPlaced } from "./OrderPlaced.tsx";
 import { OrderShipments } from "./OrderShipments.tsx";
 import { RecordHead, RecordPending } from "./RecordPage.tsx";
 import { ShareMenu } from "./ShareMenu.tsx";
@@ -40,6 +42,7 @@ export default function OrderDetails() {
 function OrderView({ order, shipments }: { order: AccountOrder; shipments: Shipment[] | null }) {
   const currency = order.currency;
   const paidOrderId = useStore($paidOrderId);
+  const placed = useStore($placedOrder);
   const nothingToShip = shipsNothing({
     needsShipping: needsShippingOf(order),
     shippingAddress: order.shippingAddress,
@@ -63,6 +66,7 @@ function OrderView({ order, shipments }: { order: AccountOrder; shipments: Shipm
           />
         }
       />
+      {placed?.orderId === order.id && <OrderPlaced key={placed.orderId} placed={placed} />}
       <Facts label="Order summary">
         <Fact name="Order Number">{order.orderNumber}</Fact>
         <Fact name="Ordered On">

@@ -1,5 +1,5 @@
 import { useStore } from "@nanostores/react";
-import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import { useEffect, useMemo } from "react";
 import type { AccountQuote } from "../../src/api/accountOrders.ts";
 import { visitorZone } from "../../src/domain/dayText.ts";
 import { ORDER_PREFIX } from "../../src/domain/order.ts";
@@ -8,17 +8,13 @@ import {
   $orderTotals,
   $placedOrder,
   $quoteOrder,
-  $quotePaymentDone,
-  closeQuotePaymentDone,
   dismissOrderBanner,
   mayOrderQuotes,
   openQuoteOrder,
   orderOffer,
-  placedMessage,
   orderPagePath,
   quoteStatusText,
   shippingLabel,
-  type PlacedOrder,
 } from "../../src/stores/quoteOrder.ts";
 import { askToVerifyShipping, openAddressDialog } from "../../src/stores/quoteAddress.ts";
 import { $router, loadUnlessStarted } from "../../src/stores/router.ts";
@@ -27,7 +23,6 @@ import { Day } from "../guest/Day.tsx";
 import { Fact, Facts } from "../guest/Facts.tsx";
 import { LineItems } from "../guest/LineItems.tsx";
 import { Totals } from "../guest/Totals.tsx";
-import { PaymentComplete } from "../payments/PaymentComplete.tsx";
 import { ErrorBanner } from "../ui/ErrorBanner.tsx";
 import { AddressDialog } from "./quote/AddressDialog.tsx";
 import { EditableAddresses } from "./quote/EditableAddresses.tsx";
@@ -58,8 +53,9 @@ export default function QuoteDetails() {
 function QuoteView({ quote }: { quote: AccountQuote }) {
   const offer = useMemo(() => orderOffer(quote, mayOrderQuotes()), [quote]);
   const placedAny = useStore($placedOrder);
-  // Placed from this page: the quote is closed now; the page confirms the order and links to it.
+  // Placed from this page (the order's page then took over): the quote is closed now and links to it.
   const placed = placedAny?.quoteId === quote.id ? placedAny : null;
+  const orderId = placed?.orderId ?? quote.orderId;
   const ordering = offer.kind === "order";
   const editing = ordering && !placed;
   useEffect(() => {
@@ -90,11 +86,11 @@ function QuoteView({ quote }: { quote: AccountQuote }) {
           <Day at={quote.createdAt} />
         </Fact>
         <Fact name="Status">{quoteStatusText(quote, visitorZone(), placed !== null)}</Fact>
-        {!placed && quote.orderId !== null && (
+        {orderId !== null && (
           <Fact name="Order">
-            <a href={orderPagePath(quote.orderId)}>
+            <a href={orderPagePath(orderId)}>
               {ORDER_PREFIX}
-              {quote.orderId}
+              {orderId}
             </a>
           </Fact>
         )}
@@ -110,7 +106,6 @@ function QuoteView({ quote }: { quote: AccountQuote }) {
       {ordering ? <OrderTotals /> : <QuoteTotals quote={quote} />}
       {editing && <ShippingNote />}
       {offer.kind === "reason" && <p className="muted">{offer.message}</p>}
-      {placed && <OrderPlaced key={placed.orderId} placed={placed} />}
       {editing && (
         <>
           <PaymentSection />
@@ -170,29 +165,6 @@ function ShippingNote() {
         </button>
       )}
     </div>
-  );
-}
-
-/**
- * The order placed from this page: the confirmation takes the focus (the payment form that had
- * it is gone), a link opens the order, and a card order's Payment Complete opens over it, so
- * closing that dialog brings the focus back here.
- */
-function OrderPlaced({ placed }: { placed: PlacedOrder }) {
-  const done = useStore($quotePaymentDone);
-  const note = useRef<HTMLParagraphElement>(null);
-  useLayoutEffect(() => note.current?.focus(), []);
-  return (
-    <section className="order-placed" aria-labelledby="order-placed-heading">
-      <h2 id="order-placed-heading">Order Placed</h2>
-      <p ref={note} tabIndex={-1} role="status" className="pay-done">
-        {placedMessage(placed)}
-      </p>
-      <p>
-        <a href={placed.orderPath}>View order {placed.orderNumber}</a>
-      </p>
-      <PaymentComplete done={done} onClose={closeQuotePaymentDone} />
-    </section>
   );
 }
 

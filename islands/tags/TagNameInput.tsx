@@ -1,7 +1,7 @@
 import { useStore } from "@nanostores/react";
 import { useState, type KeyboardEvent } from "react";
 import type { Tag } from "../../src/api/tags.ts";
-import { $tagRowErrors, renameTag } from "../../src/stores/tags.ts";
+import { $tagRowErrors, $tagSaved, renameTag } from "../../src/stores/tags.ts";
 
 /**
  * A tag's name as an editable title (spec section 4): Enter or leaving the field saves a
@@ -12,6 +12,7 @@ export function TagNameInput({ tag }: { tag: Tag }) {
   const [shown, setShown] = useState(tag.name);
   const errors = useStore($tagRowErrors);
   const error = errors[String(tag.id)];
+  const saved = useStore($tagSaved) === tag.id;
   // A rename saved (or made elsewhere) shows once the list has it.
   if (shown !== tag.name) {
     setShown(tag.name);
@@ -38,7 +39,10 @@ export function TagNameInput({ tag }: { tag: Tag }) {
         type="text"
         aria-label={`Name of tag ${tag.name}`}
         value={draft}
-        onChange={(e) => setDraft(e.target.value)}
+        onChange={(e) => {
+          setDraft(e.target.value);
+          if (saved) $tagSaved.set(null);
+        }}
         onKeyDown={keys}
         onBlur={() => void save()}
         aria-invalid={error ? true : undefined}
@@ -49,6 +53,10 @@ export function TagNameInput({ tag }: { tag: Tag }) {
           {error}
         </small>
       )}
+      {/* Always in the page, so a screen reader hears the word when it appears. */}
+      <small role="status" className="tag-saved">
+        {saved && !error ? "Saved" : ""}
+      </small>
     </div>
   );
 }

@@ -185,8 +185,10 @@ async function seedShipment(
         ]
       : []),
   ];
+  // A shipment still on its way has only the scans that have happened by now.
+  const happened = steps.filter((st) => shippedAt.getTime() + st.h * 3_600_000 <= now.getTime());
   await db.insert(trackingActivity).values(
-    steps.map((st) => ({
+    happened.map((st) => ({
       trackingNumber: tracking,
       occurredAt: new Date(shippedAt.getTime() + st.h * 3_600_000),
       locationDescription: st.where,

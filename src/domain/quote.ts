@@ -18,6 +18,21 @@ export function quoteStatusLabel(
   return `Expires at ${formatDate(quote.expiresAt, zone)}`;
 }
 
+/**
+ * The signed-in area's Status: the spec's label, except that an open quote whose date has
+ * passed reads 'Expired on {date}' (not a past 'Expires at'). The public pages keep the spec's.
+ */
+export function quoteStatusSaid(
+  quote: { status: string | null; expiresAt: EpochSeconds | null },
+  zone?: string,
+  now = Date.now(),
+): string {
+  const { expiresAt } = quote;
+  if (expiresAt === null || !isQuoteOpen(quote.status) || expiresAt * 1000 > now)
+    return quoteStatusLabel(quote, zone);
+  return `Expired on ${formatDate(expiresAt, zone)}`;
+}
+
 /** QUO- plus id. */
 export function quoteNumber(id: number): string {
   return `${QUOTE_PREFIX}${id}`;

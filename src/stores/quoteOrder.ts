@@ -3,9 +3,8 @@ import type { AccountQuote } from "../api/accountOrders.ts";
 import { getQuoteTax, type ShippingOption } from "../api/quoteOrder.ts";
 import { draftOf, type AddressDraft } from "../domain/address.ts";
 import { cents, epochSeconds } from "../domain/brand.ts";
-import { formatDate } from "../domain/dayText.ts";
 import { formatMoney } from "../domain/money.ts";
-import { quoteStatusLabel } from "../domain/quote.ts";
+import { quoteStatusLabel, quoteStatusSaid } from "../domain/quote.ts";
 import { $countries, loadCountries } from "./countries.ts";
 import type { FormState } from "./formTask.ts";
 import { RECORD_LOAD_FAILED } from "./accountOrders.ts";
@@ -107,9 +106,8 @@ export function quoteStatusText(
 ): string {
   if (placed) return "Closed";
   const expiresAt = quote.expiresAt === null ? null : epochSeconds(quote.expiresAt);
-  const label = quoteStatusLabel({ status: quote.status, expiresAt }, zone);
-  if (expiresAt === null || !quote.isOpen || expiresAt * 1000 > now) return label;
-  return `Expired on ${formatDate(expiresAt, zone)}`;
+  if (!quote.isOpen) return quoteStatusLabel({ status: quote.status, expiresAt }, zone);
+  return quoteStatusSaid({ status: quote.status, expiresAt }, zone, now);
 }
 
 /** The totals as the order would be placed: the chosen shipping and the server's tax, else the quote's own. */

@@ -1,3 +1,4 @@
+import { openPage } from "@nanostores/router";
 import type { FieldError } from "../api/errors.ts";
 import { PAYMENT_IN_PROGRESS } from "../api/payments.ts";
 import { placeQuoteOrder } from "../api/quoteOrder.ts";
@@ -10,6 +11,7 @@ import { newAttemptKey } from "./guestPay.ts";
 import { call, errorsOf, RequestFailure } from "./http.ts";
 import { $orderForm, $quoteOrder, $readyToPay } from "./quoteOrder.ts";
 import { $placedOrder, orderPagePath, showPaymentComplete } from "./quotePlaced.ts";
+import { $router } from "./router.ts";
 
 /*
  * Placing a quote's order from its page (POST /quote/order): the payment form's own fields,
@@ -104,6 +106,9 @@ export async function placeOrder(card: CardInput | null) {
       method: input.paymentMethod,
       purchaseOrderNumber: f.purchaseOrderNumber,
     });
+    // Placing the order leads to its page (spec section 4), which confirms it and shows a card
+    // order's Payment Complete over it.
+    openPage($router, "orderDetails", { id: `${ORDER_PREFIX}${orderId}` });
     if (card) void showPaymentComplete(orderId);
   });
 }

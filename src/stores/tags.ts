@@ -81,6 +81,9 @@ export const $newTags = formStore();
 /** The delete confirmation. */
 export const $tagDelete = formStore();
 
+/** The tag whose rename was saved last (its row says so until it is edited again). */
+export const $tagSaved = atom<number | null>(null);
+
 /** Saves a tag's new name when it is non-empty and changed (trimmed); true when nothing is left to do. */
 export async function renameTag(id: number, draft: string): Promise<boolean> {
   const tag = tagList().find((t) => t.id === id);
@@ -92,6 +95,7 @@ export async function renameTag(id: number, draft: string): Promise<boolean> {
   try {
     const saved = await call(updateTag, { fields: { name }, patchFields: ["name"] }, { id });
     replaceTag(saved);
+    $tagSaved.set(id);
     return true;
   } catch (e) {
     return rowFailed(id, tagFailure(e, RENAME_FAILED).message);
@@ -103,11 +107,18 @@ function rowFailed(id: number, message: string): false {
   return false;
 }
 
-/** Puts a changed tag back in the list, keeping the order by name. */
+/** Puts a changed tag back in the list, keeping the order by name, and on the devices that carry it. */
 function replaceTag(tag: Tag) {
   const list = tagList().map((t) => (t.id === tag.id ? tag : t));
   list.sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: "base" }) || a.id - b.id);
   $tags.set({ status: "ready", list });
+  const devices = $tagDevices.get();
+  if (devices.status !== "ready") return;
+  const renamed = (d: DeviceListItem) => ({
+    ...d,
+    tagList: d.tagList.map((t) => (t.id === tag.id ? { ...t, name: tag.name } : t)),
+  });
+  $tagDevices.set({ status: "ready", list: devices.list.map(renamed) });
 }
 
 /** Deletes a tag (it comes off every device); true when it is gone. */

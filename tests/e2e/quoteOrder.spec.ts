@@ -305,22 +305,27 @@ test.describe("ordering on a portal of its own", () => {
       "href",
       /\/order\/public\/ORD-\d+-[^/]+\/receipt\/\d+$/,
     );
+    // Placing the order led to the order's page (spec section 4), the dialog over it.
+    await expect(page).toHaveURL(/\/s\/order\/details\/ORD-\d+$/);
+    const number = /ORD-(\d+)$/.exec(page.url())![1];
+    await expect(page.getByRole("heading", { level: 1, name: `Order ORD-${number}` })).toBeVisible();
     await shot(page, "quote-paid-dialog-desktop");
     await done.getByRole("button", { name: "Close" }).last().click();
     await expect(done).toBeHidden();
-    const note = page
-      .getByRole("status")
-      .filter({ hasText: /^Thank you: your order ORD-\d+ is placed and paid by card\.$/ });
+    const note = page.getByRole("status").filter({
+      hasText: new RegExp(`^Thank you: your order ORD-${number} is placed and paid by card\\.$`),
+    });
     await expect(note).toBeFocused();
+    await expect(page.getByLabel("Order summary")).toContainText("Paid");
+    await shot(page, "quote-ordered-desktop");
+    // Back on the quote: closed, no payment form, and it names the order it became.
+    await page.goBack();
     await expect(page.getByLabel("Quote summary")).toContainText("Closed");
     await expect(page.getByRole("heading", { name: "Payment" })).toHaveCount(0);
     await expect(page.getByRole("button", { name: /^Edit / })).toHaveCount(0);
-    const number = /ORD-(\d+)/.exec((await note.textContent())!)![1];
-    const link = page.getByRole("link", { name: `View order ORD-${number}` });
-    await expect(link).toHaveAttribute("href", `/s/order/details/ORD-${number}`);
-    await shot(page, "quote-ordered-desktop");
-    await link.click();
-    await expect(page.getByRole("heading", { level: 1, name: `Order ORD-${number}` })).toBeVisible();
+    await expect(
+      page.getByLabel("Quote summary").getByRole("link", { name: `ORD-${number}` }),
+    ).toHaveAttribute("href", `/s/order/details/ORD-${number}`);
   });
 
   test("pays a quote on terms with a PO file and confirms it, on a phone", async ({ page }) => {
@@ -341,15 +346,14 @@ test.describe("ordering on a portal of its own", () => {
     });
     await expect(pay).toBeEnabled();
     await pay.click();
+    await expect(page).toHaveURL(/\/s\/order\/details\/ORD-\d+$/);
     const note = page
       .getByRole("status")
       .filter({ hasText: /^Thank you: your order ORD-\d+ is placed on terms/ });
     await expect(note).toBeFocused();
     await expect(note).toHaveText(/with purchase order PO-4711; it will be invoiced\.$/);
     await expect(page.getByRole("dialog", { name: "Payment Complete" })).toBeHidden();
-    await shot(page, "quote-ordered-terms-phone");
-    await page.getByRole("link", { name: /^View order ORD-\d+$/ }).click();
-    await expect(page).toHaveURL(/\/s\/order\/details\/ORD-\d+$/);
     await expect(page.getByLabel("Order summary")).toContainText("PO-4711");
+    await shot(page, "quote-ordered-terms-phone");
   });
 });

@@ -58,6 +58,7 @@ test("an Administrator adds, renames, applies with the dialog, and deletes tags"
   await name.fill(`  ${renamed} `);
   await name.press("Enter");
   await expect(page.getByLabel(`Name of tag ${renamed}`)).toHaveValue(renamed);
+  await expect(tagRow(page, renamed).getByRole("status")).toHaveText("Saved");
   // A name in use is refused beside the tag, whatever its case.
   await page.getByLabel(`Name of tag ${renamed}`).fill("lab");
   await page.getByLabel(`Name of tag ${renamed}`).press("Enter");
@@ -110,6 +111,17 @@ test("an Administrator adds, renames, applies with the dialog, and deletes tags"
   await expect(deviceRow(page)).not.toContainText("Freezer");
   await expect(tagRow(page, renamed)).toContainText("1 device");
   await page.screenshot({ path: shot("page"), fullPage: true });
+
+  // A rename shows on the devices that carry the tag at once, not after a reload.
+  const renamedAgain = `${renamed} B`;
+  await page.getByLabel(`Name of tag ${renamed}`).fill(renamedAgain);
+  await page.getByLabel(`Name of tag ${renamed}`).press("Enter");
+  await expect(tagRow(page, renamedAgain).getByRole("status")).toHaveText("Saved");
+  await expect(deviceRow(page)).toContainText(renamedAgain);
+  await page.getByLabel(`Name of tag ${renamedAgain}`).fill(renamed);
+  await page.getByLabel(`Name of tag ${renamedAgain}`).press("Enter");
+  await expect(deviceRow(page)).toContainText(renamed);
+  await expect(deviceRow(page)).not.toContainText(renamedAgain);
 
   // Put Freezer back, then delete both new tags (each after a question).
   const again = await openDialog(page);

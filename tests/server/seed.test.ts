@@ -99,6 +99,15 @@ describe("demo seed", () => {
     ]);
   });
 
+  it("dates no carrier scan after now: a shipment on its way has only the scans so far", async () => {
+    const [latest] = await rows<{ at: Date | string; n: number }>(
+      db(),
+      sql`select max(occurred_at) as at, count(*)::int as n from tracking_activity`,
+    );
+    expect(latest!.n).toBeGreaterThan(10);
+    expect(new Date(latest!.at).getTime()).toBeLessThanOrEqual(TEST_NOW.getTime());
+  });
+
   it("has RA and RAMAX devices, every battery band, both signal strengths, a hidden and a stale sensor", async () => {
     const types = (await db().select().from(devices)).map((d) => d.deviceType);
     expect(types).toEqual(expect.arrayContaining(["RA12", "RAMAX", "WS2"]));

@@ -38,6 +38,7 @@ import {
   shippingLabel,
 } from "../../src/stores/quoteOrder.ts";
 import { choosePoFile, placeOrder, setOrderField } from "../../src/stores/quotePlace.ts";
+import { $router } from "../../src/stores/router.ts";
 import { $session } from "../../src/stores/session.ts";
 import { fakeApi, fakeNavigation, later } from "./fakeApi.ts";
 import { session } from "./sessions.ts";
@@ -375,7 +376,9 @@ describe("placing the order", () => {
       shippingAddressCountryId: "1",
       billingAddressCity: "Boston",
     });
+    // The app moves to the order's page itself (no page load).
     expect(visits).toEqual([]);
+    expect($router.get()).toMatchObject({ route: "orderDetails", params: { id: "ORD-5100" } });
     expect($placedOrder.get()).toMatchObject({
       quoteId: 1001,
       orderId: 5100,
@@ -428,6 +431,7 @@ describe("placing the order", () => {
     expect(bodies[0]!.get("purchaseOrderNumber")).toBe("PO-77");
     expect((bodies[0]!.get("purchaseOrderFile") as File).name).toBe("po.csv");
     expect(visits).toEqual([]);
+    expect($router.get()).toMatchObject({ route: "orderDetails", params: { id: "ORD-5101" } });
     expect(placedMessage($placedOrder.get()!)).toBe(
       "Thank you: your order ORD-5101 is placed on terms with purchase order PO-77; it will be invoiced.",
     );
