@@ -1,8 +1,8 @@
 import { ApiError } from "./errors.ts";
 
-/** What one call waits under: its client's signal (gone: its work never starts). */
+/** What one call waits under: whether its client went away (then its work never starts). */
 export interface TurnOptions {
-  signal?: AbortSignal;
+  gone?: () => boolean;
 }
 
 export const ABANDONED = "The request was given up by its client before its turn.";
@@ -33,7 +33,7 @@ export function turnsByKey(limits: {
     queues.set(key, queue);
     const queuedAt = Date.now();
     const turn = queue.tail.then(() => {
-      if (opts.signal?.aborted) throw new ApiError(400, ABANDONED);
+      if (opts.gone?.()) throw new ApiError(400, ABANDONED);
       if (Date.now() - queuedAt > limits.maxWaitMs) throw new ApiError(503, limits.staleMessage);
       return work();
     });

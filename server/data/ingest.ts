@@ -3,7 +3,7 @@ import type { Db } from "../db/client.ts";
 import { channelGroups, channels, devices, samples, sensors } from "../db/schema/index.ts";
 import { keyMatches } from "../core/crypto.ts";
 import { ApiError, type FieldError } from "../core/errors.ts";
-import { turnsByKey } from "../core/turns.ts";
+import { turnsByKey, type TurnOptions } from "../core/turns.ts";
 import type { Push } from "../../src/api/readings.ts";
 import { announceDevice } from "./liveNotify.ts";
 import { rollUpSamples } from "./rollups.ts";
@@ -26,7 +26,7 @@ export async function ingestPush(
   key: string | null,
   push: Push,
   now: Date,
-  signal?: AbortSignal,
+  turn: TurnOptions = {},
 ): Promise<{ accepted: number }> {
   const [device] = await db.select().from(devices).where(eq(devices.macAddress, push.macAddress));
   if (!device || !key || !keyMatches(key, device.ingestKeyHash)) throw new ApiError(401, BAD_DEVICE_KEY);
@@ -73,7 +73,7 @@ export async function ingestPush(
   // rows, which set-based updates lock in no fixed order (two at once deadlocked on PostgreSQL).
   const stored = { key, id: device.id };
   const store = () => storePush(db, stored, push, rows, byKey, sensorByMac, now);
-  await devicePushTurn(device.id, store, signal ? { signal } : {});
+  await devicePushTurn(device.id, store, turn);
   return { accepted: rows.length };
 }
 

@@ -4,6 +4,7 @@ import { ingestPush } from "../data/ingest.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { limitBodyTo } from "../http/bodyLimit.ts";
+import { clientGone } from "../http/clientGone.ts";
 import { inputOf } from "../http/input.ts";
 import { countPushes } from "../http/metrics.ts";
 import { reply } from "../http/reply.ts";
@@ -20,7 +21,7 @@ export function devicePushRoutes(deps: Deps) {
     const key = /^Device\s+(\S+)$/.exec(c.req.header("authorization") ?? "")?.[1] ?? null;
     const push = await inputOf(c, pushReadings);
     try {
-      return reply(c, pushReadings, await ingestPush(db, key, push, now(), c.req.raw.signal));
+      return reply(c, pushReadings, await ingestPush(db, key, push, now(), { gone: clientGone(c) }));
     } catch (e) {
       // "Try again in a few seconds", said to the device's HTTP client too.
       if (e instanceof ApiError && (e.status === 429 || e.status === 503))

@@ -1,9 +1,10 @@
 import { eq, sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { serve, type ServerType } from "@hono/node-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devices } from "../../server/db/schema/index.ts";
 import { BAD_DEVICE_KEY, PUSH_WAITED_TOO_LONG, SUSPENDED } from "../../server/data/ingest.ts";
 import { sha256, randomToken } from "../../server/core/crypto.ts";
-import { COLD_TEMP, MAC, NOW_S, useIngestApp } from "./ingestKit.ts";
+import { COLD_TEMP, KEY, MAC, NOW_S, useIngestApp } from "./ingestKit.ts";
 
 /*
  * A push that passed its checks and then waited for the device's row: what changed meanwhile
@@ -53,6 +54,51 @@ describe("a push waiting for its device's row", () => {
     expect(res.status).toBe(401);
     expect((await res.json()).data).toEqual([{ field: null, message: BAD_DEVICE_KEY }]);
     expect(await sampleCount()).toBe(before);
+  });
+
+  describe("over a real connection", () => {
+    let server: ServerType;
+    let url = "";
+    beforeAll(async () => {
+      server = serve({ fetch: ctx.app.fetch, port: 0, hostname: "127.0.0.1" });
+      await new Promise<void>((resolve) => server.once("listening", resolve));
+      url = `http://127.0.0.1:${(server.address() as { port: number }).port}/api/v1/device-data/push`;
+    });
+    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const send = (value: number, second: number, signal?: AbortSignal) =>
+      fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Device ${KEY}` },
+        body: JSON.stringify({
+          macAddress: MAC,
+          readings: [{ channelKey: COLD_TEMP, value, time: NOW_S - second }],
+        }),
+        ...(signal ? { signal } : {}),
+      });
+    const stored = async (value: number) =>
+      (await ctx.database.db.execute(sql`select 1 from samples where value = ${value}`)).rows.length;
+
+    it("drops unstored a push whose client went away while it waited its turn", async () => {
+      const leaving = new AbortController();
+      let first!: Promise<Response>;
+      let second!: Promise<unknown>;
+      await ctx.database.db.transaction(async (tx) => {
+        await tx.execute(sql`select 1 from devices where mac_address = ${MAC} for update`);
+        first = send(-7.25, 7);
+        await pause(100);
+        second = send(-8.25, 8, leaving.signal).catch((e: unknown) => e);
+        await pause(200);
+        leaving.abort();
+        await second;
+        await pause(100);
+      });
+      expect((await first).status).toBe(200);
+      // Turns run in arrival order: once a later push is answered, the one that left was handled.
+      expect((await send(-9.25, 9)).status).toBe(200);
+      expect(await stored(-7.25)).toBe(1);
+      expect(await stored(-8.25)).toBe(0);
+      expect(await stored(-9.25)).toBe(1);
+    });
   });
 
   it.runIf(onPostgres)(
