@@ -26,6 +26,8 @@ export interface Shot {
 export const settings = {
   connections: Number(process.env["LOAD_CONNECTIONS"] ?? 50),
   seconds: Number(process.env["LOAD_SECONDS"] ?? 10),
+  /** Worker threads of the generator (0: its main thread); only for calls built without functions. */
+  workers: Number(process.env["LOAD_WORKERS"] ?? 0),
 };
 
 /** Runs autocannon against one call; `running` receives the instance (to stop it early). */
@@ -41,6 +43,8 @@ export async function fire(
     duration: opts.seconds ?? settings.seconds,
     method: shot.method ?? "GET",
     headers: shot.headers ?? {},
+    // Functions cannot cross into worker threads, so calls that build each request stay on one.
+    ...(settings.workers && !body && !headersEach ? { workers: settings.workers } : {}),
     requests: [
       body || headersEach
         ? {

@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { serve, type ServerType } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rows } from "../../server/db/client.ts";
 import { devices } from "../../server/db/schema/index.ts";
 import { BAD_DEVICE_KEY, PUSH_WAITED_TOO_LONG, SUSPENDED } from "../../server/data/ingest.ts";
 import { sha256, randomToken } from "../../server/core/crypto.ts";
@@ -76,7 +77,7 @@ describe("a push waiting for its device's row", () => {
         ...(signal ? { signal } : {}),
       });
     const stored = async (value: number) =>
-      (await ctx.database.db.execute(sql`select 1 from samples where value = ${value}`)).rows.length;
+      (await rows(ctx.database.db, sql`select 1 from samples where value = ${value}`)).length;
 
     it("drops unstored a push whose client went away while it waited its turn", async () => {
       const leaving = new AbortController();
