@@ -43,8 +43,9 @@ export async function fire(
     duration: opts.seconds ?? settings.seconds,
     method: shot.method ?? "GET",
     headers: shot.headers ?? {},
-    // Functions cannot cross into worker threads, so calls that build each request stay on one.
-    ...(settings.workers && !body && !headersEach ? { workers: settings.workers } : {}),
+    // Functions cannot cross into worker threads, and workers cannot be stopped early, so calls
+    // that build each request or are stopped by the caller stay on one thread.
+    ...(settings.workers && !body && !headersEach && !opts.running ? { workers: settings.workers } : {}),
     requests: [
       body || headersEach
         ? {
