@@ -37,7 +37,9 @@ export default defineConfig({
       executablePath: chromiumPath(),
       args: CHROMIUM_ARGS,
     },
-    trace: "retain-on-failure",
+    // A trace only for a test's retry (CI retries a failure once): recording one for every
+    // test took a quarter of the browser tests' time, most of it screenshots of each frame.
+    trace: "on-first-retry",
     // No transitions: an accessibility scan never catches a colour halfway through a fade.
     reducedMotion: "reduce",
   },
