@@ -3,6 +3,7 @@ import { useStore } from "@nanostores/react";
 import { useState } from "react";
 import type { ReportSummary } from "../../src/api/reportBuilder.ts";
 import { formatDate } from "../../src/domain/dayText.ts";
+import { publicReportPath } from "../../src/domain/paths.ts";
 import type { EpochSeconds } from "../../src/domain/brand.ts";
 import { $reportPrefs, $reports, loadReports } from "../../src/stores/reportList.ts";
 import { $deleteTask, removeReport } from "../../src/stores/reportLinks.ts";
@@ -18,7 +19,7 @@ import "./reports.css";
 /**
  * /s/reports: the subscription's reports with their window, public link state, views in the
  * last 30 days and expiry. Administrators and Managers create, edit, share and delete;
- * everyone else reads.
+ * everyone else reads. A live report opens its chart from View (the name opens the editor).
  */
 export default function ReportsPage() {
   const state = useStore($reports);
@@ -95,6 +96,16 @@ function ReportTable({ list, editable }: { list: ReportSummary[]; editable: bool
                   {r.link?.expiresAt ? formatDate(r.link.expiresAt as EpochSeconds, zone) : "Never"}
                 </td>
                 <td className="report-actions">
+                  {r.link?.state === "live" && (
+                    <a
+                      className="view-link"
+                      href={publicReportPath(r.link.publicHash)}
+                      target="_blank"
+                      rel="noopener"
+                    >
+                      View<span className="visually-hidden"> {r.name}</span>
+                    </a>
+                  )}
                   <button type="button" className="secondary outline" onClick={() => setLinkFor(r.id)}>
                     Link<span className="visually-hidden"> of {r.name}</span>
                   </button>

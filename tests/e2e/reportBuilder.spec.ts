@@ -66,6 +66,7 @@ test("an Administrator builds a report, shares it, pauses, resumes and expires i
   await expect(row(page, name)).toContainText("2");
   await expect(row(page, name)).toContainText("Last 7 days");
   await expect(row(page, name)).toContainText("Not shared");
+  await expect(row(page, name).getByRole("link", { name: /^View/ })).toHaveCount(0);
 
   // Share it: a link that opens, copied with a tooltip.
   await row(page, name).getByRole("button", { name: /^Link/ }).click();
@@ -105,13 +106,17 @@ test("an Administrator builds a report, shares it, pauses, resumes and expires i
   await expect(dialog.getByText("Live", { exact: true })).toBeVisible();
   await dialog.getByRole("button", { name: "Close" }).click();
   await expect(row(page, name)).toContainText("Live");
+  // A live report's chart opens from the list, in a tab of its own.
+  const view = row(page, name).getByRole("link", { name: `View ${name}` });
+  await expect(view).toHaveAttribute("href", `/public/report/${second.hash}`);
+  await expect(view).toHaveAttribute("target", "_blank");
   await shot(page, "list-desktop");
   await page.setViewportSize({ width: 390, height: 844 });
   await shot(page, "list-phone");
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // Edit: the form comes back as saved (the range in the person's scale).
-  await row(page, name).getByRole("link", { name }).click();
+  await row(page, name).getByRole("link", { name, exact: true }).click();
   await expect(page.getByRole("heading", { name: "Edit report" })).toBeVisible();
   await expect(page.getByLabel("Report name")).toHaveValue(name);
   await expect(page.getByRole("group", { name: "Threshold range 1" }).getByLabel("Range name")).toHaveValue(
@@ -133,6 +138,13 @@ test("a Viewer reads the reports and their links but changes nothing", async ({ 
   await signInAs(page, "viewer@example.com");
   await openReports(page);
   await expect(row(page, "Lab Climate — Audit Week")).toContainText("Live");
+  // Reading includes the chart: a live report opens from View.
+  const [chart] = await Promise.all([
+    page.context().waitForEvent("page"),
+    row(page, "Lab Climate — Audit Week").getByRole("link", { name: /^View/ }).click(),
+  ]);
+  await expect(chart.getByRole("heading", { name: "Lab Climate — Audit Week" })).toBeVisible();
+  await chart.close();
   await expect(page.getByRole("button", { name: "New report" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: /^Delete/ })).toHaveCount(0);
   await expect(

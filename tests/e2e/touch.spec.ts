@@ -1,0 +1,58 @@
+import type { Locator, Page } from "@playwright/test";
+import { DEMO } from "../../server/seed/demo.ts";
+import { expect, test } from "./fixtures.ts";
+import { hydrated, signInAs } from "./helpers.ts";
+
+// On a touch phone (coarse pointer) the small controls get a finger's height, 44 px, where a
+// mouse keeps them compact: tracking numbers, a reading's Settings, map pins, the report
+// editor's channel boxes and device groups.
+const FINGER = 44;
+const ORDER = `/p/order/ORD-${DEMO.orderId}-${DEMO.orderValidationId}`;
+
+test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+/** The heights of every match (all must be visible). */
+async function heights(items: Locator) {
+  await expect(items.first()).toBeVisible();
+  const all = await items.all();
+  return Promise.all(all.map(async (item) => Math.round((await item.boundingBox())!.height)));
+}
+
+async function expectFingerHigh(items: Locator) {
+  for (const height of await heights(items)) expect(height).toBeGreaterThanOrEqual(FINGER);
+}
+
+async function deviceIds(page: Page): Promise<Record<string, number>> {
+  const res = await page.request.get("/api/v1/devices");
+  const body = (await res.json()) as { data: { deviceList: { id: number; name: string }[] } };
+  return Object.fromEntries(body.data.deviceList.map((d) => [d.name, d.id]));
+}
+
+test("the screen reports a coarse pointer", async ({ page }) => {
+  await page.goto("/");
+  expect(await page.evaluate(() => matchMedia("(pointer: coarse)").matches)).toBe(true);
+});
+
+test("tracking numbers on a public order are a finger high", async ({ page }) => {
+  await page.goto(ORDER);
+  await hydrated(page);
+  await expectFingerHigh(page.locator("#order-card .tracking-list button"));
+});
+
+test("a reading's Settings and the map's pins are a finger high", async ({ page }) => {
+  await signInAs(page, "admin@example.com");
+  await page.goto(`/s/devices/${(await deviceIds(page))["Lab Base Station"]}`);
+  await expectFingerHigh(page.getByRole("button", { name: /^Settings of/ }));
+  await page.goto("/devices/device-map");
+  await expectFingerHigh(page.getByRole("list", { name: "Devices on the map" }).getByRole("link"));
+});
+
+test("the report editor's device groups and channel boxes are a finger high", async ({ page }) => {
+  await signInAs(page, "admin@example.com");
+  await page.goto("/s/reports/new");
+  await expect(page.getByRole("heading", { name: "New report" })).toBeVisible();
+  const group = page.locator(".channel-picker summary").first();
+  await expectFingerHigh(group);
+  await group.tap();
+  await expectFingerHigh(page.locator(".channel-picker details[open] .channel-choice label"));
+});
