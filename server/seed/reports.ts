@@ -89,7 +89,14 @@ export async function seedReports(
   // the portal already serves.
   for (const rc of REPORT_CHANNELS) {
     const days = Math.min(sampleDays, RECENT_DAYS);
-    await seedSamples(db, channelIds.get(rc.key)!, rc.shape, { end, days, stepMinutes: 1 });
+    const id = channelIds.get(rc.key)!;
+    await seedSamples(db, id, rc.shape, { end, days, stepMinutes: 1 });
+    // The device card shows the newest sample, as after a push: not a value the chart never had.
+    if (days > 0)
+      await db.execute(sql`
+        update channels c set value = s.value, value_at = s.time
+        from (select value, time from samples where channel_id = ${id} order by time desc limit 1) s
+        where c.id = ${id}`);
   }
   // Every other channel gets two days of ten-minute samples for device pages and downloads,
   // ending on its current value when its sensor last reported (a stale sensor's stop then).

@@ -121,7 +121,7 @@ describe("demo seed", () => {
     expect((await db().select().from(channelGroups)).some((g) => g.isHidden)).toBe(true);
   });
 
-  it("ends each device channel's history on its current value when its sensor last reported", async () => {
+  it("ends each device channel's history on its current value when its sensor last reported, report channels included", async () => {
     await emptyDatabase(db());
     await seedDemo(db(), { now: TEST_NOW, sampleDays: 1 });
     const reportKeys = REPORT_CHANNELS.map((c) => c.key);
@@ -148,6 +148,10 @@ describe("demo seed", () => {
       const lastSecond = Math.floor(new Date(e.lastAt).getTime() / 1000) * 1000;
       expect(new Date(e.at).getTime(), e.key).toBe(lastSecond);
     }
+    // The report channels' cards show their chart's last point, not a value it never had.
+    const reported = ends.filter((e) => reportKeys.includes(e.key));
+    expect(reported).toHaveLength(REPORT_CHANNELS.length);
+    for (const e of reported) expect(e.value, e.key).toBe(e.newest);
   });
 
   it("lists the US as id 1, Canada as id 4 and one crmId 0 entry", async () => {
