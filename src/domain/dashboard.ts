@@ -104,10 +104,14 @@ export function cardChannels<C extends DashChannel>(channels: readonly C[]): C[]
 
 const trim = (n: number) => String(Math.round(n * 100) / 100);
 
-/** A reading as text: temperatures in the preferred scale (C 2, F 1 decimals), others with their units. */
+/**
+ * A reading as text: temperatures in the preferred scale, always with the scale's decimals (C 2,
+ * F 1: 5.00 °C beside 4.57 °C reads as the same precision), others up to 2 with their units.
+ */
 export function readingText(c: DashChannel, scale: TemperatureScale): string {
   if (c.value === null) return "No reading";
-  if (isTemperatureKind(c.kind)) return `${fromCelsius(c.value as Celsius, scale)} °${scale}`;
+  if (isTemperatureKind(c.kind))
+    return `${fromCelsius(c.value as Celsius, scale).toFixed(scale === "C" ? 2 : 1)} °${scale}`;
   const units = c.conversion.units ?? "";
   if (units === "%" || units === "") return `${trim(c.value)}${units}`;
   return `${trim(c.value)} ${units}`;

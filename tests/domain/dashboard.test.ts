@@ -69,7 +69,9 @@ describe("device dashboard", () => {
   });
 
   it.each([
-    [ch("temperature", 4.2), "C", "4.2 °C"],
+    [ch("temperature", 4.2), "C", "4.20 °C"],
+    [ch("temperature", 5), "C", "5.00 °C"],
+    [ch("temperature", 10), "F", "50.0 °F"],
     [ch("temperature", 4.2), "F", "39.6 °F"],
     [ch("temperature", 37.123), "C", "37.12 °C"],
     [ch("dew_point", -3.8), "F", "25.2 °F"],
