@@ -39,6 +39,7 @@ export default defineConfig({
     },
     // A trace only for a test's retry (CI retries a failure once): recording one for every
     // test took a quarter of the browser tests' time, most of it screenshots of each frame.
+    // Locally, run the failing file again with --trace on.
     trace: "on-first-retry",
     // No transitions: an accessibility scan never catches a colour halfway through a fade.
     reducedMotion: "reduce",

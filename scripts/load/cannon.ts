@@ -23,11 +23,21 @@ export interface Shot {
   headersEach?: () => Record<string, string>;
 }
 
+/** autocannon splits the connections evenly over its workers, dropping the remainder. */
+function checkedWorkers(connections: number, workers: number) {
+  if (workers && connections % workers)
+    console.warn(`LOAD_WORKERS=${workers}: ${connections} connections do not divide evenly; using 1 thread`);
+  return workers && connections % workers === 0 ? workers : 0;
+}
+
 export const settings = {
   connections: Number(process.env["LOAD_CONNECTIONS"] ?? 50),
   seconds: Number(process.env["LOAD_SECONDS"] ?? 10),
   /** Worker threads of the generator (0: its main thread); only for calls built without functions. */
-  workers: Number(process.env["LOAD_WORKERS"] ?? 0),
+  workers: checkedWorkers(
+    Number(process.env["LOAD_CONNECTIONS"] ?? 50),
+    Number(process.env["LOAD_WORKERS"] ?? 0),
+  ),
 };
 
 /** Runs autocannon against one call; `running` receives the instance (to stop it early). */

@@ -4,8 +4,8 @@ import { expect, test } from "./fixtures.ts";
 import { hydrated, signInAs } from "./helpers.ts";
 
 // On a touch phone (coarse pointer) the small controls get a finger's height, 44 px, where a
-// mouse keeps them compact: tracking numbers, a reading's Settings, map pins, the report
-// editor's channel boxes and device groups.
+// mouse keeps them compact: tracking numbers, a reading's Settings, map pins (their reach), the
+// reports list's actions, the report editor's channel boxes and device groups.
 const FINGER = 44;
 const ORDER = `/p/order/ORD-${DEMO.orderId}-${DEMO.orderValidationId}`;
 
@@ -20,6 +20,27 @@ async function heights(items: Locator) {
 
 async function expectFingerHigh(items: Locator) {
   for (const height of await heights(items)) expect(height).toBeGreaterThanOrEqual(FINGER);
+}
+
+/**
+ * A finger 20 px above and below the middle of each pin's dot still lands on the pin: the reach
+ * grows around the pin, not its box (names are hidden by the boxes they overlap).
+ */
+async function expectPinsInReach(pins: Locator) {
+  await expect(pins.first()).toBeVisible();
+  for (const pin of await pins.all()) {
+    const dot = (await pin.locator(".dot").boundingBox())!;
+    for (const dy of [-20, 20]) {
+      const at = { x: dot.x + dot.width / 2, y: dot.y + dot.height / 2 + dy };
+      const landed = await pin.evaluate((el, p) => {
+        const hit = document.elementFromPoint(p.x, p.y);
+        return hit !== null && el.contains(hit);
+      }, at);
+      expect(landed, `${await pin.getAttribute("aria-label")} at ${dy} px`).toBe(true);
+    }
+    // The pin's own box keeps its size: about a line of small text.
+    expect((await pin.boundingBox())!.height).toBeLessThan(30);
+  }
 }
 
 async function deviceIds(page: Page): Promise<Record<string, number>> {
@@ -44,11 +65,16 @@ test("a reading's Settings and the map's pins are a finger high", async ({ page 
   await page.goto(`/s/devices/${(await deviceIds(page))["Lab Base Station"]}`);
   await expectFingerHigh(page.getByRole("button", { name: /^Settings of/ }));
   await page.goto("/devices/device-map");
-  await expectFingerHigh(page.getByRole("list", { name: "Devices on the map" }).getByRole("link"));
+  await expectPinsInReach(page.getByRole("list", { name: "Devices on the map" }).getByRole("link"));
 });
 
-test("the report editor's device groups and channel boxes are a finger high", async ({ page }) => {
+test("the reports list's actions and the report editor's groups and channel boxes are a finger high", async ({
+  page,
+}) => {
   await signInAs(page, "admin@example.com");
+  await page.goto("/s/reports");
+  await expectFingerHigh(page.locator(".report-actions").getByRole("link"));
+  await expectFingerHigh(page.locator(".report-actions").getByRole("button"));
   await page.goto("/s/reports/new");
   await expect(page.getByRole("heading", { name: "New report" })).toBeVisible();
   const group = page.locator(".channel-picker summary").first();

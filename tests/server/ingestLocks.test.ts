@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import type { Socket } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rows } from "../../server/db/client.ts";
@@ -14,6 +15,16 @@ import { COLD_TEMP, KEY, MAC, NOW_S, useIngestApp } from "./ingestKit.ts";
  */
 const onPostgres = Boolean(process.env["TEST_DATABASE_URL"]);
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const LOCK_WAITS = sql`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock'`;
+
+/** Checks every 20 ms until true, for up to 5 s. */
+async function until(check: () => Promise<boolean>) {
+  for (let i = 0; i < 250; i++) {
+    if (await check()) return;
+    await pause(20);
+  }
+  throw new Error("waited 5 s in vain");
+}
 
 describe("a push waiting for its device's row", () => {
   const { ctx, push, sampleCount } = useIngestApp();
@@ -60,8 +71,10 @@ describe("a push waiting for its device's row", () => {
   describe("over a real connection", () => {
     let server: ServerType;
     let url = "";
+    const connections: Socket[] = [];
     beforeAll(async () => {
       server = serve({ fetch: ctx.app.fetch, port: 0, hostname: "127.0.0.1" });
+      server.on("connection", (socket: Socket) => connections.push(socket));
       await new Promise<void>((resolve) => server.once("listening", resolve));
       url = `http://127.0.0.1:${(server.address() as { port: number }).port}/api/v1/device-data/push`;
     });
@@ -86,12 +99,16 @@ describe("a push waiting for its device's row", () => {
       await ctx.database.db.transaction(async (tx) => {
         await tx.execute(sql`select 1 from devices where mac_address = ${MAC} for update`);
         first = send(-7.25, 7);
-        await pause(100);
+        // On PostgreSQL the first push runs until it waits for the row (on PGlite every query
+        // waits for this transaction, and the pushes keep their order there).
+        if (onPostgres) await until(async () => (await rows<{ n: number }>(tx, LOCK_WAITS))[0]!.n > 0);
+        else await pause(100);
         second = send(-8.25, 8, leaving.signal).catch((e: unknown) => e);
-        await pause(200);
+        await pause(500);
         leaving.abort();
         await second;
-        await pause(100);
+        // The server has seen the second push's connection close (the others stay open).
+        await until(async () => connections.some((c) => c.destroyed));
       });
       expect((await first).status).toBe(200);
       // Turns run in arrival order: once a later push is answered, the one that left was handled.
