@@ -1,7 +1,7 @@
 import type { Celsius, EpochSeconds } from "./brand.ts";
 import { INTERNAL_TEMPERATURE_EXCLUDED_GROUP } from "./channelKey.ts";
 import { batteryBand, isSensorMuted, isTemperatureKind, signalStrength, type BatteryBand } from "./device.ts";
-import { fromCelsius, type TemperatureScale } from "./temperature.ts";
+import { DECIMALS, fromCelsius, type TemperatureScale } from "./temperature.ts";
 
 /*
  * The device dashboard of spec sections 2 and 9 as cards a page draws (the public painting
@@ -111,7 +111,7 @@ const trim = (n: number) => String(Math.round(n * 100) / 100);
 export function readingText(c: DashChannel, scale: TemperatureScale): string {
   if (c.value === null) return "No reading";
   if (isTemperatureKind(c.kind))
-    return `${fromCelsius(c.value as Celsius, scale).toFixed(scale === "C" ? 2 : 1)} °${scale}`;
+    return `${fromCelsius(c.value as Celsius, scale).toFixed(DECIMALS[scale])} °${scale}`;
   const units = c.conversion.units ?? "";
   if (units === "%" || units === "") return `${trim(c.value)}${units}`;
   return `${trim(c.value)} ${units}`;

@@ -10,9 +10,12 @@ export function resolveTemperatureScale(scale: string | null | undefined): Tempe
   return s === "C" ? "C" : "F";
 }
 
+/** Decimals of the spec: 2 in Celsius, 1 in Fahrenheit. */
+export const DECIMALS: Record<TemperatureScale, number> = { C: 2, F: 1 };
+
 /** Rounding of the spec: 2 decimals in Celsius, 1 in Fahrenheit. */
 export function roundFor<S extends TemperatureScale>(scale: S, value: number): InScale<S> {
-  const f = scale === "C" ? 100 : 10;
+  const f = 10 ** DECIMALS[scale];
   return (Math.round(value * f) / f) as InScale<S>;
 }
 

@@ -1,6 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { expect, expectAccessible, test } from "./fixtures.ts";
-import { LIVE_MS, signInAs } from "./helpers.ts";
+import { deviceIds, LIVE_MS, signInAs } from "./helpers.ts";
 import { PORTAL } from "../../playwright.config.ts";
 import { jsBeforeMark } from "../../scripts/bench/paint.ts";
 import { pageWeight } from "../../scripts/bench/weight.ts";
@@ -52,13 +52,6 @@ function held() {
   let release = () => {};
   const gate = new Promise<void>((r) => (release = r));
   return { gate, release };
-}
-
-/** The signed-in person's devices by name. */
-async function deviceIds(page: Page): Promise<Record<string, number>> {
-  const res = await page.request.get("/api/v1/devices");
-  const body = (await res.json()) as { data: { deviceList: { id: number; name: string }[] } };
-  return Object.fromEntries(body.data.deviceList.map((d) => [d.name, d.id]));
 }
 
 /** Signs in as `email` and opens the signed-in page of the demo's Lab Base Station. */

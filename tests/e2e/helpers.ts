@@ -83,3 +83,10 @@ export async function waitForPortal(base: string, name: string, seconds = 60) {
   }
   throw new Error(`the ${name} did not start`);
 }
+
+/** The demo devices' ids by name, as the signed-in caller's device list has them. */
+export async function deviceIds(page: Page): Promise<Record<string, number>> {
+  const res = await page.request.get("/api/v1/devices");
+  const body = (await res.json()) as { data: { deviceList: { id: number; name: string }[] } };
+  return Object.fromEntries(body.data.deviceList.map((d) => [d.name, d.id]));
+}

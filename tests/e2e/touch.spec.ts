@@ -1,7 +1,7 @@
-import type { Locator, Page } from "@playwright/test";
+import type { Locator } from "@playwright/test";
 import { DEMO } from "../../server/seed/demo.ts";
 import { expect, test } from "./fixtures.ts";
-import { hydrated, signInAs } from "./helpers.ts";
+import { deviceIds, hydrated, signInAs } from "./helpers.ts";
 
 // On a touch phone (coarse pointer) the small controls get a finger's height, 44 px, where a
 // mouse keeps them compact: tracking numbers, a reading's Settings, map pins (their reach), the
@@ -41,12 +41,6 @@ async function expectPinsInReach(pins: Locator) {
     // The pin's own box keeps its size: about a line of small text.
     expect((await pin.boundingBox())!.height).toBeLessThan(30);
   }
-}
-
-async function deviceIds(page: Page): Promise<Record<string, number>> {
-  const res = await page.request.get("/api/v1/devices");
-  const body = (await res.json()) as { data: { deviceList: { id: number; name: string }[] } };
-  return Object.fromEntries(body.data.deviceList.map((d) => [d.name, d.id]));
 }
 
 test("the screen reports a coarse pointer", async ({ page }) => {
