@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { rows, type Db } from "../db/client.ts";
 import { pendingUserAssignments, userAssignments } from "../db/schema/index.ts";
+import { roomFor, requireRoom } from "./planLimits.ts";
 import { issueToken } from "./tokens.ts";
 
 /** How long an invitation link works (once). */
@@ -24,16 +25,50 @@ export async function recordSubscription(
 }
 
 /**
- * Adds a person to a subscription with a role. The unique (user, subscription) index makes a
- * second grant, even one running at the same moment, add nothing: false then.
+ * The places of a subscription's plan in use besides `email`'s own: its members and the
+ * addresses of its invitations that still work (each holds a place until used or expired).
  */
-export async function addMember(db: Db, userId: number, subscriptionId: number, roleId: number) {
-  const added = await db
-    .insert(userAssignments)
-    .values({ userId, subscriptionId, roleId })
-    .onConflictDoNothing()
-    .returning({ id: userAssignments.id });
-  return added.length > 0;
+function seatsTaken(tx: Db, subscriptionId: number, email: string, now: Date) {
+  const since = new Date(now.getTime() - INVITATION_HOURS * 3_600_000).toISOString();
+  return async () => {
+    const [row] = await rows<{ n: number }>(
+      tx,
+      sql`select (select count(*)::int from user_assignments where subscription_id = ${subscriptionId})
+        + (select count(distinct lower(email))::int from pending_user_assignments
+           where subscription_id = ${subscriptionId} and created_at > ${since}::timestamptz
+             and lower(email) <> ${email.toLowerCase()}) as n`,
+    );
+    return row?.n ?? 0;
+  };
+}
+
+/** Whether the subscription's plan has a place for `email` (see seatsTaken); inside a transaction. */
+export const roomForPerson = (tx: Db, subscriptionId: number, email: string, now: Date) =>
+  roomFor(tx, subscriptionId, "users", seatsTaken(tx, subscriptionId, email, now));
+
+/**
+ * Adds a person to a subscription with a role, within the plan's user limit (403 past it).
+ * False when they are a member already: the unique (user, subscription) index makes a second
+ * grant, even one running at the same moment, add nothing.
+ */
+export async function addMember(
+  db: Db,
+  person: { id: number; email: string },
+  subscriptionId: number,
+  roleId: number,
+  now: Date,
+) {
+  return db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db;
+    if (await isMember(tx, person.id, subscriptionId)) return false;
+    await requireRoom(tx, subscriptionId, "users", seatsTaken(tx, subscriptionId, person.email, now));
+    const added = await tx
+      .insert(userAssignments)
+      .values({ userId: person.id, subscriptionId, roleId })
+      .onConflictDoNothing()
+      .returning({ id: userAssignments.id });
+    return added.length > 0;
+  });
 }
 
 /** Is this person already in the subscription? */
@@ -48,6 +83,7 @@ export async function isMember(db: Db, userId: number, subscriptionId: number) {
 /**
  * Records an invitation (the subscription and role waiting for the address) and issues its
  * registration token, stored hashed, single use, expiring; returns the raw token for the mail.
+ * The invitation takes a place of the plan's user limit (403 when none is left).
  */
 export async function createInvitation(
   db: Db,
@@ -56,9 +92,11 @@ export async function createInvitation(
 ): Promise<string> {
   return db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
+    const { subscriptionId, email } = invite;
+    await requireRoom(tx, subscriptionId, "users", seatsTaken(tx, subscriptionId, email, now));
     const [pending] = await tx
       .insert(pendingUserAssignments)
-      .values(invite)
+      .values({ ...invite, createdAt: now })
       .returning({ id: pendingUserAssignments.id });
     const referrer = `invite-${pending!.id}`;
     return issueToken(

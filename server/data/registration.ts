@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/client.ts";
 import { subscriptions, userAssignments, users } from "../db/schema/index.ts";
 import { ApiError } from "../core/errors.ts";
-import { takeInvitation } from "./grantAccess.ts";
+import { roomForPerson, takeInvitation } from "./grantAccess.ts";
 import { MAX_ID } from "../../src/api/fields.ts";
 import { LINK_INVALID } from "../../src/domain/auth.ts";
 import { parseReferrer } from "../../src/domain/publicRecord.ts";
@@ -34,10 +34,11 @@ const FREE_FEATURES = {
 /**
  * The subscription a new account joins. When it registered from an order or quote whose
  * contact email is its own, it joins that record's subscription (Billing role, or
- * Administrator when nobody is there yet); an invitation (Grant Account Access) places it in
+ * Administrator when nobody is there yet) while that subscription's plan has a user place
+ * left; an invitation (Grant Account Access, which took its place when sent) places it in
  * the inviting subscription with the invited role; otherwise it gets a subscription of its own.
  */
-async function subscriptionFor(db: Db, email: string, referrer: string | null) {
+async function subscriptionFor(db: Db, email: string, referrer: string | null, now: Date) {
   const invited = await takeInvitation(db, referrer, email);
   if (invited) return invited;
   const record = parseReferrer(referrer);
@@ -48,7 +49,11 @@ async function subscriptionFor(db: Db, email: string, referrer: string | null) {
       db,
       sql`select subscription_id, contact_email from ${table} where id = ${record.id}`,
     );
-    if (rec?.subscription_id && rec.contact_email?.toLowerCase() === email) {
+    if (
+      rec?.subscription_id &&
+      rec.contact_email?.toLowerCase() === email &&
+      (await roomForPerson(db, rec.subscription_id, email, now)).ok
+    ) {
       const [n] = await rows<{ n: number }>(
         db,
         sql`select count(*)::int as n from user_assignments where subscription_id = ${rec.subscription_id}`,
@@ -78,7 +83,7 @@ export async function createAccount(
   const email = a.email.toLowerCase();
   return db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
-    const target = await subscriptionFor(tx, email, a.referrer);
+    const target = await subscriptionFor(tx, email, a.referrer, now);
     const [user] = await tx
       .insert(users)
       .values({

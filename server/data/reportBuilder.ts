@@ -13,6 +13,7 @@ import {
 } from "../db/schema/index.ts";
 import { ApiError, NOT_FOUND } from "../core/errors.ts";
 import type { ChannelOption, ReportDetail, ReportInput, ReportSummary } from "../../src/api/reportBuilder.ts";
+import { requireRoom } from "./planLimits.ts";
 import { epochOrNull, linkOf, viewsSince, type ReportRow } from "./reportLinks.ts";
 
 const channelCounts = (db: Db) =>
@@ -183,10 +184,20 @@ const timingOf = (input: ReportInput) =>
         endDate: new Date(input.endDate! * 1000),
       };
 
-/** Creates a report (not shared) with its channels and ranges, in one transaction; its id. */
+/**
+ * Creates a report (not shared) with its channels and ranges, in one transaction; its id.
+ * Within the plan's report limit: past it, 403 saying how many the plan includes.
+ */
 export async function createReport(db: Db, subscriptionId: number, input: ReportInput): Promise<number> {
   return db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
+    await requireRoom(tx, subscriptionId, "reports", async () => {
+      const [row] = await tx
+        .select({ n: count() })
+        .from(reports)
+        .where(eq(reports.subscriptionId, subscriptionId));
+      return row?.n ?? 0;
+    });
     await requireOwnChannels(
       tx,
       subscriptionId,

@@ -58,7 +58,7 @@ export function grantAccessRoutes(deps: Deps) {
       const role = roleId === Role.BILLING ? "Billing" : "Administrator";
       const user = await findUserByEmail(db, email);
       if (user) {
-        if (!(await addMember(db, user.id, subscriptionId, roleId)))
+        if (!(await addMember(db, user, subscriptionId, roleId, now())))
           throw new ApiError(409, [{ field: "emailAddress", message: GRANT_ACCESS_MESSAGES.alreadyMember }]);
         await mailer.send(accessGrantedMail(email, facts, `${linkOrigin(config)}/`));
         return reply(c, grantAccountAccess, { outcome: "added", emailAddress: email, role });

@@ -18,6 +18,23 @@ export function planAllows(features: Readonly<Record<string, unknown>>, feature:
   return features[feature] === true;
 }
 
+/** The counted limits of a plan the portal enforces when something is added. */
+export type PlanLimit = "users" | "reports";
+
+/** A limit's number, or null when the plan sets none (missing, not a number, or negative). */
+export function planLimit(limits: Readonly<Record<string, unknown>>, kind: PlanLimit): number | null {
+  const raw = limits[kind];
+  const value = typeof raw === "number" || typeof raw === "string" ? Number(raw) : Number.NaN;
+  return raw !== "" && Number.isInteger(value) && value >= 0 ? value : null;
+}
+
+/** Why an addition past a limit is refused, with the number the plan includes. */
+export function planLimitMessage(kind: PlanLimit, limit: number): string {
+  return kind === "reports"
+    ? `Your subscription plan includes ${limit} report${limit === 1 ? "" : "s"}; delete one to make another.`
+    : `Your subscription plan includes ${limit} user${limit === 1 ? "" : "s"}, and every place is taken (an invitation holds one until it is used or expires).`;
+}
+
 const UNIT_SECONDS: Record<string, number> = {
   DAY: 86_400,
   WEEK: 7 * 86_400,

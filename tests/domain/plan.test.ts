@@ -9,6 +9,8 @@ import {
 } from "../../src/domain/device.ts";
 import {
   PLAN_MESSAGES,
+  planLimit,
+  planLimitMessage,
   dataAgeLimitSeconds,
   dataAgeMessage,
   dataRange,
@@ -76,6 +78,29 @@ describe("plan features", () => {
     expect(planAllows({}, "csvExport")).toBe(false);
     expect(PLAN_MESSAGES.csvExport).toBe(
       "Downloading device data is not included in your subscription plan.",
+    );
+  });
+
+  it.each([
+    [{ reports: 5 }, 5],
+    [{ reports: "12" }, 12],
+    [{ reports: 0 }, 0],
+    [{}, null],
+    [{ reports: null }, null],
+    [{ reports: "" }, null],
+    [{ reports: -1 }, null],
+    [{ reports: 2.5 }, null],
+    [{ reports: "unlimited" }, null],
+  ])("reads the report limit of %o as %s", (limits, limit) => {
+    expect(planLimit(limits, "reports")).toBe(limit);
+  });
+
+  it("says how many reports or users the plan includes", () => {
+    expect(planLimitMessage("reports", 5)).toBe(
+      "Your subscription plan includes 5 reports; delete one to make another.",
+    );
+    expect(planLimitMessage("users", 1)).toBe(
+      "Your subscription plan includes 1 user, and every place is taken (an invitation holds one until it is used or expires).",
     );
   });
 

@@ -8,6 +8,7 @@ import { saveSamlConfig } from "../../server/data/saml.ts";
 import { DEMO } from "../../server/seed/demo.ts";
 import { GRANT_ACCESS_MESSAGES } from "../../src/api/grantAccess.ts";
 import { INVALID_EMAIL, LINK_INVALID } from "../../src/domain/auth.ts";
+import { planLimitMessage } from "../../src/domain/plan.ts";
 import { Role } from "../../src/domain/roles.ts";
 import { browser, signIn } from "./client.ts";
 import { TEST_NOW, testConfig, useTestApp } from "./helpers.ts";
@@ -138,6 +139,69 @@ describe("Grant Account Access", () => {
     expect((await register(first!)).status).toBe(200);
     expect((await register(second!)).status).toBe(400);
     expect(await rolesOf("twice@example.com")).toEqual([{ sub: "Acme Labs", roleId: Role.BILLING }]);
+  });
+
+  describe("within the plan's user limit", () => {
+    /** The subscription's plan with room for `free` more people than it has now; the new limit. */
+    const roomFor = async (name: string, free: number) => {
+      const members = sql`(select count(*) from user_assignments u where u.subscription_id = subscriptions.id)`;
+      const [row] = await rows<{ users: number }>(
+        db(),
+        sql`update subscriptions set limits = limits || jsonb_build_object('users', ${members} + ${free}::int)
+            where name = ${name} returning (limits->>'users')::int as users`,
+      );
+      return row!.users;
+    };
+    const memberCount = async (name: string) =>
+      (
+        await rows<{ n: number }>(
+          db(),
+          sql`select count(*)::int as n from user_assignments a join subscriptions s on s.id = a.subscription_id
+              where s.name = ${name}`,
+        )
+      )[0]!.n;
+
+    it("counts an invitation as a place until it is used or expires, and refuses past the limit", async () => {
+      const limit = await roomFor("Acme Labs", 1);
+      const admin = await as("admin@example.com");
+      expect((await admin.form(PATH, grant({ emailAddress: "first@example.com" }))).status).toBe(200);
+      const full = await admin.form(PATH, grant({ emailAddress: "second@example.com" }));
+      expect(full.status).toBe(403);
+      expect(await errorsOf(full)).toEqual([{ field: null, message: planLimitMessage("users", limit) }]);
+      // The same address invited again keeps its one place.
+      expect((await admin.form(PATH, grant({ emailAddress: "FIRST@example.com" }))).status).toBe(200);
+      // An existing profile needs a place too.
+      expect((await admin.form(PATH, grant({ emailAddress: "owner@northwind.example.com" }))).status).toBe(
+        403,
+      );
+      expect(await memberCount("Acme Labs")).toBe(limit - 1);
+      // 73 hours on, the unused invitation no longer holds its place.
+      const later = await as("admin@example.com", app(new Date(TEST_NOW.getTime() + 73 * 3_600_000)));
+      expect((await later.form(PATH, grant({ emailAddress: "second@example.com" }))).status).toBe(200);
+    });
+
+    it("gives the last place to one of two people added at the same moment", async () => {
+      const limit = await roomFor("Northwind Cold Storage", 1);
+      const owner = await as("owner@northwind.example.com");
+      const answers = await Promise.all(
+        ["viewer@example.com", "manager@example.com"].map((emailAddress) =>
+          owner.form(PATH, grant({ isQuote: "false", resourceId: String(NORTHWIND_ORDER), emailAddress })),
+        ),
+      );
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 403]);
+      expect(await memberCount("Northwind Cold Storage")).toBe(limit);
+    });
+
+    it("gives the last place to one of two invitations sent at the same moment", async () => {
+      await roomFor("Acme Labs", 1);
+      const admin = await as("admin@example.com");
+      const answers = await Promise.all(
+        ["one@example.com", "two@example.com"].map((emailAddress) =>
+          admin.form(PATH, grant({ emailAddress })),
+        ),
+      );
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 403]);
+    });
   });
 
   it("sends at most 30 grants an hour from one subscription", async () => {

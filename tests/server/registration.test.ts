@@ -71,6 +71,23 @@ describe("registration and password reset", () => {
     expect(info.activeSubscription).toMatchObject({ name: "Acme Labs", role: { displayName: "Billing" } });
   });
 
+  it("gives the contact of an order a subscription of their own when the order's plan has no user place left", async () => {
+    const members = sql`(select count(*) from user_assignments u where u.subscription_id = subscriptions.id)`;
+    await ctx.database.db.execute(
+      sql`update subscriptions set limits = limits || jsonb_build_object('users', ${members}) where name = 'Acme Labs'`,
+    );
+    const b = browser(ctx.app);
+    await b.form("/user/new/sign-up", { emailAddress: "dana@acme.example.com", referrer: "ord-5003" });
+    const token = tokenOf(linkIn((await lastMail()).text));
+    const fields = { token, firstName: "Dana", lastName: "Whitfield", password: "dana-password-1" };
+    expect((await b.form("/user/validate", fields)).status).toBe(200);
+    const info = (await (await b.get("/api/v1/session")).json()).data.sessionInformation;
+    expect(info.activeSubscription).toMatchObject({
+      name: "dana@acme.example.com account",
+      role: { displayName: "Administrator" },
+    });
+  });
+
   it("slows down repeated registration requests for one address, saying for how long", async () => {
     const b = browser(ctx.app);
     for (let i = 0; i < 5; i++)

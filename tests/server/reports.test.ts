@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { viewCounter } from "../../server/data/reportLinks.ts";
 import { DEMO } from "../../server/seed/demo.ts";
 import type { ChannelOption, ReportDetail, ReportInput, ReportSummary } from "../../src/api/reportBuilder.ts";
+import { planLimitMessage } from "../../src/domain/plan.ts";
 import { browser, signIn, type Browser } from "./client.ts";
 import { TEST_NOW, useTestApp } from "./helpers.ts";
 
@@ -271,6 +272,33 @@ describe("report builder", () => {
     expect(await opens(current)).toBe(404);
     const res = await admin.json(`/api/v1/reports/${made.id}/public-link`, { paused: true }, "PATCH");
     expect(res.status).toBe(404);
+  });
+
+  it("keeps the reports within the plan's limit, one of two made at the same moment at the last place", async () => {
+    const owner = await as("owner@northwind.example.com");
+    const [option] = await options(owner);
+    const input = (name: string): ReportInput => ({
+      name,
+      timeInterval: DAY,
+      startDate: null,
+      endDate: null,
+      channels: [{ channelId: option!.channelId, color: "#112233", axis: 0 }],
+      thresholds: [],
+    });
+    // Northwind's plan includes 5 reports.
+    for (let i = 1; i <= 4; i++) await create(owner, input(`Report ${i}`));
+    const last = await Promise.all([
+      owner.json("/api/v1/reports", input("A")),
+      owner.json("/api/v1/reports", input("B")),
+    ]);
+    expect(last.map((r) => r.status).sort()).toEqual([200, 403]);
+    const refused = last.find((r) => r.status === 403)!;
+    expect((await refused.json()).data).toEqual([{ field: null, message: planLimitMessage("reports", 5) }]);
+    const list = await data<ReportSummary[]>(await owner.get("/api/v1/reports"));
+    expect(list).toHaveLength(5);
+    // Deleting one makes room for another.
+    expect((await owner.delete(`/api/v1/reports/${list[0]!.id}`)).status).toBe(200);
+    await create(owner, input("After a delete"));
   });
 
   it("makes a deleted report's link fail at once", async () => {
