@@ -8,6 +8,7 @@ import {
   reportThresholds,
   reports,
   sensors,
+  subscriptions,
   thresholdRanges,
 } from "../db/schema/index.ts";
 import { secondsOf } from "../core/time.ts";
@@ -31,6 +32,15 @@ export async function reportByPublicHash(db: Db, hash: string, now: Date): Promi
   if (!HASH_FORM.test(hash)) return null;
   const [row] = await db.select().from(reports).where(eq(reports.publicHash, hash));
   return row && linkOpen(row, now) ? row : null;
+}
+
+/** The feature flags of the plan of the subscription a report belongs to. */
+export async function reportFeatures(db: Db, report: ReportRow): Promise<Record<string, unknown>> {
+  const [row] = await db
+    .select({ features: subscriptions.features })
+    .from(subscriptions)
+    .where(eq(subscriptions.id, report.subscriptionId));
+  return row?.features ?? {};
 }
 
 /** Whether a shared link still opens its report: not paused, not past its expiry. */

@@ -6,6 +6,7 @@ import {
   chartChannels,
   reportByPublicHash,
   reportChannelList,
+  reportFeatures,
   reportThresholdList,
   timingOf,
 } from "../data/reports.ts";
@@ -16,6 +17,7 @@ import { inputOf } from "../http/input.ts";
 import { sendSerialized, serialized } from "../http/reply.ts";
 import { getPublicReport, getPublicReportData } from "../../src/api/reports.ts";
 import { packSeries } from "../../src/domain/chartPoints.ts";
+import { planAllows } from "../../src/domain/plan.ts";
 import { reportWindow, requestedWindow } from "../../src/domain/reportWindow.ts";
 
 /**
@@ -32,7 +34,7 @@ export function publicReportRoutes(deps: Deps) {
   };
   return new Hono()
     .get(getPublicReport.path, guard(getPublicReport, deps), async (c) => {
-      const { report, list, thresholds } = await sharedReport(c, c.req.param("publicHash"));
+      const { report, list, thresholds, csvExport } = await sharedReport(c, c.req.param("publicHash"));
       const input = await inputOf(c, getPublicReport);
       // A page opening is a view; its 30-second refreshes (refresh=1) are not.
       if (input.refresh !== "1") deps.views.count(report.id, deps.now());
@@ -45,6 +47,7 @@ export function publicReportRoutes(deps: Deps) {
           ...metadataOf(list, thresholds),
           reportDetails: { name: report.name, ...timing },
           window,
+          csvExport,
         }),
       );
       return sendSerialized(c, answer);
@@ -74,11 +77,12 @@ export function publicReportRoutes(deps: Deps) {
   function sharedReport(c: Context, hash: string | undefined) {
     return cachedAnswer(c, deps.answers, `report:${hash}`, async () => {
       const report = await openReport(hash);
-      const [list, thresholds] = await Promise.all([
+      const [list, thresholds, features] = await Promise.all([
         reportChannelList(db, report.id),
         reportThresholdList(db, report.id),
+        reportFeatures(db, report),
       ]);
-      return { report, list, thresholds };
+      return { report, list, thresholds, csvExport: planAllows(features, "csvExport") };
     });
   }
 }

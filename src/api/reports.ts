@@ -71,6 +71,8 @@ export const PublicReportSchema = z.object({
   thresholdRangeAssociations: z.array(z.object({ thresholdRange: ThresholdRangeSchema })),
   /** The window the report shows now (a rolling one ends at the server's clock). */
   window: WindowSchema,
+  /** Whether the owner's plan lets visitors download the readings as CSV (else the page hides it). */
+  csvExport: z.boolean(),
 });
 export type PublicReport = z.infer<typeof PublicReportSchema>;
 

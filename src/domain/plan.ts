@@ -13,6 +13,9 @@ export const PLAN_MESSAGES: Record<PlanFeature, string> = {
   csvExport: "Downloading device data is not included in your subscription plan.",
 };
 
+/** A shared report's CSV, refused to its visitors when the owner's plan has no CSV export. */
+export const REPORT_CSV_MESSAGE = "Downloading this report's data is not included in its subscription plan.";
+
 /** A feature is on only when the tier says true (a missing flag is off). */
 export function planAllows(features: Readonly<Record<string, unknown>>, feature: PlanFeature): boolean {
   return features[feature] === true;

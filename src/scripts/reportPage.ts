@@ -147,6 +147,8 @@ function paintState(hash: string, state: ReportState) {
   $("report-legend").replaceChildren(...legend);
   $("report-empty").hidden = legend.length > 0;
   const web = readInlineConfig(document)?.webBase || location.origin;
+  // Without CSV export in the owner's plan the link is not offered at all (its call says 403).
+  $("report-csv").hidden = !report.csvExport;
   link("report-csv", csvHref(apiBase(), hash, report, data, view));
   link("report-pdf", pdfHref(web, hash, report, data, view));
   const blocks = excursionBlocks(report, data, view);

@@ -1,14 +1,22 @@
 import { writeFileSync } from "node:fs";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
-import { channelGroups, channels, reportChannels, reports, samples } from "../../server/db/schema/index.ts";
+import {
+  channelGroups,
+  channels,
+  reportChannels,
+  reports,
+  samples,
+  subscriptions,
+} from "../../server/db/schema/index.ts";
 import { DEMO } from "../../server/seed/demo.ts";
 import { fillHistory } from "../../server/seed/history.ts";
 import { seedDemo } from "../../server/seed/index.ts";
 import { REPORT_CHANNELS } from "../../server/seed/reports.ts";
 import { openTestDatabase, TEST_NOW, testConfig } from "./helpers.ts";
 import { pdfText } from "../support/pdfText.ts";
+import { REPORT_CSV_MESSAGE } from "../../src/domain/plan.ts";
 
 const NOT_FOUND = { success: false, data: [{ field: null, message: "Not found." }] };
 const BAD_HASHES = ["x", "A".repeat(22), "%00", "a".repeat(300), `${DEMO.reportHash}x`];
@@ -187,6 +195,32 @@ describe("report exports", () => {
     const csv = (query: Record<string, string>) =>
       `/api/v1/device-data/public/samples/csv?${new URLSearchParams(query).toString()}`;
     const lines = async (res: Response) => (await res.text()).replace(/^\uFEFF/, "").split("\r\n");
+
+    it("is refused, and not offered on the page, when the owner's plan has no CSV export", async () => {
+      const [demo] = await db().select().from(reports).where(eq(reports.publicHash, DEMO.reportHash));
+      const plan = (csvExport: boolean) =>
+        db()
+          .update(subscriptions)
+          .set({ features: sql`features || jsonb_build_object('csvExport', ${csvExport}::boolean)` })
+          .where(eq(subscriptions.id, demo!.subscriptionId));
+      const offered = async () =>
+        (
+          (await (await get(`/api/v1/device-data/public/report/${DEMO.reportHash}`)).json()) as {
+            data: { csvExport: boolean };
+          }
+        ).data.csvExport;
+      expect(await offered()).toBe(true);
+      await plan(false);
+      try {
+        const res = await get(csv({ publicHash: DEMO.reportHash }));
+        expect(res.status).toBe(403);
+        expect((await res.json()).data).toEqual([{ field: null, message: REPORT_CSV_MESSAGE }]);
+        expect(await offered()).toBe(false);
+      } finally {
+        await plan(true);
+      }
+      expect((await get(csv({ publicHash: DEMO.reportHash }))).status).toBe(200);
+    });
 
     it("streams a row per time with a column per channel, times in the zone with their offset across a DST change", async () => {
       const { hash } = await dstReport("Spring forward");
