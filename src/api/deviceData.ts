@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
-import { MAX_ID } from "./fields.ts";
+import { isRealIsoMoment, MAX_ID } from "./fields.ts";
 
 /*
  * A device's readings read back by people: its channel list, its history for the explore
@@ -38,8 +38,7 @@ const isoTime = (field: string) =>
       .check(
         z.refine(
           (v) =>
-            /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,9})?)?(Z|[+-]\d\d:?\d\d)$/.test(v) &&
-            Number.isFinite(Date.parse(v)),
+            /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,9})?)?(Z|[+-]\d\d:?\d\d)$/.test(v) && isRealIsoMoment(v),
           `${field} must be an ISO date and time such as 2026-11-22T12:00:00Z.`,
         ),
       ),

@@ -51,3 +51,18 @@ export const channelKeyField = z
       "Channel key is not in the form device_sensor_groupType_groupIndex_channelType[_channelIndex].",
     ),
   );
+
+/**
+ * Whether an ISO date (and time) names a moment that exists: Date.parse alone rolls
+ * 2026-02-30 over to March 2 and 24:00 over to the next day, which would serve another range
+ * than the one asked for.
+ */
+export function isRealIsoMoment(v: string): boolean {
+  const m = /^(\d{4})-(\d\d)-(\d\d)(?:T(\d\d):(\d\d)(?::(\d\d))?)?/.exec(v);
+  if (!m || !Number.isFinite(Date.parse(v))) return false;
+  const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1).map((p) => Number(p ?? 0));
+  const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
+  return (
+    month! >= 1 && month! <= 12 && day! >= 1 && day! <= daysInMonth && hour < 24 && minute < 60 && second < 60
+  );
+}

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { MAX_ID } from "./fields.ts";
+import { isRealIsoMoment, MAX_ID } from "./fields.ts";
 import { endpoint } from "./endpoint.ts";
 
 /*
@@ -31,12 +31,7 @@ const isoQuery = (field: string) =>
   z.optional(
     z
       .string()
-      .check(
-        z.refine(
-          (v) => v.length <= 40 && /^\d{4}-\d{2}-\d{2}/.test(v) && Number.isFinite(Date.parse(v)),
-          `${field} must be an ISO date and time.`,
-        ),
-      ),
+      .check(z.refine((v) => v.length <= 40 && isRealIsoMoment(v), `${field} must be an ISO date and time.`)),
   );
 
 /** Comma-separated channel ids, or empty. */

@@ -1,5 +1,12 @@
 import { describe, expect, test } from "vitest";
-import { emailField, idField, MAX_ID, passwordField, referrerField } from "../../src/api/fields.ts";
+import {
+  emailField,
+  idField,
+  isRealIsoMoment,
+  MAX_ID,
+  passwordField,
+  referrerField,
+} from "../../src/api/fields.ts";
 import { SettingsPatch } from "../../src/api/session.ts";
 import { pathOf } from "../../src/api/endpoint.ts";
 import { parseReferrer, referrerFor } from "../../src/domain/publicRecord.ts";
@@ -52,4 +59,26 @@ describe("paths", () => {
     expect(pathOf({ path: "/api/v1/tags/:id" }, { id: "a/b" })).toBe("/api/v1/tags/a%2Fb");
     expect(() => pathOf({ path: "/api/v1/tags/:id" })).toThrow(/Missing path parameter id/);
   });
+});
+
+describe("a real ISO moment", () => {
+  test.each([
+    "2026-11-22T12:00:00Z",
+    "2026-02-28T23:59:59Z",
+    "2028-02-29T00:00Z",
+    "2026-11-22",
+    "2026-12-31T00:00:00.000+05:30",
+  ])("takes %s", (v) => expect(isRealIsoMoment(v)).toBe(true));
+  test.each([
+    "2026-02-30T00:00:00Z",
+    "2026-02-29T00:00:00Z",
+    "2026-11-31T00:00:00Z",
+    "2026-13-01T00:00:00Z",
+    "2026-00-10",
+    "2026-11-22T24:00:00Z",
+    "2026-11-22T12:60:00Z",
+    "2026-11-22T12:00:60Z",
+    "22/11/2026",
+    "",
+  ])("refuses %s", (v) => expect(isRealIsoMoment(v)).toBe(false));
 });

@@ -168,7 +168,14 @@ describe("the device data download", () => {
     expect((await backwards.json()).data).toEqual([
       { field: "startTime", message: "The start time must be before the end time." },
     ]);
-    for (const bad of ["yesterday", "2026-13-01T00:00:00Z", "2026-11-22", "1e9", ""]) {
+    for (const bad of [
+      "yesterday",
+      "2026-13-01T00:00:00Z",
+      "2026-02-30T00:00:00Z",
+      "2026-11-22",
+      "1e9",
+      "",
+    ]) {
       const res = await viewer.get(
         `/devices/data/download-device-data-by-date-range/${id}?startTime=${encodeURIComponent(bad)}`,
       );

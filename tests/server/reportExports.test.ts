@@ -415,6 +415,7 @@ describe("report exports", () => {
       for (const bad of [
         { startTime: "nonsense" },
         { endTime: "2026-13-45T99:00:00Z" },
+        { startTime: "2026-02-30T00:00:00Z" },
         { startTime: "2026-11-22T10:00:00Z", endTime: "2026-11-22T09:00:00Z" },
         { startTime: "2001-01-01T00:00:00Z", endTime: "2001-01-02T00:00:00Z" },
         { channelIds: "1;drop table" },
