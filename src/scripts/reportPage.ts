@@ -215,7 +215,7 @@ async function main() {
     if (data) version = data;
   });
   startFollowing = () =>
-    followReport(hash, { kiosk, periodMs: kiosk ? periodOf(location.search) : undefined });
+    followReport(hash, { periodMs: kiosk ? periodOf(location.search) : undefined });
   if (kiosk) {
     startFollowing();
     startFollowing = undefined;

@@ -41,7 +41,7 @@ export type ReportState =
       status: "ready";
       report: PublicReport;
       data: ReportData;
-      /** Epoch ms of the last answer; staleSince is set while refreshes fail (kiosk only). */
+      /** Epoch ms of the last answer; staleSince is set while refreshes fail. */
       fetchedAt: number;
       staleSince: number | null;
     };
@@ -121,13 +121,11 @@ export async function fetchReport(hash: string, refresh: boolean) {
 }
 
 /**
- * Loads the report, or marks it invalid. `kiosk` keeps the last chart when the network fails
- * (the page shows 'stale since'); without it any failure marks the report not found (spec 4).
+ * Loads the report, or marks it invalid (spec 4): a link that is gone, or a first load that
+ * fails. A refresh the network or server fails keeps the last chart (the page shows 'stale
+ * since') and the next one tries again: a phone in a lift is not holding an invalid link.
  */
-export async function loadReport(
-  hash: string,
-  opts: { refresh: boolean; kiosk: boolean; now?: () => number },
-) {
+export async function loadReport(hash: string, opts: { refresh: boolean; now?: () => number }) {
   const now = opts.now ?? Date.now;
   try {
     const got = await fetchReport(hash, opts.refresh);
@@ -135,7 +133,7 @@ export async function loadReport(
     return true;
   } catch (e) {
     const last = $report.get();
-    if (opts.kiosk && !(e instanceof ReportGone) && last.status === "ready") {
+    if (!(e instanceof ReportGone) && last.status === "ready") {
       $report.set({ ...last, staleSince: last.staleSince ?? last.fetchedAt });
       return false;
     }
@@ -161,16 +159,16 @@ export function periodOf(search: string): number {
 }
 
 /**
- * Loads the report, then refreshes it every `periodMs` until stopped or invalid; in kiosk
- * mode failures are retried with back-off. One timer at a time, so nothing piles up over weeks.
+ * Loads the report, then refreshes it every `periodMs` until stopped or invalid; failures are
+ * retried with back-off. One timer at a time, so nothing piles up over weeks.
  */
-export function followReport(hash: string, opts: { kiosk: boolean; periodMs?: number | undefined }) {
+export function followReport(hash: string, opts: { periodMs?: number | undefined }) {
   const period = opts.periodMs ?? REFRESH_MS;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
   let failures = 0;
   const run = async (refresh: boolean) => {
-    const ok = await loadReport(hash, { refresh, kiosk: opts.kiosk });
+    const ok = await loadReport(hash, { refresh });
     failures = ok ? 0 : failures + 1;
     if (stopped || $report.get().status === "invalid") return;
     timer = setTimeout(() => void run(true), nextDelay(failures, period));

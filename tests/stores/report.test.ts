@@ -44,6 +44,7 @@ const REPORT: PublicReport = PublicReportSchema.parse({
   channelIdList: [1],
   thresholdRangeAssociations: [],
   window: { start: 1_699_913_600, end: 1_700_000_000 },
+  csvExport: true,
 });
 const DATA: ReportData = ReportDataSchema.parse({ start: 1_699_913_600, end: 1_700_000_000, series: [] });
 
@@ -143,7 +144,7 @@ describe("values and times as the visitor reads them", () => {
 describe("loading and refreshing", () => {
   test("loads the report and its chart data from the API's base", async () => {
     const api = portal();
-    expect(await loadReport(HASH, { refresh: false, kiosk: false })).toBe(true);
+    expect(await loadReport(HASH, { refresh: false })).toBe(true);
     expect($report.get()).toMatchObject({ status: "ready", report: { reportDetails: { name: "Lab" } } });
     expect(api.urls).toEqual([
       "https://web.test/api/v1/device-data/public/report/abc123",
@@ -153,35 +154,34 @@ describe("loading and refreshing", () => {
 
   test("marks refreshes so they are not counted as views", async () => {
     const api = portal();
-    await loadReport(HASH, { refresh: true, kiosk: false });
+    await loadReport(HASH, { refresh: true });
     expect(api.urls[0]).toBe("https://web.test/api/v1/device-data/public/report/abc123?refresh=1");
   });
 
-  test("marks the report invalid when a refresh fails (spec section 4)", async () => {
+  test("marks the report invalid when its first load fails (spec section 4)", async () => {
     const api = portal();
-    await loadReport(HASH, { refresh: false, kiosk: false });
     api.set("down");
-    await loadReport(HASH, { refresh: true, kiosk: false });
+    await loadReport(HASH, { refresh: false });
     expect($report.get()).toEqual({ status: "invalid" });
   });
 
-  test("in kiosk mode keeps the last chart while the network is down, stale since the last answer", async () => {
+  test("keeps the last chart while the network is down, stale since the last answer", async () => {
     const api = portal();
-    await loadReport(HASH, { refresh: false, kiosk: true, now: () => 1000 });
+    await loadReport(HASH, { refresh: false, now: () => 1000 });
     api.set("down");
-    await loadReport(HASH, { refresh: true, kiosk: true, now: () => 2000 });
-    await loadReport(HASH, { refresh: true, kiosk: true, now: () => 3000 });
+    await loadReport(HASH, { refresh: true, now: () => 2000 });
+    await loadReport(HASH, { refresh: true, now: () => 3000 });
     expect($report.get()).toMatchObject({ status: "ready", staleSince: 1000 });
     api.set("up");
-    await loadReport(HASH, { refresh: true, kiosk: true, now: () => 4000 });
+    await loadReport(HASH, { refresh: true, now: () => 4000 });
     expect($report.get()).toMatchObject({ status: "ready", staleSince: null, fetchedAt: 4000 });
   });
 
-  test("in kiosk mode still shows a link that is gone (deleted, paused, expired) as invalid", async () => {
+  test("still shows a link that is gone (deleted, paused, expired) as invalid", async () => {
     const api = portal();
-    await loadReport(HASH, { refresh: false, kiosk: true });
+    await loadReport(HASH, { refresh: false });
     api.set("gone");
-    await loadReport(HASH, { refresh: true, kiosk: true });
+    await loadReport(HASH, { refresh: true });
     expect($report.get()).toEqual({ status: "invalid" });
   });
 
@@ -209,7 +209,7 @@ describe("loading and refreshing", () => {
   test("refreshes every 30 seconds with one timer, and stops when asked", async () => {
     vi.useFakeTimers();
     const api = portal();
-    const stop = followReport(HASH, { kiosk: false });
+    const stop = followReport(HASH, {});
     await vi.advanceTimersByTimeAsync(0);
     expect(api.urls).toHaveLength(2);
     await vi.advanceTimersByTimeAsync(30_000);
@@ -223,7 +223,7 @@ describe("loading and refreshing", () => {
   test("stops refreshing a report that became invalid", async () => {
     vi.useFakeTimers();
     const api = portal();
-    followReport(HASH, { kiosk: false });
+    followReport(HASH, {});
     await vi.advanceTimersByTimeAsync(0);
     api.set("gone");
     await vi.advanceTimersByTimeAsync(30_000);
