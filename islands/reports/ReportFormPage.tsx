@@ -7,6 +7,7 @@ import {
   $draft,
   $draftLoad,
   $reportForm,
+  editDraft,
   saveReport,
   startEditReport,
   startNewReport,
@@ -76,7 +77,7 @@ function ReportForm({ options }: { options: ChannelOption[] }) {
         value={draft.name}
         maxLength={100}
         error={error("name")}
-        onChange={(e) => $draft.setKey("name", e.target.value)}
+        onChange={(e) => editDraft("name", e.target.value)}
       />
       <WindowFields errors={form.errors} />
       <ChannelPicker options={options} />

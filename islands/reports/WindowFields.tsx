@@ -2,7 +2,7 @@ import { useStore } from "@nanostores/react";
 import { useState } from "react";
 import type { FieldError } from "../../src/api/errors.ts";
 import { $reportPrefs } from "../../src/stores/reportList.ts";
-import { $draft, WINDOW_PRESETS } from "../../src/stores/reports.ts";
+import { $draft, editDraft, WINDOW_PRESETS } from "../../src/stores/reports.ts";
 import { Field } from "../ui/Field.tsx";
 
 const CUSTOM = "custom";
@@ -21,8 +21,8 @@ export function WindowFields({ errors }: { errors: FieldError[] }) {
   const choice = draft.rolling === 0 ? FIXED : custom ? CUSTOM : String(draft.rolling);
   const choose = (value: string) => {
     setCustom(value === CUSTOM);
-    if (value !== CUSTOM) $draft.setKey("rolling", Number(value));
-    else if (draft.rolling === 0) $draft.setKey("rolling", 3600);
+    if (value !== CUSTOM) editDraft("rolling", Number(value));
+    else if (draft.rolling === 0) editDraft("rolling", 3600);
   };
   return (
     <fieldset>
@@ -46,7 +46,7 @@ export function WindowFields({ errors }: { errors: FieldError[] }) {
           value={draft.rolling}
           error={error("timeInterval")}
           hint="At least 60; the chart shows this many seconds up to now."
-          onChange={(e) => $draft.setKey("rolling", Math.max(1, Math.floor(Number(e.target.value) || 1)))}
+          onChange={(e) => editDraft("rolling", Math.max(1, Math.floor(Number(e.target.value) || 1)))}
         />
       )}
       {!custom && error("timeInterval") && <small className="form-error">{error("timeInterval")}</small>}
@@ -58,7 +58,7 @@ export function WindowFields({ errors }: { errors: FieldError[] }) {
               type="datetime-local"
               value={draft.start}
               error={error("startDate")}
-              onChange={(e) => $draft.setKey("start", e.target.value)}
+              onChange={(e) => editDraft("start", e.target.value)}
             />
           </div>
           <div>
@@ -67,7 +67,7 @@ export function WindowFields({ errors }: { errors: FieldError[] }) {
               type="datetime-local"
               value={draft.end}
               error={error("endDate")}
-              onChange={(e) => $draft.setKey("end", e.target.value)}
+              onChange={(e) => editDraft("end", e.target.value)}
             />
           </div>
         </div>

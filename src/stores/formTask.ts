@@ -16,6 +16,13 @@ export function showErrors($form: MapStore<FormState>, errors: FieldError[]) {
   $form.setKey("errors", errors);
 }
 
+/** An edit answers the errors of the fields it changed; the others stay until the next submit. */
+export function clearFieldErrors($form: MapStore<FormState>, fields: readonly string[]) {
+  const errors = $form.get().errors;
+  const left = errors.filter((e) => e.field === null || !fields.includes(e.field));
+  if (left.length !== errors.length) $form.setKey("errors", left);
+}
+
 /**
  * A form's request: busy while it runs (a second press meanwhile does nothing), errors
  * cleared first and set from any failure, not busy afterwards. True when the task succeeded.

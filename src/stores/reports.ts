@@ -13,7 +13,7 @@ import { isTemperatureKind } from "../domain/device.ts";
 import { fromCelsius, roundFor, toCelsius, type TemperatureScale } from "../domain/temperature.ts";
 import type { Celsius } from "../domain/brand.ts";
 import { zonedInput, zonedToEpoch } from "./explore.ts";
-import { formStore, formTask } from "./formTask.ts";
+import { clearFieldErrors, formStore, formTask } from "./formTask.ts";
 import { call, errorsOf } from "./http.ts";
 import { $reportPrefs, listSummary, LOAD_FAILED, type Loaded } from "./reportList.ts";
 
@@ -171,10 +171,29 @@ export function addThreshold() {
   $draft.setKey("thresholds", [...list, { name: "", channelId: null, min: "", max: "", color }]);
 }
 
+/** The request fields (and so the error fields) each part of the draft fills. */
+const FIELDS_OF: Partial<Record<keyof ReportDraft, string[]>> = {
+  name: ["name"],
+  rolling: ["timeInterval", "startDate", "endDate"],
+  start: ["startDate"],
+  end: ["endDate"],
+};
+
+/** A part of the draft as the person edits it; the error it answered goes at once. */
+export function editDraft<K extends "name" | "rolling" | "start" | "end">(key: K, value: ReportDraft[K]) {
+  $draft.set({ ...$draft.get(), [key]: value });
+  clearFieldErrors($reportForm, FIELDS_OF[key] ?? []);
+}
+
 export function changeThreshold(index: number, patch: Partial<ThresholdDraft>) {
   $draft.setKey(
     "thresholds",
     $draft.get().thresholds.map((t, i) => (i === index ? { ...t, ...patch } : t)),
+  );
+  const fields = Object.keys(patch).map((k) => (k === "min" ? "minValue" : k === "max" ? "maxValue" : k));
+  clearFieldErrors(
+    $reportForm,
+    fields.map((f) => `thresholds.${index}.${f}`),
   );
 }
 

@@ -20,6 +20,7 @@ import {
   $reportForm,
   addThreshold,
   changeThreshold,
+  editDraft,
   groupOptions,
   saveReport,
   startEditReport,
@@ -235,6 +236,21 @@ describe("the report form", () => {
       busy: false,
       errors: [{ field: "name", message: "Enter a report name." }],
     });
+  });
+
+  test("takes a field's message away as soon as that field is edited, and keeps the others", async () => {
+    api.on(createReport, { status: 400, errors: [{ field: "name", message: "Enter a report name." }] });
+    toggleChannel(11);
+    await saveReport(OPTIONS);
+    editDraft("name", "Freezers overnight");
+    expect($reportForm.get().errors).toEqual([]);
+    addThreshold();
+    changeThreshold(0, { name: "x", min: "warm" });
+    editDraft("rolling", 0);
+    await saveReport(OPTIONS);
+    editDraft("start", "2026-11-01T00:00");
+    changeThreshold(0, { min: "3" });
+    expect($reportForm.get().errors.map((e) => e.field)).toEqual(["endDate"]);
   });
 
   test("loads a report to edit with Celsius ranges shown in Fahrenheit, and saves it in place", async () => {
