@@ -93,7 +93,16 @@ function ReportTable({ list, editable }: { list: ReportSummary[]; editable: bool
                 </td>
                 <td data-label="Views (30 days)">{r.views30Days}</td>
                 <td data-label="Link expires">
-                  {r.link?.expiresAt ? formatDate(r.link.expiresAt as EpochSeconds, zone) : "Never"}
+                  {!r.link ? (
+                    <>
+                      <span aria-hidden="true">—</span>
+                      <span className="visually-hidden">No link</span>
+                    </>
+                  ) : r.link.expiresAt ? (
+                    formatDate(r.link.expiresAt as EpochSeconds, zone)
+                  ) : (
+                    "Never"
+                  )}
                 </td>
                 <td className="report-actions">
                   {r.link?.state === "live" && (

@@ -1,6 +1,6 @@
 import { randomToken } from "../core/crypto.ts";
 import type { Cents } from "../../src/domain/brand.ts";
-import { CARD_MESSAGES, cardBrand, cardExpired, luhnValid } from "../../src/domain/card.ts";
+import { CARD_MESSAGES, cardBrand, cardExpired, expiredField, luhnValid } from "../../src/domain/card.ts";
 
 /** The card as the form sent it (digits only). It lives for one call: never stored or logged. */
 export interface CardInput {
@@ -30,7 +30,7 @@ export interface Charge {
 
 export type RefusalCode =
   "invalid_number" | "expired_card" | "incorrect_cvc" | "card_declined" | "processing_error";
-export type CardField = "cardNumber" | "cardCvv" | "cardExpirationYear";
+export type CardField = "cardNumber" | "cardCvv" | "cardExpirationMonth" | "cardExpirationYear";
 export interface Refusal {
   ok: false;
   code: RefusalCode;
@@ -75,7 +75,7 @@ export const TEST_CARDS: Record<string, Refusal> = {
 function cardProblem(card: CardInput, now: Date): Refusal | null {
   if (!luhnValid(card.number)) return refusal("invalid_number", "cardNumber", CARD_MESSAGES.number);
   if (cardExpired(Number(card.expMonth), Number(card.expYear), now))
-    return refusal("expired_card", "cardExpirationYear", CARD_MESSAGES.expired);
+    return refusal("expired_card", expiredField(Number(card.expYear), now), CARD_MESSAGES.expired);
   const amex = cardBrand(card.number) === "American Express";
   if (card.cvv.length !== (amex ? 4 : 3)) return refusal("incorrect_cvc", "cardCvv", CARD_MESSAGES.wrongCvv);
   return TEST_CARDS[card.number] ?? null;

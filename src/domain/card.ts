@@ -61,6 +61,14 @@ export function cardExpired(month: number, twoDigit: number, now: Date): boolean
   return year < y || (year === y && month < m);
 }
 
+/**
+ * Which field an expired card's message belongs beside: the month when the year is this one
+ * (the year is right, the month is past: the spec's default 01 most of the year), else the year.
+ */
+export function expiredField(twoDigit: number, now: Date): "cardExpirationMonth" | "cardExpirationYear" {
+  return 2000 + twoDigit === now.getUTCFullYear() ? "cardExpirationMonth" : "cardExpirationYear";
+}
+
 /** What a card form hands over: the fields of spec section 5, the year in full (sent as two digits). */
 export interface CardInput {
   cardNumber: string;

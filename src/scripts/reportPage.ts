@@ -214,8 +214,7 @@ async function main() {
     if (data && data !== version && (version !== undefined || kiosk)) void loadSvg(hash);
     if (data) version = data;
   });
-  startFollowing = () =>
-    followReport(hash, { periodMs: kiosk ? periodOf(location.search) : undefined });
+  startFollowing = () => followReport(hash, { periodMs: kiosk ? periodOf(location.search) : undefined });
   if (kiosk) {
     startFollowing();
     startFollowing = undefined;

@@ -2,11 +2,15 @@ import type { MapStore } from "nanostores";
 import type { FieldError } from "../api/errors.ts";
 import type { OrderDetails, payOrderAsGuest } from "../api/orders.ts";
 import type { ResponseOf } from "../api/endpoint.ts";
+import { emailField } from "../api/fields.ts";
 import { PAYMENT_IN_PROGRESS } from "../api/payments.ts";
+import { INVALID_EMAIL } from "../domain/auth.ts";
 import {
   CARD_MESSAGES,
   cardDigits,
   cardExpired,
+  expiredField,
+  luhnValid,
   PAYMENT_NETWORK_ERROR,
   type CardInput,
 } from "../domain/card.ts";
@@ -40,16 +44,21 @@ export function resetCardForm($form: MapStore<CardFormState>) {
 }
 
 /**
- * What the browser can tell about a card before sending it: a number, and not expired. The
- * spec's defaults (01, this year) are a past month most of the year: saying so at once
- * spares a round trip on a slow link (the gateway checks again).
+ * Everything the browser can tell about a card before sending it, all at once: a number
+ * that passes the checksum, not expired (the spec's defaults, 01 and this year, are a past
+ * month most of the year), a 3 or 4 digit code and, where asked, an address. One round trip
+ * on a slow link then shows every mistake; the server and the gateway check again.
  */
-export function cardProblems(card: CardInput, now = new Date()): FieldError[] {
+export function cardProblems(card: CardInput, opts: { email: boolean }, now = new Date()): FieldError[] {
   const problems: FieldError[] = [];
-  if (cardDigits(card.cardNumber) === "")
+  if (!luhnValid(cardDigits(card.cardNumber)))
     problems.push({ field: "cardNumber", message: CARD_MESSAGES.number });
-  if (cardExpired(Number(card.cardExpirationMonth), card.cardExpirationYear % 100, now))
-    problems.push({ field: "cardExpirationYear", message: CARD_MESSAGES.expired });
+  const year = card.cardExpirationYear % 100;
+  if (cardExpired(Number(card.cardExpirationMonth), year, now))
+    problems.push({ field: expiredField(year, now), message: CARD_MESSAGES.expired });
+  if (!/^\d{3,4}$/.test(card.cardCvv.trim())) problems.push({ field: "cardCvv", message: CARD_MESSAGES.cvv });
+  if (opts.email && !emailField.safeParse(card.email).success)
+    problems.push({ field: "email", message: INVALID_EMAIL });
   return problems;
 }
 

@@ -181,7 +181,7 @@ export async function submitPayment(card: CardInput) {
   const state = $guestPay.get();
   if (state.step !== "ready") return;
   const { record } = state;
-  const problems = cardProblems(card);
+  const problems = cardProblems(card, { email: true });
   if (problems.length) {
     $payForm.set({ ...$payForm.get(), errors: problems });
     return;

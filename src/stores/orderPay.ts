@@ -117,7 +117,7 @@ async function pay(order: AccountOrder, card: CardInput, key: string) {
 export async function submitOrderPayment(orderId: number, card: CardInput) {
   const order = pageOrder(orderId);
   if (!order) return;
-  const problems = cardProblems(card);
+  const problems = cardProblems(card, { email: false });
   if (problems.length) {
     $orderPayForm.setKey("errors", problems);
     return;

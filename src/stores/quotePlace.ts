@@ -68,7 +68,7 @@ export async function placeOrder(card: CardInput | null) {
   if (!s.quote || !$readyToPay.get()) return;
   const quote = s.quote;
   // The spec's default expiry (01, this year) is a past month most of the year: said at once.
-  const problems = card ? cardProblems(card) : [];
+  const problems = card ? cardProblems(card, { email: false }) : [];
   if (problems.length) {
     $orderForm.set({ ...$orderForm.get(), errors: problems });
     return;

@@ -174,9 +174,16 @@ describe("guest payments", () => {
     ["a processing error", "4000 0000 0000 0119", {}, null, CARD_MESSAGES.processing],
     ["a number that fails the checksum", "4242 4242 4242 4241", {}, "cardNumber", CARD_MESSAGES.number],
     [
-      "an expiry in the past",
+      "an earlier month of this year (beside the month)",
       CARD,
       { cardExpirationMonth: "10", cardExpirationYear: "26" },
+      "cardExpirationMonth",
+      CARD_MESSAGES.expired,
+    ],
+    [
+      "an earlier year (beside the year)",
+      CARD,
+      { cardExpirationMonth: "12", cardExpirationYear: "25" },
       "cardExpirationYear",
       CARD_MESSAGES.expired,
     ],

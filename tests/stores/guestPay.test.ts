@@ -6,6 +6,7 @@ import type { Address } from "../../src/api/records.ts";
 import { getShipmentList, type Shipment } from "../../src/api/shipments.ts";
 import { PAYMENT_IN_PROGRESS } from "../../src/api/payments.ts";
 import { CARD_MESSAGES, PAYMENT_NETWORK_ERROR, type CardInput } from "../../src/domain/card.ts";
+import { INVALID_EMAIL } from "../../src/domain/auth.ts";
 import { $countries, countryName } from "../../src/stores/countries.ts";
 import {
   $guestPay,
@@ -302,6 +303,27 @@ describe("paying an order as a guest", () => {
     expect($payForm.get().errors).toEqual([
       { field: "cardNumber", message: CARD_MESSAGES.number },
       { field: "cardExpirationYear", message: CARD_MESSAGES.expired },
+    ]);
+  });
+
+  test("says every mistake of the form at once: checksum, an earlier month of this year, code and address", async () => {
+    await openOrder();
+    const thisYear = new Date().getUTCFullYear();
+    const month = new Date().getUTCMonth() + 1;
+    await submitPayment({
+      cardNumber: "1234 5678 9012 3456",
+      // January of this year is past from February on; in January the month is still good.
+      cardExpirationMonth: month > 1 ? "01" : "12",
+      cardExpirationYear: month > 1 ? thisYear : thisYear - 1,
+      cardCvv: "",
+      email: "not-an-address",
+    });
+    expect(api.calls(payOrderAsGuest)).toEqual([]);
+    expect($payForm.get().errors).toEqual([
+      { field: "cardNumber", message: CARD_MESSAGES.number },
+      { field: month > 1 ? "cardExpirationMonth" : "cardExpirationYear", message: CARD_MESSAGES.expired },
+      { field: "cardCvv", message: CARD_MESSAGES.cvv },
+      { field: "email", message: INVALID_EMAIL },
     ]);
   });
 
