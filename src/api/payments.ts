@@ -29,10 +29,21 @@ export const idempotencyKeyField = z
   .string({ error: "The payment attempt has no key; reload the page." })
   .check(z.regex(/^[A-Za-z0-9_-]{16,100}$/, "The payment attempt has no key; reload the page."));
 
-/** An amount the browser showed, in cents, compared with the server's. */
-export const shownAmountField = z.coerce
-  .number({ error: "The amount is not a number." })
-  .check(z.refine(Number.isSafeInteger, "The amount is not a whole number of cents."), z.minimum(0));
+const CENTS = "The amount must be a whole number of cents.";
+/**
+ * An amount the browser showed, in cents, compared with the server's: digits only (a form's
+ * text) or a whole number. Number() alone would read '0x25369', '1e5' and '' as amounts.
+ */
+export const shownAmountField = z.pipe(
+  z.union(
+    [
+      z.string().check(z.trim(), z.regex(/^\d{1,15}$/, CENTS)),
+      z.number().check(z.refine((n) => Number.isSafeInteger(n) && n >= 0, CENTS)),
+    ],
+    { error: CENTS },
+  ),
+  z.transform(Number),
+);
 
 /**
  * The answer (409) while an attempt with the same key is still at the gateway: the browser

@@ -15,7 +15,8 @@ import { cents } from "./records.ts";
 /** A record id typed into a form field: digits, 1 to 2147483647. */
 export const formIdField = z.string({ error: ID_RANGE }).check(
   z.trim(),
-  z.regex(/^\d{1,10}$/, ID_RANGE),
+  // Aborts: the range check after it would say the same thing again.
+  z.regex(/^\d{1,10}$/, { error: ID_RANGE, abort: true }),
   z.refine((v) => Number(v) >= 1 && Number(v) <= MAX_ID, ID_RANGE),
 );
 

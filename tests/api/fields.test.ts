@@ -3,11 +3,14 @@ import {
   emailField,
   idField,
   isRealIsoMoment,
+  ID_RANGE,
   MAX_ID,
   passwordField,
   referrerField,
 } from "../../src/api/fields.ts";
 import { SettingsPatch } from "../../src/api/session.ts";
+import { shownAmountField } from "../../src/api/payments.ts";
+import { formIdField } from "../../src/api/quoteOrder.ts";
 import { pathOf } from "../../src/api/endpoint.ts";
 import { parseReferrer, referrerFor } from "../../src/domain/publicRecord.ts";
 
@@ -81,4 +84,29 @@ describe("a real ISO moment", () => {
     "22/11/2026",
     "",
   ])("refuses %s", (v) => expect(isRealIsoMoment(v)).toBe(false));
+});
+
+describe("an amount the browser showed", () => {
+  test.each([
+    ["152425", 152425],
+    [" 42 ", 42],
+    [0, 0],
+    [899, 899],
+  ])("reads %j as %s cents", (v, cents) => expect(shownAmountField.parse(v)).toBe(cents));
+  test.each(["0x25369", "1.5e5", "", "-1", -1, 1.5, "12.50", "9999999999999999", null])(
+    "refuses %j with one message",
+    (v) => {
+      const result = shownAmountField.safeParse(v);
+      expect(result.success).toBe(false);
+      expect(result.error?.issues.map((i) => i.message)).toEqual([
+        "The amount must be a whole number of cents.",
+      ]);
+    },
+  );
+});
+
+describe("a record id typed into a form", () => {
+  test.each(["abc", "0", "2147483648", ""])("refuses %j with one message", (v) => {
+    expect(formIdField.safeParse(v).error?.issues.map((i) => i.message)).toEqual([ID_RANGE]);
+  });
 });

@@ -92,12 +92,29 @@ describe("attacks on guest payments", () => {
     expect(await charges()).toBe(0);
   });
 
-  it("charges the server's amount when the shown amount is spelled another way (1e3, +, spaces)", async () => {
+  it("refuses a shown amount spelled another way (1e2, +, hex, empty) beside its field, charging nothing", async () => {
     const balance = await balanceOf(PART_PAID);
-    const spelled = `${(balance / 100).toString()}e2`;
+    for (const spelled of [
+      `${(balance / 100).toString()}e2`,
+      ` +${balance} `,
+      `0x${balance.toString(16)}`,
+      "",
+    ]) {
+      const res = await guest().form(
+        payPath(PART_PAID),
+        await orderForm(PART_PAID, { balanceDue: spelled, paymentAmount: spelled }),
+      );
+      expect(res.status, spelled).toBe(400);
+      expect((await res.json()).data).toEqual([
+        { field: "balanceDue", message: "The amount must be a whole number of cents." },
+        { field: "paymentAmount", message: "The amount must be a whole number of cents." },
+      ]);
+    }
+    expect(await charges()).toBe(0);
+    // Spaces around the digits are only a form's spacing.
     const res = await guest().form(
       payPath(PART_PAID),
-      await orderForm(PART_PAID, { balanceDue: spelled, paymentAmount: ` +${balance} ` }),
+      await orderForm(PART_PAID, { balanceDue: ` ${balance} `, paymentAmount: String(balance) }),
     );
     expect(res.status).toBe(200);
     const [charge] = await db().select().from(sandboxCharges);
