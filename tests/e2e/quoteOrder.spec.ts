@@ -170,10 +170,11 @@ test.describe("ordering a quote signed in", () => {
     await page.getByLabel("CCV").fill("123");
     await page.getByLabel("PO Number (optional)").fill("PO-9");
     await page.keyboard.press("Enter");
-    const year = page.getByLabel("Expiration Year");
-    await expect(year).toBeFocused();
-    await expect(year).toHaveAttribute("aria-invalid", "true");
-    await expect(year).toHaveAccessibleDescription(CARD_MESSAGES.expired);
+    // The year is this one, so the month is what is wrong.
+    const month = page.getByLabel("Expiration Month");
+    await expect(month).toBeFocused();
+    await expect(month).toHaveAttribute("aria-invalid", "true");
+    await expect(month).toHaveAccessibleDescription(CARD_MESSAGES.expired);
     expect(orders).toEqual([]);
   });
 
