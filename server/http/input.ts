@@ -80,8 +80,12 @@ export async function inputOf<E extends Endpoint>(c: Context, endpoint: E): Prom
       return (await jsonBody(c, schema)) as InputOf<E>;
     case "form":
       return (await formBody(c, schema)) as InputOf<E>;
-    case "query":
-      return validate(schema, c.req.query()) as InputOf<E>;
+    case "query": {
+      const query = c.req.query();
+      const bad = Object.entries(query).find(([k, v]) => hasNul(k) || hasNul(v));
+      if (bad) throw new ApiError(400, [{ field: bad[0], message: NUL_REFUSED }]);
+      return validate(schema, query) as InputOf<E>;
+    }
     case "none":
       return undefined as InputOf<E>;
   }

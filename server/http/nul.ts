@@ -13,12 +13,17 @@ export const TOO_DEEP = "The request is nested too deeply.";
  */
 export const MAX_DEPTH = 32;
 
-/** True when the text holds U+0000. */
-export const hasNul = (text: string) => text.includes("\u0000");
+/**
+ * True when the text holds U+0000, a lone surrogate (a JSON '\ud800' no UTF-8 can store) or
+ * U+FFFD, which is what the body parsers make of bytes that are not UTF-8 and of a broken
+ * %-escape ('Kitchen%C3'): storing it would keep a mangled text instead of refusing it.
+ */
+export const hasNul = (text: string) =>
+  text.includes("\u0000") || text.includes("\ufffd") || !text.isWellFormed();
 
 /**
  * What is wrong with a parsed JSON value: nested deeper than MAX_DEPTH (the top level is 1),
- * a U+0000 in a key or string, or nothing (null). Walks with its own stack, never recursion,
+ * a refused character (hasNul) in a key or string, or nothing (null). Walks with its own stack, never recursion,
  * and reports depth first, whatever comes first in the value.
  */
 export function jsonProblem(value: unknown): typeof TOO_DEEP | typeof NUL_REFUSED | null {

@@ -37,6 +37,35 @@ describe("HTTP behaviour", () => {
     expect((await json.json()).data).toEqual([{ field: null, message: NUL_REFUSED }]);
   });
 
+  it("refuses text that is not UTF-8, a broken %-escape and a lone surrogate instead of storing it mangled", async () => {
+    const post = (type: string, body: BodyInit) =>
+      ctx.app.request("http://localhost/gateway/check-email", {
+        method: "POST",
+        headers: { origin: "http://localhost", "content-type": type },
+        body,
+      });
+    const form = "application/x-www-form-urlencoded";
+    for (const body of [
+      "emailAddress=a%C3@example.com",
+      "emailAddress=a%E0%A4%A@example.com",
+      new Uint8Array([
+        ...new TextEncoder().encode("emailAddress=a"),
+        0xc3,
+        ...new TextEncoder().encode("@x.com"),
+      ]),
+    ]) {
+      const res = await post(form, body);
+      expect(res.status, String(body)).toBe(400);
+      expect((await res.json()).data).toEqual([{ field: "emailAddress", message: NUL_REFUSED }]);
+    }
+    const json = await browser(ctx.app).json("/api/v1/device-data/push", { macAddress: "00:1A\ud800" });
+    expect(json.status).toBe(400);
+    expect((await json.json()).data).toEqual([{ field: null, message: NUL_REFUSED }]);
+    // Text that is well formed passes the edge (and meets the field's own rules).
+    const fine = await post(form, "emailAddress=caf%C3%A9@example.com");
+    expect(fine.status).not.toBe(400);
+  });
+
   it("reports health when the database answers", async () => {
     const res = await ctx.app.request("/healthz");
     expect(res.status).toBe(200);
