@@ -4,7 +4,7 @@ export const TAG_NAME_ERROR = "Tag must be between 1 and 100 characters long.";
 /** Spec section 8: the tag modal's failures. */
 export const TAG_APPLY_FAILED = "Unexpected error applying tags. Please try again.";
 export const TAG_CREATE_FAILED = "Unexpected error saving new tag. Please try again.";
-export const TAG_NAME_CONTROL = "Tag names cannot contain line breaks or control characters.";
+export const TAG_NAME_CONTROL = "Tag names cannot contain line breaks, control or invisible characters.";
 
 /** Characters as a person counts them (code points: an emoji is one), after trimming. */
 const lengthOf = (name: string) => [...name.trim()].length;
@@ -15,10 +15,20 @@ export function tagNameError(name: string): string | null {
   return n < TAG_NAME_MIN || n > TAG_NAME_MAX ? TAG_NAME_ERROR : null;
 }
 
-/** Line breaks, tabs and other control characters have no place in a one-line name. */
+/**
+ * Line breaks, tabs and other control characters have no place in a one-line name, nor do
+ * invisible format characters (zero-width spaces, bidi overrides): they make a name that looks
+ * empty, or like another one ('Lab\u200b' beside 'Lab'). The joiner inside an emoji sequence
+ * is part of the emoji and stays.
+ */
 export function tagNameHasControl(name: string): boolean {
   // oxlint-disable-next-line no-control-regex
-  return /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(name);
+  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(name)) return true;
+  const emojiJoinersOut = name.replace(
+    /(?<=\p{Extended_Pictographic}\uFE0F?)\u200D(?=\p{Extended_Pictographic})/gu,
+    "",
+  );
+  return /\p{Cf}/u.test(emojiJoinersOut);
 }
 
 /** The message a second tag of the same name gets (names are unique case-insensitively). */

@@ -56,6 +56,11 @@ describe("tag names", () => {
   it("finds line breaks and control characters", () => {
     expect(["a\nb", "a\tb", "a\u0085b", "a\u2028b"].map(tagNameHasControl)).toEqual([true, true, true, true]);
     expect(tagNameHasControl("Cold room — 2 °C")).toBe(false);
+    // Invisible characters: a name that looks empty, or like another, or reads backwards.
+    for (const hidden of ["\u200b", "Lab\u200b", "Freezer\u200d", "\u2060\u200b", "\u202eevil", "\ufeffLab"])
+      expect(tagNameHasControl(hidden), JSON.stringify(hidden)).toBe(true);
+    // The joiner inside an emoji sequence is part of the emoji.
+    expect(tagNameHasControl("Lab 👩\u200d🔬 and 🏳️\u200d🌈")).toBe(false);
   });
 
   it("splits several names typed at once", () => {
