@@ -9,21 +9,13 @@ export const DEMO_LOCAL_ONLY =
 export const MAILBOX_LOCAL_ONLY =
   "The dev mailbox answers only the computer the portal runs on (http://localhost).";
 
-/** Headers a proxy adds: a request relayed by one is not from this computer, whatever the socket says. */
-const RELAYED = [
-  "forwarded",
-  "x-forwarded-for",
-  "x-forwarded-host",
-  "x-forwarded-proto",
-  "x-forwarded-port",
-  "x-forwarded-server",
-  "x-original-forwarded-for",
-  "x-real-ip",
-  "x-client-ip",
-  "cf-connecting-ip",
-  "true-client-ip",
-  "via",
-];
+/**
+ * Headers a proxy adds: a request relayed by one is not from this computer, whatever the socket
+ * says. Named by pattern, since proxies and CDNs each have their own (X-Cluster-Client-IP,
+ * Fly-Client-IP, X-Originating-IP, Forwarded-For...).
+ */
+const RELAYED =
+  /^(?:forwarded(?:-for)?|via|x-forwarded(?:-.+)?|x-original-forwarded-for|x-real-ip|x-originating-ip|.+-client-ip|.+-connecting-ip|x-client-ip)$/;
 
 /** The socket's peer; undefined where there is no socket (app.request in tests passes none). */
 function socketAddress(c: Context): string | undefined {
@@ -39,7 +31,7 @@ export function isLocalRequest(c: Context): boolean {
   return (
     isLoopbackAddress(socketAddress(c)) &&
     requestHosts(c).every((h) => !!h && isLoopbackName(h.hostname)) &&
-    !RELAYED.some((name) => c.req.header(name) !== undefined)
+    ![...c.req.raw.headers.keys()].some((name) => RELAYED.test(name))
   );
 }
 

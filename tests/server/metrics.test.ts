@@ -80,6 +80,25 @@ describe("GET /metrics", () => {
     expect((await ctx.app.request("http://localhost/metrics", { headers: spoofed }, LOOPBACK)).status).toBe(
       404,
     );
+    // Every proxy names its header its own way; none of them is this computer.
+    for (const name of [
+      "x-cluster-client-ip",
+      "fly-client-ip",
+      "x-originating-ip",
+      "x-forwarded",
+      "forwarded-for",
+      "cf-connecting-ip",
+      "x-real-ip",
+      "via",
+    ]) {
+      const res = await ctx.app.request(
+        "http://localhost/metrics",
+        { headers: { [name]: "8.8.8.8" } },
+        LOOPBACK,
+      );
+      expect(res.status, name).toBe(404);
+    }
+    expect((await ctx.app.request("http://localhost/metrics", {}, LOOPBACK)).status).toBe(200);
   });
 
   it("answers another computer that sends METRICS_TOKEN, and only the right one", async () => {
