@@ -34,13 +34,16 @@ export async function reportByPublicHash(db: Db, hash: string, now: Date): Promi
   return row && linkOpen(row, now) ? row : null;
 }
 
-/** The feature flags of the plan of the subscription a report belongs to. */
-export async function reportFeatures(db: Db, report: ReportRow): Promise<Record<string, unknown>> {
+/** The plan (feature flags and limits) of the subscription a report belongs to. */
+export async function reportPlan(
+  db: Db,
+  report: ReportRow,
+): Promise<{ features: Record<string, unknown>; limits: Record<string, unknown> }> {
   const [row] = await db
-    .select({ features: subscriptions.features })
+    .select({ features: subscriptions.features, limits: subscriptions.limits })
     .from(subscriptions)
     .where(eq(subscriptions.id, report.subscriptionId));
-  return row?.features ?? {};
+  return { features: row?.features ?? {}, limits: row?.limits ?? {} };
 }
 
 /** Whether a shared link still opens its report: not paused, not past its expiry. */

@@ -6,9 +6,10 @@ import {
   chartChannels,
   reportByPublicHash,
   reportChannelList,
-  reportFeatures,
+  reportPlan,
   reportThresholdList,
   timingOf,
+  type ReportRow,
 } from "../data/reports.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
@@ -17,7 +18,8 @@ import { inputOf } from "../http/input.ts";
 import { sendSerialized, serialized } from "../http/reply.ts";
 import { getPublicReport, getPublicReportData } from "../../src/api/reports.ts";
 import { packSeries } from "../../src/domain/chartPoints.ts";
-import { planAllows } from "../../src/domain/plan.ts";
+import type { EpochSeconds } from "../../src/domain/brand.ts";
+import { oldestAllowed, planAllows } from "../../src/domain/plan.ts";
 import { reportWindow, requestedWindow } from "../../src/domain/reportWindow.ts";
 
 /**
@@ -32,14 +34,19 @@ export function publicReportRoutes(deps: Deps) {
     if (!report) throw new ApiError(404, NOT_FOUND);
     return report;
   };
+  /** The report's window now, no older than its owner's plan keeps data. */
+  const windowOf = (report: ReportRow, limits: Readonly<Record<string, unknown>>) => {
+    const now = secondsOf(deps.now()) as EpochSeconds;
+    return reportWindow(timingOf(report), now, oldestAllowed(limits, now));
+  };
   return new Hono()
     .get(getPublicReport.path, guard(getPublicReport, deps), async (c) => {
-      const { report, list, thresholds, csvExport } = await sharedReport(c, c.req.param("publicHash"));
+      const { report, list, thresholds, plan } = await sharedReport(c, c.req.param("publicHash"));
       const input = await inputOf(c, getPublicReport);
       // A page opening is a view; its 30-second refreshes (refresh=1) are not.
       if (input.refresh !== "1") deps.views.count(report.id, deps.now());
       const timing = timingOf(report);
-      const window = reportWindow(timing, secondsOf(deps.now()));
+      const window = windowOf(report, plan.limits);
       // Serialized once per report and window (a rolling window moves each second).
       const key = `report-answer:${c.req.param("publicHash")}:${window.start}:${window.end}`;
       const answer = await cachedAnswer(c, deps.answers, key, async () =>
@@ -47,16 +54,16 @@ export function publicReportRoutes(deps: Deps) {
           ...metadataOf(list, thresholds),
           reportDetails: { name: report.name, ...timing },
           window,
-          csvExport,
+          csvExport: planAllows(plan.features, "csvExport"),
         }),
       );
       return sendSerialized(c, answer);
     })
     .get(getPublicReportData.path, guard(getPublicReportData, deps), async (c) => {
       const hash = c.req.param("hash");
-      const { report, list, thresholds } = await sharedReport(c, hash);
+      const { report, list, thresholds, plan } = await sharedReport(c, hash);
       const input = await inputOf(c, getPublicReportData);
-      const window = requestedWindow(reportWindow(timingOf(report), secondsOf(deps.now())), {
+      const window = requestedWindow(windowOf(report, plan.limits), {
         start: input.start === undefined ? undefined : Number(input.start),
         end: input.end === undefined ? undefined : Number(input.end),
       });
@@ -77,12 +84,12 @@ export function publicReportRoutes(deps: Deps) {
   function sharedReport(c: Context, hash: string | undefined) {
     return cachedAnswer(c, deps.answers, `report:${hash}`, async () => {
       const report = await openReport(hash);
-      const [list, thresholds, features] = await Promise.all([
+      const [list, thresholds, plan] = await Promise.all([
         reportChannelList(db, report.id),
         reportThresholdList(db, report.id),
-        reportFeatures(db, report),
+        reportPlan(db, report),
       ]);
-      return { report, list, thresholds, csvExport: planAllows(features, "csvExport") };
+      return { report, list, thresholds, plan };
     });
   }
 }

@@ -20,7 +20,6 @@ import { pdfChannels, pickChannels } from "./reportView.ts";
 import { requestedWindow, type TimeWindow } from "../../src/domain/reportWindow.ts";
 import { ApiError } from "../core/errors.ts";
 import { reportCsvStream } from "../data/reportCsv.ts";
-import { reportFeatures } from "../data/reports.ts";
 import { planAllows, REPORT_CSV_MESSAGE } from "../../src/domain/plan.ts";
 import {
   dataVersion,
@@ -113,11 +112,10 @@ export function reportExportRoutes(deps: Deps) {
     })
     .get(downloadReportCsv.path, guard(downloadReportCsv, deps), async (c) => {
       const report = await openReport(db, c.req.query("publicHash"), deps.now());
+      const { channels, window, plan } = await reportParts(db, report, deps.now());
       // The owner's plan decides, as for its own device download (a report must not go around it).
-      if (!planAllows(await reportFeatures(db, report), "csvExport"))
-        throw new ApiError(403, REPORT_CSV_MESSAGE);
+      if (!planAllows(plan.features, "csvExport")) throw new ApiError(403, REPORT_CSV_MESSAGE);
       const input = await inputOf(c, downloadReportCsv);
-      const { channels, window } = await reportParts(db, report, deps.now());
       const range = askedWindow(
         window,
         epochOrUndefined(input.startTime),

@@ -8,6 +8,7 @@ import {
   chartChannels,
   reportByPublicHash,
   reportChannelList,
+  reportPlan,
   reportThresholdList,
   timingOf,
   type ReportChannel,
@@ -16,7 +17,8 @@ import {
 } from "../data/reports.ts";
 import type { Deps } from "../deps.ts";
 import type { SvgBand, SvgSeries } from "../services/chartSvg.ts";
-import { celsius } from "../../src/domain/brand.ts";
+import { celsius, type EpochSeconds } from "../../src/domain/brand.ts";
+import { oldestAllowed } from "../../src/domain/plan.ts";
 import { isTemperatureKind, unitIn } from "../../src/domain/device.ts";
 import { reportWindow, type TimeWindow } from "../../src/domain/reportWindow.ts";
 import { fromCelsius, type TemperatureScale } from "../../src/domain/temperature.ts";
@@ -31,13 +33,19 @@ export async function openReport(db: Db, hash: string | undefined, now: Date): P
   return report;
 }
 
-/** A report's channels and thresholds, and its own window at `now`. */
+/**
+ * A report's channels and thresholds, its owner's plan, and its own window at `now` (no older
+ * than the plan keeps data).
+ */
 export async function reportParts(db: Db, report: ReportRow, now: Date) {
-  const [channels, thresholds] = await Promise.all([
+  const [channels, thresholds, plan] = await Promise.all([
     reportChannelList(db, report.id),
     reportThresholdList(db, report.id),
+    reportPlan(db, report),
   ]);
-  return { channels, thresholds, window: reportWindow(timingOf(report), secondsOf(now)) };
+  const at = secondsOf(now);
+  const window = reportWindow(timingOf(report), at, oldestAllowed(plan.limits, at as EpochSeconds));
+  return { channels, thresholds, plan, window };
 }
 
 /** The chart data of the channels over the window (downsampled, with statistics and excursions). */

@@ -19,15 +19,22 @@ export const MAX_WINDOW_SECONDS = 1827 * 86_400;
 export const START_BEFORE_END = "start must be before end.";
 export const OUTSIDE_WINDOW = "The requested range is outside the report's time window.";
 
-/** The report's own window at `now`. */
-export function reportWindow(timing: ReportTiming, now: number): TimeWindow {
+/**
+ * The report's own window at `now`, starting no earlier than `oldest` (the owner's plan keeps
+ * no data before it; a window wholly older keeps its last second, which holds nothing).
+ */
+export function reportWindow(timing: ReportTiming, now: number, oldest: number | null = null): TimeWindow {
   const { timeInterval, startDate, endDate } = timing;
   let window: TimeWindow;
   if (timeInterval > 0) window = { start: now - timeInterval, end: now };
   else if (startDate !== null && endDate !== null && startDate < endDate)
     window = { start: startDate, end: endDate };
   else window = { start: now - DEFAULT_WINDOW_SECONDS, end: now };
-  return { start: Math.max(window.start, window.end - MAX_WINDOW_SECONDS), end: window.end };
+  const start = Math.max(window.start, window.end - MAX_WINDOW_SECONDS);
+  return {
+    start: oldest === null ? start : Math.max(start, Math.min(oldest, window.end - 1)),
+    end: window.end,
+  };
 }
 
 /**

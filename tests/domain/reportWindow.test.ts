@@ -46,6 +46,16 @@ describe("report window", () => {
     expect(reportWindow(timing, NOW)).toEqual(expected);
   });
 
+  it("starts no earlier than the plan keeps data, and keeps the last second of a window wholly older", () => {
+    const week = { timeInterval: 7 * 86_400, startDate: null, endDate: null };
+    expect(reportWindow(week, NOW, NOW - 86_400)).toEqual({ start: NOW - 86_400, end: NOW });
+    expect(reportWindow(week, NOW, NOW - 30 * 86_400)).toEqual({ start: NOW - 7 * 86_400, end: NOW });
+    expect(reportWindow({ timeInterval: 0, startDate: 100, endDate: 200 }, NOW, 500)).toEqual({
+      start: 199,
+      end: 200,
+    });
+  });
+
   it.each([
     ["the whole window when nothing is asked", {}, { start: 100, end: 200 }],
     ["a zoom inside the window", { start: 120, end: 150 }, { start: 120, end: 150 }],

@@ -209,6 +209,39 @@ describe("public report", () => {
     }
   });
 
+  it("starts the window no earlier than the owner's plan keeps data, in the metadata, chart and CSV", async () => {
+    const plan = (limits: string) =>
+      db().execute(
+        sql`update subscriptions set limits = limits || ${limits}::jsonb
+            where id = (select subscription_id from reports where public_hash = ${DEMO.reportHash})`,
+      );
+    const [before] = await rows<{ limits: object }>(
+      db(),
+      sql`select s.limits from subscriptions s join reports r on r.subscription_id = s.id
+          where r.public_hash = ${DEMO.reportHash}`,
+    );
+    await plan(JSON.stringify({ dataAgeLimitUnit: "DAY", dataAgeLimitValue: 1 }));
+    await db().execute(
+      sql`update reports set time_interval = ${2 * 86_400} where public_hash = ${DEMO.reportHash}`,
+    );
+    try {
+      expect((await json<PublicReport>(meta(DEMO.reportHash))).window).toEqual({
+        start: NOW - 86_400,
+        end: NOW,
+      });
+      const chart = await chartOf(data(DEMO.reportHash));
+      expect([chart.start, chart.end]).toEqual([NOW - 86_400, NOW]);
+      expect(chart.series.every((s) => s.points.every(([t]) => t >= NOW - 86_400))).toBe(true);
+      const asked = await get(data(DEMO.reportHash, `?start=${NOW - 2 * 86_400}&end=${NOW - 86_400 - HOUR}`));
+      expect(asked.status).toBe(400);
+    } finally {
+      await db().execute(
+        sql`update reports set time_interval = 86400 where public_hash = ${DEMO.reportHash}`,
+      );
+      await plan(JSON.stringify(before!.limits));
+    }
+  });
+
   it("serves the fixed report's startDate to endDate", async () => {
     const report = await json<PublicReport>(meta(DEMO.fixedReportHash));
     const chart = await chartOf(data(DEMO.fixedReportHash));
