@@ -26,7 +26,7 @@ const SERVER_FIELDS = ["line1", "city", "zip", "country"];
 /**
  * The Shipping/Billing Address dialog (spec section 2, Dialogs; fields of section 3). Closed,
  * it gives the focus back to its opener, else (opened from the verify dialog, or from a
- * Choose Shipping button that a chosen option removed) to its address's Edit button.
+ * Confirm Shipping button that a chosen option removed) to its address's Edit button.
  */
 export function AddressDialog() {
   const dialog = useStore($addressDialog);

@@ -98,9 +98,10 @@ function NotReady({ needsShipping, hasOption }: { needsShipping: boolean; hasOpt
   if (needsShipping && !hasOption)
     return (
       <p className="choose-shipping">
-        Choose a shipping method for the shipping address before you pay.{" "}
+        Confirm the shipping address and its shipping method before you pay: the shipping and tax above are
+        the quote's, and today's rates may differ.{" "}
         <button type="button" className="small" onClick={() => openAddressDialog("shipping")}>
-          Choose Shipping
+          Confirm Shipping
         </button>
       </p>
     );
