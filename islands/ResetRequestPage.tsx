@@ -28,6 +28,9 @@ export default function ResetRequestPage() {
       <article className="card-narrow" aria-live="polite">
         <h1>Check your email</h1>
         <p>{s.sent}</p>
+        <p>
+          <a href="/gateway">Back to sign in</a>
+        </p>
       </article>
     );
   return (

@@ -128,6 +128,8 @@ function loadIsland() {
 
 function invalid() {
   $("report-body").hidden = true;
+  // Nothing to switch or download on a link that shows no report.
+  (document.querySelector(".report-controls") as HTMLElement).hidden = true;
   $("report-stale").hidden = true;
   const problem = $("report-invalid");
   problem.hidden = false;

@@ -191,6 +191,7 @@ test("resets a forgotten password by the emailed link", async ({ page }) => {
   await page.getByLabel("Email").fill("provisioner@example.com");
   await page.getByRole("button", { name: "Send reset link" }).click();
   await expect(page.getByText(/If an account uses that address/)).toBeVisible();
+  await expect(page.getByRole("link", { name: "Back to sign in" })).toHaveAttribute("href", "/gateway");
   await page.goto(await linkFromMailbox(page, "provisioner@example.com"));
   await page.getByLabel("New password", { exact: true }).fill("provisioner-new-1");
   await page.getByRole("button", { name: "Save password" }).click();

@@ -73,6 +73,10 @@ test("states copyright year 2022 on the terms page", async ({ page }) => {
 test("is usable with the keyboard from the first Tab", async ({ page }) => {
   await page.goto("/p/order-quote/search");
   await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press("Tab");
   await expect(page.getByRole("link", { name: "Device Portal home" })).toBeFocused();
   await page.keyboard.press("Tab");
   await expect(page.getByRole("link", { name: "Products" })).toBeFocused();
@@ -83,6 +87,17 @@ test("is usable with the keyboard from the first Tab", async ({ page }) => {
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/gateway$/);
   await expect(page.getByRole("heading", { level: 1, name: "Account Login" })).toBeVisible();
+});
+
+test("skips the header with its first Tab: Enter, then Tab reaches the page's first field", async ({
+  page,
+}) => {
+  await page.goto("/p/order-quote/search");
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("main")).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("main").getByRole("textbox").first()).toBeFocused();
 });
 
 test("shows a friendly page for an unknown address", async ({ page }) => {

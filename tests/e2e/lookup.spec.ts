@@ -34,8 +34,8 @@ test("finds an order with the keyboard alone and opens its page", async ({ page 
   await expect(form.getByLabel("Contact Name")).toHaveAccessibleDescription(
     "The full contact name on the quote or order.",
   );
-  // After the header's four links the first field takes the focus.
-  for (let i = 0; i < 5; i++) await page.keyboard.press("Tab");
+  // After the skip link and the header's four links the first field takes the focus.
+  for (let i = 0; i < 6; i++) await page.keyboard.press("Tab");
   await expect(number).toBeFocused();
   await page.keyboard.type(`ORD-${DEMO.orderId}`);
   await page.keyboard.press("Tab");

@@ -52,7 +52,11 @@ test("shows a shared report: name, chart, legend, excursions and download links"
 test("shows 'Invalid Report Link' for a hash that names no report", async ({ page }) => {
   await page.goto("/public/report/not-a-real-report-hash-000000000000");
   await expect(page.getByRole("alert")).toHaveText(/Invalid Report Link/);
+  await expect(page.getByRole("alert")).toContainText("Ask whoever shared it for the current one.");
   await expect(page.locator("#report-chart")).toBeHidden();
+  // No scale, zone or downloads for a report that is not there.
+  await expect(page.getByRole("group", { name: "Temperature" })).toBeHidden();
+  await expect(page.getByRole("link", { name: "CSV" })).toBeHidden();
 });
 
 test("switches between Fahrenheit and Celsius and keeps the choice in the address", async ({ page }) => {
