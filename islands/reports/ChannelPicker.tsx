@@ -1,10 +1,14 @@
 import { useStore } from "@nanostores/react";
 import type { ChannelOption } from "../../src/api/reportBuilder.ts";
+import { unitIn } from "../../src/domain/device.ts";
+import { $reportPrefs } from "../../src/stores/reportList.ts";
 import { $draft, groupOptions, setChannelColor, toggleChannel } from "../../src/stores/reports.ts";
 
 /** The subscription's channels by device and sensor: a box each, and a colour once picked. */
 export function ChannelPicker({ options }: { options: ChannelOption[] }) {
   const draft = useStore($draft);
+  // Units as the person reads them: temperatures in their scale, as the ranges are typed.
+  const { scale } = useStore($reportPrefs);
   const picked = new Map(draft.channels.map((c) => [c.channelId, c]));
   return (
     <fieldset className="channel-picker">
@@ -30,7 +34,7 @@ export function ChannelPicker({ options }: { options: ChannelOption[] }) {
                         onChange={() => toggleChannel(ch.channelId)}
                       />
                       {`${sensor.sensorName} - ${ch.channelName}`}
-                      {ch.units ? ` (${ch.units})` : ""}
+                      {unitIn(ch.kind, ch.units, scale) ? ` (${unitIn(ch.kind, ch.units, scale)})` : ""}
                     </label>
                     {chosen && (
                       <input

@@ -108,7 +108,7 @@ const EXCURSION_COLUMNS = [
 
 const number = (v: number, unit: string) => `${v}${unit ? ` ${unit}` : ""}`;
 
-/** A channel's statistics, its time outside thresholds and its excursions as a table. */
+/** A channel's statistics, its time in threshold ranges and its excursions as a table. */
 function channel(doc: Doc, ch: PdfChannel, zone: string) {
   room(doc, 60);
   const y = doc.y;
@@ -124,7 +124,7 @@ function channel(doc: Doc, ch: PdfChannel, zone: string) {
     : "No readings in this range.";
   doc.text(stats, MARGIN);
   const outside = ch.secondsOutside ? durationText(ch.secondsOutside) : "none";
-  doc.text(`Time outside thresholds: ${outside}`, MARGIN);
+  doc.text(`Time in threshold ranges: ${outside}`, MARGIN);
   if (!ch.excursions.length) {
     doc.fillColor(GREY).text("No excursions.", MARGIN).fillColor(BLACK).moveDown(0.8);
     return;

@@ -88,7 +88,7 @@ function channelExcursions(series: ReportSeries, report: PublicReport, view: Rep
   const name = sensor?.name ?? series.channelKey;
   box.append(
     element("h3", name),
-    element("p", `Time outside thresholds: ${formatDuration(series.secondsOutside)}`),
+    element("p", `Time in threshold ranges: ${formatDuration(series.secondsOutside)}`),
   );
   if (!series.excursions.length) return box;
   const ranges = new Map(

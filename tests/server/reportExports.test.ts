@@ -374,7 +374,7 @@ describe("report exports", () => {
       // The demo's open door: one excursion into 'Cold room too warm', worst at or above 8 °C.
       const row = text.split("\n").indexOf("Cold room too warm");
       expect(row).toBeGreaterThan(0);
-      expect(text).toMatch(/Time outside thresholds: \d+ min/);
+      expect(text).toMatch(/Time in threshold ranges: \d+ min/);
       expect(Number(text.split("\n")[row + 4]!.replace(" °C", ""))).toBeGreaterThanOrEqual(8);
       // The chart's lines (vectors) and the QR code (an image).
       expect(bytes.includes("/Subtype /Image")).toBe(true);
