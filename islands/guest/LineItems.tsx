@@ -1,5 +1,6 @@
 import type { LineItem } from "../../src/api/records.ts";
 import { cents } from "../../src/domain/brand.ts";
+import { discountText } from "../../src/domain/lineItem.ts";
 import { Money } from "../ui/Money.tsx";
 
 /**
@@ -32,7 +33,7 @@ export function LineItems({ items, currency }: { items: LineItem[]; currency: nu
               <td data-label="Price">
                 <Money amount={cents(item.listPrice)} currency={currency} />
               </td>
-              <td data-label="Discount">{item.discount || "-"}</td>
+              <td data-label="Discount">{discountText(item.discount, currency)}</td>
               <td data-label="Line Total">
                 <Money amount={cents(item.lineTotal)} currency={currency} />
               </td>

@@ -2,6 +2,7 @@ import type { Address, LineItem } from "../../src/api/records.ts";
 import { addressLines, NO_ADDRESS } from "../../src/domain/addressLines.ts";
 import { cents } from "../../src/domain/brand.ts";
 import { formatMoney } from "../../src/domain/money.ts";
+import { discountText } from "../../src/domain/lineItem.ts";
 import {
   BLACK,
   contentWidth,
@@ -91,7 +92,7 @@ function items(doc: Doc, f: QuotePdfFacts) {
     item.description,
     String(item.quantity),
     money(item.listPrice),
-    item.discount?.trim() || "-",
+    discountText(item.discount, f.currency),
     money(item.lineTotal),
   ]);
   table(doc, ITEM_COLUMNS, rows, { width });

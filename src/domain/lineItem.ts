@@ -1,5 +1,5 @@
 import type { Cents } from "./brand.ts";
-import { parseAmount } from "./money.ts";
+import { formatMoney, parseAmount } from "./money.ts";
 
 export interface LineItemAmounts {
   quantity: number;
@@ -26,4 +26,16 @@ export function lineTotal(item: LineItemAmounts): Cents {
 /** Sum of line totals, the quote's or order's subtotal. */
 export function subtotal(items: readonly LineItemAmounts[]): Cents {
   return items.reduce((sum, item) => sum + lineTotal(item), 0) as Cents;
+}
+
+/**
+ * A line's discount as the line shows it: a percentage as written ("10%"), an amount as money
+ * in the line's currency with two decimals like its price ("$5" → "$5.00"), "-" for none.
+ */
+export function discountText(discount: string | null, currency?: number): string {
+  const text = (discount ?? "").trim();
+  if (text === "") return "-";
+  if (text.includes("%")) return text;
+  const off = parseAmount(text);
+  return off === null ? text : formatMoney(off, currency);
 }

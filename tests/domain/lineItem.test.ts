@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cents, lineTotal, subtotal } from "../../src/domain/index.ts";
+import { discountText } from "../../src/domain/lineItem.ts";
 
 describe("lineTotal", () => {
   it.each([
@@ -22,5 +23,20 @@ describe("lineTotal", () => {
       { quantity: 2, listPrice: cents(500), discount: "$1" },
     ];
     expect(subtotal(items)).toBe(900 + 900);
+  });
+});
+
+describe("discountText", () => {
+  it.each([
+    ["10%", undefined, "10%"],
+    [" 12.5 % ", undefined, "12.5 %"],
+    ["$5", undefined, "$5.00"],
+    ["5.5", undefined, "$5.50"],
+    ["1200", 2, "€1,200.00"],
+    ["", undefined, "-"],
+    [null, undefined, "-"],
+    ["call us", undefined, "call us"],
+  ])("shows %j (currency %s) as %s", (discount, currency, shown) => {
+    expect(discountText(discount, currency)).toBe(shown);
   });
 });
