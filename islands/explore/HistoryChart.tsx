@@ -38,6 +38,8 @@ function optionOf(data: ChartData, zone: string) {
     grid: { left: 56, right: 20, top: 28, bottom: 72 },
     tooltip: {
       trigger: "axis",
+      // Kept inside the chart: on a phone a tooltip at the right edge ran off the screen.
+      confine: true,
       // Only numbers and a formatted date: the tooltip is HTML, the channel's label never goes in.
       formatter: (params: { value: [number, number] }[]) => {
         const [at, value] = params[0]?.value ?? [0, 0];

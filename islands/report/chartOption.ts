@@ -86,6 +86,8 @@ export function chartOption(report: PublicReport, data: ReportData, view: Report
     grid: { left: 48, right: twoAxes ? 48 : 16, top: 28, bottom: 28, containLabel: false },
     tooltip: {
       trigger: "axis",
+      // Kept inside the chart: on a phone a tooltip at the right edge ran off the screen.
+      confine: true,
       formatter: (params: TooltipParam[]) => {
         const at = params[0]?.value[0];
         if (at === undefined) return "";
