@@ -1,3 +1,5 @@
+import type { EpochSeconds } from "./brand.ts";
+import { formatDate } from "./dayText.ts";
 import { isKnownTimezone } from "./timezones.ts";
 /* The public report's texts: its zone list, times with their zone, durations and ages (Intl only). */
 
@@ -130,4 +132,26 @@ export function formatDuration(seconds: number): string {
 export function formatAge(seconds: number): string {
   if (seconds < 60) return "just now";
   return `${formatDuration(seconds >= 3600 ? Math.floor(seconds / 3600) * 3600 : seconds).replace(/ \d+ (min|h)$/, "")} ago`;
+}
+
+/** A rolling window's length in words: '24 hours', '7 days', '90 minutes', 'hour'. */
+function spelled(seconds: number): string {
+  const unit = (n: number, word: string) => (n === 1 ? word : `${n} ${word}s`);
+  if (seconds % 86_400 === 0 && seconds >= 2 * 86_400) return unit(seconds / 86_400, "day");
+  if (seconds % 3600 === 0) return unit(seconds / 3600, "hour");
+  return unit(Math.round(seconds / 60), "minute");
+}
+
+/**
+ * What a report covers, under its name: 'The last 24 hours' for a rolling window, the start
+ * and end days in the zone for a fixed one (the axis alone never said which days an audit spans).
+ */
+export function windowText(
+  details: { timeInterval: number },
+  window: { start: number; end: number },
+  zone: string,
+): string {
+  if (details.timeInterval > 0) return `The last ${spelled(details.timeInterval)}`;
+  // Days in the spec's date format, short enough for one line on a phone (the axis has the hours).
+  return `${formatDate(window.start as EpochSeconds, zone)} – ${formatDate(window.end as EpochSeconds, zone)}`;
 }

@@ -12,7 +12,7 @@ import {
   viewOf,
   type ReportState,
 } from "../stores/report.ts";
-import { formatStamp } from "../domain/reportText.ts";
+import { formatStamp, windowText } from "../domain/reportText.ts";
 import type { TemperatureScale } from "../domain/temperature.ts";
 import { painted } from "./paint.ts";
 import { lastSegment } from "./publicData.ts";
@@ -144,6 +144,7 @@ function paintState(hash: string, state: ReportState) {
   const view = $view.get();
   const name = report.reportDetails.name;
   $("report-name").textContent = name;
+  $("report-window").textContent = windowText(report.reportDetails, report.window, view.zone);
   document.title = `${name} · Device Portal`;
   const legend = legendItems(report);
   $("report-legend").replaceChildren(...legend);

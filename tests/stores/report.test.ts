@@ -20,7 +20,7 @@ import {
   shown,
   viewOf,
 } from "../../src/stores/report.ts";
-import { formatAge, formatDuration, formatStamp, ZONES } from "../../src/domain/reportText.ts";
+import { formatAge, formatDuration, formatStamp, windowText, ZONES } from "../../src/domain/reportText.ts";
 
 const HASH = "abc123";
 const REPORT: PublicReport = PublicReportSchema.parse({
@@ -132,6 +132,21 @@ describe("values and times as the visitor reads them", () => {
     [3 * 86_400 + 4 * 3600, "3 d ago"],
   ])("writes an age of %s seconds as '%s'", (seconds, text) => {
     expect(formatAge(seconds)).toBe(text);
+  });
+
+  test.each([
+    [86_400, "The last 24 hours"],
+    [3600, "The last hour"],
+    [7 * 86_400, "The last 7 days"],
+    [90 * 60, "The last 90 minutes"],
+  ])("says a rolling window of %s seconds is '%s'", (timeInterval, text) => {
+    expect(windowText({ timeInterval }, { start: 0, end: timeInterval }, "UTC")).toBe(text);
+  });
+
+  test("says a fixed window's first and last day in the zone", () => {
+    const start = Date.UTC(2026, 9, 26) / 1000;
+    const end = Date.UTC(2026, 10, 1) / 1000;
+    expect(windowText({ timeInterval: 0 }, { start, end }, "UTC")).toBe("Oct 26, 2026 – Nov 01, 2026");
   });
 
   test("writes times in the chosen zone", () => {
