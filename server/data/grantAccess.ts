@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { rows, type Db } from "../db/client.ts";
 import { pendingUserAssignments, userAssignments } from "../db/schema/index.ts";
+import { ApiError } from "../core/errors.ts";
 import { roomFor, requireRoom } from "./planLimits.ts";
 import { issueToken } from "./tokens.ts";
 
@@ -60,8 +61,16 @@ export async function addMember(
 ) {
   return db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
+    const room = await roomFor(
+      tx,
+      subscriptionId,
+      "users",
+      seatsTaken(tx, subscriptionId, person.email, now),
+    );
+    // Asked under the subscription's lock: a grant of the same person that just finished is
+    // seen, so the second of two says "already has access", not "no place left".
     if (await isMember(tx, person.id, subscriptionId)) return false;
-    await requireRoom(tx, subscriptionId, "users", seatsTaken(tx, subscriptionId, person.email, now));
+    if (!room.ok) throw new ApiError(403, room.message);
     const added = await tx
       .insert(userAssignments)
       .values({ userId: person.id, subscriptionId, roleId })
