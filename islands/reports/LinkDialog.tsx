@@ -7,6 +7,7 @@ import {
   copyLink,
   expiryInput,
   expiryOf,
+  kioskReportUrl,
   pauseLink,
   publicReportUrl,
   setLinkExpiry,
@@ -79,6 +80,13 @@ function LinkBody({ report, editable }: { report: ReportSummary; editable: boole
               : "Expired: the link shows 'Invalid Report Link'"}
         </span>{" "}
         · {report.views30Days} {report.views30Days === 1 ? "view" : "views"} in the last 30 days
+      </p>
+      <p className="link-kiosk">
+        For a wall display or kiosk, open{" "}
+        <a href={kioskReportUrl(link.publicHash)} target="_blank" rel="noopener">
+          the display view
+        </a>
+        : the current readings large beside the chart, refreshed every 30 seconds, without controls.
       </p>
       {editable && (
         <>

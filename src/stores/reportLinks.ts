@@ -47,6 +47,9 @@ export const unshareReport = (id: number) => linkCall(() => call(deleteReportLin
 /** The public page's full address. */
 export const publicReportUrl = (hash: string) => `${here().origin}${publicReportPath(hash)}`;
 
+/** The same report for a wall display: large current readings and the chart, no controls. */
+export const kioskReportUrl = (hash: string) => `${publicReportUrl(hash)}?kiosk=1`;
+
 /** Copies the link; true when the clipboard took it. */
 export async function copyLink(hash: string): Promise<boolean> {
   try {

@@ -76,6 +76,11 @@ test("an Administrator builds a report, shares it, pauses, resumes and expires i
   await dialog.getByRole("button", { name: "Copy" }).click();
   await expect(dialog.getByRole("button", { name: "Copy" })).toHaveAttribute("data-tooltip", "Copied!");
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(first.url);
+  // A wall display has its own view of the same link.
+  await expect(dialog.getByRole("link", { name: "the display view" })).toHaveAttribute(
+    "href",
+    `${first.url}?kiosk=1`,
+  );
   const opened = await page.request.get(metaPath(first.hash));
   expect(opened.status()).toBe(200);
   expect((await opened.json()).data.reportDetails.name).toBe(name);
