@@ -66,8 +66,10 @@ function PublicLinkBody({
       <FormErrors messages={messages} />
       <div className="button-row">
         {!blocked && (
+          // With a link shown, Copy is what most come for; a new link breaks the current address.
           <BusyButton
             type="button"
+            className={hash ? "secondary" : undefined}
             busy={task.busy}
             busyLabel="Working..."
             onClick={() => void act(makePublicLink)}
@@ -106,7 +108,7 @@ function LinkShown({ url }: { url: string }) {
       <div className="copy-field" role="group" aria-label="Public link">
         <input id={id} type="url" readOnly value={url} onFocus={(e) => e.currentTarget.select()} />
         <span className="copy-tip-anchor">
-          <button type="button" className="secondary" onClick={() => void copyText(url)}>
+          <button type="button" onClick={() => void copyText(url)}>
             Copy
           </button>
           <span role="status" className={copied ? "copy-tip shown" : "copy-tip"}>
