@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ApiError, type FieldError } from "../core/errors.ts";
 import type { Endpoint, InputOf } from "../../src/api/endpoint.ts";
 import { ID_RANGE, idField } from "../../src/api/fields.ts";
-import { hasNul, jsonProblem, NUL_REFUSED } from "./nul.ts";
+import { hasRefusedCharacter, jsonProblem, NUL_REFUSED } from "./nul.ts";
 
 /** Our forms have a handful of fields; a body with hundreds is not one of them. */
 export const MAX_FORM_FIELDS = 100;
@@ -63,8 +63,10 @@ export async function formBody<T extends z.core.$ZodType>(c: Context, schema: T)
   }
   if (entries.length > MAX_FORM_FIELDS) throw new ApiError(400, TOO_MANY_FIELDS);
   const raw = Object.fromEntries(entries.map(([k, v]) => [k, typeof v === "string" ? v : undefined]));
-  const withNul = entries.find(([k, v]) => hasNul(k) || (typeof v === "string" && hasNul(v)));
-  if (withNul) throw new ApiError(400, [{ field: withNul[0], message: NUL_REFUSED }]);
+  const refused = entries.find(
+    ([k, v]) => hasRefusedCharacter(k) || (typeof v === "string" && hasRefusedCharacter(v)),
+  );
+  if (refused) throw new ApiError(400, [{ field: refused[0], message: NUL_REFUSED }]);
   return validate(schema, raw);
 }
 
@@ -82,7 +84,7 @@ export async function inputOf<E extends Endpoint>(c: Context, endpoint: E): Prom
       return (await formBody(c, schema)) as InputOf<E>;
     case "query": {
       const query = c.req.query();
-      const bad = Object.entries(query).find(([k, v]) => hasNul(k) || hasNul(v));
+      const bad = Object.entries(query).find(([k, v]) => hasRefusedCharacter(k) || hasRefusedCharacter(v));
       if (bad) throw new ApiError(400, [{ field: bad[0], message: NUL_REFUSED }]);
       return validate(schema, query) as InputOf<E>;
     }

@@ -18,12 +18,12 @@ export const MAX_DEPTH = 32;
  * U+FFFD, which is what the body parsers make of bytes that are not UTF-8 and of a broken
  * %-escape ('Kitchen%C3'): storing it would keep a mangled text instead of refusing it.
  */
-export const hasNul = (text: string) =>
+export const hasRefusedCharacter = (text: string) =>
   text.includes("\u0000") || text.includes("\ufffd") || !text.isWellFormed();
 
 /**
  * What is wrong with a parsed JSON value: nested deeper than MAX_DEPTH (the top level is 1),
- * a refused character (hasNul) in a key or string, or nothing (null). Walks with its own stack, never recursion,
+ * a refused character (hasRefusedCharacter) in a key or string, or nothing (null). Walks with its own stack, never recursion,
  * and reports depth first, whatever comes first in the value.
  */
 export function jsonProblem(value: unknown): typeof TOO_DEEP | typeof NUL_REFUSED | null {
@@ -31,7 +31,7 @@ export function jsonProblem(value: unknown): typeof TOO_DEEP | typeof NUL_REFUSE
   let nul = false;
   while (stack.length) {
     const [v, depth] = stack.pop()!;
-    if (typeof v === "string") nul ||= hasNul(v);
+    if (typeof v === "string") nul ||= hasRefusedCharacter(v);
     if (v === null || typeof v !== "object") continue;
     if (depth > MAX_DEPTH) return TOO_DEEP;
     if (Array.isArray(v)) {
@@ -39,7 +39,7 @@ export function jsonProblem(value: unknown): typeof TOO_DEEP | typeof NUL_REFUSE
       continue;
     }
     for (const [key, item] of Object.entries(v)) {
-      nul ||= hasNul(key);
+      nul ||= hasRefusedCharacter(key);
       stack.push([item, depth + 1]);
     }
   }

@@ -1,6 +1,5 @@
 import { Hono, type Context } from "hono";
 import { ApiError, NOT_FOUND } from "../core/errors.ts";
-import { secondsOf } from "../core/time.ts";
 import { chartData } from "../data/chartData.ts";
 import {
   chartChannels,
@@ -9,7 +8,6 @@ import {
   reportPlan,
   reportThresholdList,
   timingOf,
-  type ReportRow,
 } from "../data/reports.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
@@ -18,9 +16,9 @@ import { inputOf } from "../http/input.ts";
 import { sendSerialized, serialized } from "../http/reply.ts";
 import { getPublicReport, getPublicReportData } from "../../src/api/reports.ts";
 import { packSeries } from "../../src/domain/chartPoints.ts";
-import type { EpochSeconds } from "../../src/domain/brand.ts";
-import { oldestAllowed, planAllows } from "../../src/domain/plan.ts";
-import { reportWindow, requestedWindow } from "../../src/domain/reportWindow.ts";
+import { planAllows } from "../../src/domain/plan.ts";
+import { requestedWindow } from "../../src/domain/reportWindow.ts";
+import { planWindow } from "./reportView.ts";
 
 /**
  * The public report page's two reads, by the report's public hash (token access): its metadata
@@ -34,11 +32,6 @@ export function publicReportRoutes(deps: Deps) {
     if (!report) throw new ApiError(404, NOT_FOUND);
     return report;
   };
-  /** The report's window now, no older than its owner's plan keeps data. */
-  const windowOf = (report: ReportRow, limits: Readonly<Record<string, unknown>>) => {
-    const now = secondsOf(deps.now()) as EpochSeconds;
-    return reportWindow(timingOf(report), now, oldestAllowed(limits, now));
-  };
   return new Hono()
     .get(getPublicReport.path, guard(getPublicReport, deps), async (c) => {
       const { report, list, thresholds, plan } = await sharedReport(c, c.req.param("publicHash"));
@@ -46,7 +39,7 @@ export function publicReportRoutes(deps: Deps) {
       // A page opening is a view; its 30-second refreshes (refresh=1) are not.
       if (input.refresh !== "1") deps.views.count(report.id, deps.now());
       const timing = timingOf(report);
-      const window = windowOf(report, plan.limits);
+      const window = planWindow(report, plan.limits, deps.now());
       // Serialized once per report and window (a rolling window moves each second).
       const key = `report-answer:${c.req.param("publicHash")}:${window.start}:${window.end}`;
       const answer = await cachedAnswer(c, deps.answers, key, async () =>
@@ -63,7 +56,7 @@ export function publicReportRoutes(deps: Deps) {
       const hash = c.req.param("hash");
       const { report, list, thresholds, plan } = await sharedReport(c, hash);
       const input = await inputOf(c, getPublicReportData);
-      const window = requestedWindow(windowOf(report, plan.limits), {
+      const window = requestedWindow(planWindow(report, plan.limits, deps.now()), {
         start: input.start === undefined ? undefined : Number(input.start),
         end: input.end === undefined ? undefined : Number(input.end),
       });

@@ -33,19 +33,20 @@ export async function openReport(db: Db, hash: string | undefined, now: Date): P
   return report;
 }
 
-/**
- * A report's channels and thresholds, its owner's plan, and its own window at `now` (no older
- * than the plan keeps data).
- */
+/** The report's own window at `now`, starting no earlier than its owner's plan keeps data. */
+export function planWindow(report: ReportRow, limits: Readonly<Record<string, unknown>>, now: Date) {
+  const at = secondsOf(now) as EpochSeconds;
+  return reportWindow(timingOf(report), at, oldestAllowed(limits, at));
+}
+
+/** A report's channels and thresholds, its owner's plan, and its window at `now` (planWindow). */
 export async function reportParts(db: Db, report: ReportRow, now: Date) {
   const [channels, thresholds, plan] = await Promise.all([
     reportChannelList(db, report.id),
     reportThresholdList(db, report.id),
     reportPlan(db, report),
   ]);
-  const at = secondsOf(now);
-  const window = reportWindow(timingOf(report), at, oldestAllowed(plan.limits, at as EpochSeconds));
-  return { channels, thresholds, plan, window };
+  return { channels, thresholds, plan, window: planWindow(report, plan.limits, now) };
 }
 
 /** The chart data of the channels over the window (downsampled, with statistics and excursions). */
