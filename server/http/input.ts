@@ -71,6 +71,25 @@ export async function formBody<T extends z.core.$ZodType>(c: Context, schema: T)
 }
 
 /**
+ * The first query field whose name or value is broken text: a %-escape that is not UTF-8
+ * ('Kitchen%C3', which Hono keeps as the literal '%C3') or a refused character once decoded.
+ */
+function brokenQueryField(url: string): string | undefined {
+  const at = url.indexOf("?");
+  if (at < 0) return undefined;
+  for (const pair of url.slice(at + 1).split("&")) {
+    const [name = "", value = ""] = pair.split("=", 2).map((p) => p.replace(/\+/g, " "));
+    try {
+      const key = decodeURIComponent(name);
+      if (hasRefusedCharacter(key) || hasRefusedCharacter(decodeURIComponent(value))) return key;
+    } catch {
+      return name;
+    }
+  }
+  return undefined;
+}
+
+/**
  * The endpoint's input, read the way its contract says it travels (JSON body, form body or
  * query string) and validated with its request schema; undefined when it takes none.
  */
@@ -83,10 +102,9 @@ export async function inputOf<E extends Endpoint>(c: Context, endpoint: E): Prom
     case "form":
       return (await formBody(c, schema)) as InputOf<E>;
     case "query": {
-      const query = c.req.query();
-      const bad = Object.entries(query).find(([k, v]) => hasRefusedCharacter(k) || hasRefusedCharacter(v));
-      if (bad) throw new ApiError(400, [{ field: bad[0], message: NUL_REFUSED }]);
-      return validate(schema, query) as InputOf<E>;
+      const bad = brokenQueryField(c.req.url);
+      if (bad !== undefined) throw new ApiError(400, [{ field: bad, message: NUL_REFUSED }]);
+      return validate(schema, c.req.query()) as InputOf<E>;
     }
     case "none":
       return undefined as InputOf<E>;

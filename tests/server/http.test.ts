@@ -61,6 +61,12 @@ describe("HTTP behaviour", () => {
     const json = await browser(ctx.app).json("/api/v1/device-data/push", { macAddress: "00:1A\ud800" });
     expect(json.status).toBe(400);
     expect((await json.json()).data).toEqual([{ field: null, message: NUL_REFUSED }]);
+    // In a query string too, where Hono keeps an escape it cannot decode as literal text.
+    for (const query of ["token=%C3", "token=%ED%A0%80", "to%C3ken=1", "token=%EF%BF%BD"]) {
+      const res = await ctx.app.request(`http://localhost/gateway/reset-password/check?${query}`);
+      expect(res.status, query).toBe(400);
+      expect((await res.json()).data[0].message, query).toBe(NUL_REFUSED);
+    }
     // Text that is well formed passes the edge (and meets the field's own rules).
     const fine = await post(form, "emailAddress=caf%C3%A9@example.com");
     expect(fine.status).not.toBe(400);
