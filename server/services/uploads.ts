@@ -101,11 +101,16 @@ function hasControl(text: string, allowed: ReadonlySet<number> = new Set()): boo
   return false;
 }
 
-/** The client's file name, safe to show: control characters and path separators replaced. */
-function displayName(name: string): string {
-  return Array.from(name, (ch) => (hasControl(ch) || ch === "/" || ch === "\\" ? "_" : ch))
-    .join("")
-    .slice(-200);
+/**
+ * The client's file name, safe to show: control characters, path separators and broken
+ * text replaced, its last 200 characters counted whole (an emoji is never cut in half).
+ */
+export function displayName(name: string): string {
+  return Array.from(name, (ch) =>
+    hasControl(ch) || ch === "/" || ch === "\\" || !ch.isWellFormed() ? "_" : ch,
+  )
+    .slice(-200)
+    .join("");
 }
 
 /** A file as the form sent it. */

@@ -9,7 +9,7 @@ import { quoteRecord } from "../../server/data/quotes.ts";
 import { AMOUNT_CHANGED, KEY_REUSED } from "../../server/routes/paymentFlow.ts";
 import { QUOTE_EXPIRED, QUOTE_ORDERED } from "../../server/routes/paymentPlans.ts";
 import { SHIPPING_MESSAGES } from "../../server/services/shippingRates.ts";
-import { UPLOAD_MESSAGES } from "../../server/services/uploads.ts";
+import { displayName, UPLOAD_MESSAGES } from "../../server/services/uploads.ts";
 import { QUOTE_ORDER_MESSAGES } from "../../src/api/quoteOrder.ts";
 import { CARD_MESSAGES } from "../../src/domain/card.ts";
 import { browser, signIn, type Browser } from "./client.ts";
@@ -514,5 +514,15 @@ describe("signed-in quote order and balance payment", () => {
       expect((await rates(b)).status).toBe(401);
       expect((await b.form("/order/pay-amount-due", {})).status).toBe(401);
     });
+  });
+});
+
+describe("a purchase order's file name as shown", () => {
+  it("keeps the last 200 characters whole, never half an emoji, and replaces separators and broken text", () => {
+    const name = `${"🌮".repeat(150)}${"a".repeat(60)}.png`;
+    const shown = displayName(name);
+    expect([...shown]).toHaveLength(200);
+    expect(shown.isWellFormed()).toBe(true);
+    expect(displayName("a/b\\c\ud800d.txt")).toBe("a_b_c_d.txt");
   });
 });
