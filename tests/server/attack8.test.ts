@@ -1,3 +1,4 @@
+import { NUL_REFUSED } from "../../server/http/nul.ts";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { DEMO, demoToken } from "../../server/seed/demo.ts";
@@ -150,7 +151,10 @@ describe("attacks on the public reads", () => {
       "/api/v1/orders-and-quotes/public/search?id=ORD-5003&id=ORD-5004&contact=x&contact[]=y",
     );
     expect(repeated.status).toBe(404);
-    expect((await get("/api/v1/orders-and-quotes/public/search?contact=%ZZ&id=%E0%A4%A")).status).toBe(404);
+    // Broken %-escapes are broken text, refused at the edge like a form's (decisions, 2026-11-25).
+    const broken = await get("/api/v1/orders-and-quotes/public/search?contact=%ZZ&id=%E0%A4%A");
+    expect(broken.status).toBe(400);
+    expect((await broken.json()).data).toEqual([{ field: "contact", message: NUL_REFUSED }]);
   });
 
   it("keeps the lookup's redirect on this site, whatever identifier the answer carried", () => {
