@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEMO } from "../server/seed/demo.ts";
-import { fire, settings, type Measured, type Shot } from "./load/cannon.ts";
+import { fire, keepBodies, settings, type Measured, type Shot } from "./load/cannon.ts";
 import { loadSessionToken, MONTH_REPORT_HASH } from "./load/fixtures.ts";
 import { SESSION_COOKIE } from "../server/http/cookies.ts";
 import { ingestRamp, type IngestStep } from "./load/ingest.ts";
@@ -198,7 +198,7 @@ async function stormBeside(app: string, order: Shot, connections: number, net: n
 
 function printTables(runs: EngineRun[]) {
   console.log(
-    `\n### Load (autocannon, ${settings.connections} connections, ${settings.seconds} s each; reads accept gzip as browsers do)\n`,
+    `\n### Load (autocannon, ${settings.connections} connections, ${settings.seconds} s each; reads accept gzip as browsers do; ${keepBodies ? "bodies kept as strings, as autocannon ships" : "unread bodies not kept as strings"})\n`,
   );
   for (const run of runs) {
     console.log(`\n${run.engine}\n`);

@@ -1,4 +1,21 @@
 import autocannon from "autocannon";
+import { createRequire } from "node:module";
+
+/**
+ * autocannon keeps every answer's body as a string (`req.body += data` in its pipelined
+ * requests queue) whether or not a check reads it; we set none (no expectBody, verifyBody or
+ * onResponse). Profiled on the month's chart data, that conversion was half the generator's
+ * time, so the row measured autocannon rather than the server. Dropping the unread bodies
+ * leaves bytes, latencies and status codes counted as before. LOAD_KEEP_BODIES=1 measures
+ * with autocannon as shipped. Worker threads (LOAD_WORKERS) load their own copy, unpatched.
+ */
+export const keepBodies = process.env["LOAD_KEEP_BODIES"] === "1";
+if (!keepBodies) {
+  const queue = createRequire(import.meta.url)("autocannon/lib/pipelinedRequestsQueue.js") as {
+    prototype: { addBody: (data: Buffer) => void };
+  };
+  queue.prototype.addBody = () => {};
+}
 
 /** One measured call: throughput, latency percentiles and everything that was not a 2xx. */
 export interface Measured {
