@@ -585,4 +585,22 @@ test.describe("at phone width", () => {
     await expect(page.locator(".unit-card").first()).toBeVisible();
     expect(await wide()).toBeLessThanOrEqual(390);
   });
+
+  test("keeps a tall dialog's title and buttons in view while its fields scroll", async ({ page }) => {
+    await openLabStation(page, "viewer@example.com");
+    await page.getByRole("button", { name: "Settings of Cold Room" }).click();
+    const dialog = page.getByRole("dialog", { name: "Sensor Settings" });
+    const close = dialog.getByRole("button", { name: "Close" }).last();
+    // Taller than the phone's screen, so its body scrolls; Close sits wholly on the screen.
+    const article = dialog.locator("article");
+    expect(await article.evaluate((a) => a.scrollHeight > a.clientHeight)).toBe(true);
+    const box = (await close.boundingBox())!;
+    const shown = (await article.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(shown.y + shown.height);
+    await article.evaluate((a) => a.scrollTo(0, a.scrollHeight));
+    await expect(dialog.getByRole("heading", { name: "Sensor Settings" })).toBeInViewport({ ratio: 1 });
+    await expect(dialog.getByRole("switch")).toBeInViewport({ ratio: 1 });
+    await close.click();
+    await expect(dialog).toBeHidden();
+  });
 });
