@@ -21,6 +21,8 @@ const CHROMIUM_ARGS = [
 
 export default defineConfig({
   testDir: "tests/e2e",
+  // The demo seeded once for the portals specs start for themselves (tests/e2e/ownPortal.ts).
+  globalSetup: "./tests/e2e/globalSetup.ts",
   outputDir: "test-results/e2e",
   // CI runs on a busy 2-core machine beside two servers: give waits room there, not locally,
   // so a slow test still shows up as slow here.

@@ -1,5 +1,5 @@
-// `npm test`: type check, lint, unit, server, build and browser tests, in that order.
-import { spawnSync } from "node:child_process";
+// `npm test`: type check and lint, unit tests and build, server tests, browser tests.
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import { chromiumPath, FULL_CHROMIUM, HEADLESS_SHELL } from "./chromiumPath.ts";
 import { printBrowserDigest } from "./e2eDigest.ts";
@@ -32,32 +32,61 @@ const vitestReport = (project: string) => [
   `--outputFile.json=test-results/vitest-${project}.json`,
 ];
 
-const STEPS: [string, string[]][] = [
-  ["type check", ["npm", "run", "typecheck"]],
-  ["lint", ["npm", "run", "lint"]],
-  ["unit tests", ["npx", "vitest", "run", "--project", "unit", ...vitestReport("unit")]],
-  ["server tests", ["npx", "vitest", "run", "--project", "server", ...vitestReport("server")]],
-  ["build", ["npm", "run", "build"]],
-  ["browser tests", ["npx", "playwright", "test"]],
+type Step = [name: string, command: string[]];
+
+/**
+ * Steps in order; the steps of one group run side by side, since each leaves a core free
+ * (the type check and Vitest's unit project beside lint and the build, which nothing in the
+ * other step reads). A group's output is printed step by step once all of it is done.
+ */
+const GROUPS: Step[][] = [
+  [
+    ["type check", ["npm", "run", "typecheck"]],
+    ["lint", ["npm", "run", "lint"]],
+  ],
+  [
+    ["unit tests", ["npx", "vitest", "run", "--project", "unit", ...vitestReport("unit")]],
+    ["build", ["npm", "run", "build"]],
+  ],
+  [["server tests", ["npx", "vitest", "run", "--project", "server", ...vitestReport("server")]]],
+  [["browser tests", ["npx", "playwright", "test"]]],
 ];
+
+const ENV = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1" };
+
+/** Runs one step; `shown` passes its output straight through, otherwise it is kept and returned. */
+function run([name, [cmd, ...args]]: Step, shown: boolean) {
+  const started = Date.now();
+  const child = spawn(cmd!, args, { stdio: shown ? "inherit" : ["ignore", "pipe", "pipe"], env: ENV });
+  const output: Buffer[] = [];
+  child.stdout?.on("data", (d: Buffer) => output.push(d));
+  child.stderr?.on("data", (d: Buffer) => output.push(d));
+  return new Promise<{ name: string; ok: boolean; seconds: number; output: string }>((resolve) =>
+    child.on("close", (code) =>
+      resolve({
+        name,
+        ok: code === 0,
+        seconds: (Date.now() - started) / 1000,
+        output: Buffer.concat(output).toString(),
+      }),
+    ),
+  );
+}
 
 // A report left by an earlier run must not speak for this one.
 for (const project of ["unit", "server"]) rmSync(`test-results/vitest-${project}.json`, { force: true });
 
 const results: { name: string; ok: boolean; seconds: number }[] = [];
 const chromiumReady = ensureChromium();
-for (const [name, [cmd, ...args]] of STEPS) {
-  if (name === "browser tests" && !chromiumReady) {
-    results.push({ name, ok: false, seconds: 0 });
-    continue;
+for (const group of GROUPS) {
+  const steps = group.filter(([name]) => name !== "browser tests" || chromiumReady);
+  if (steps.length < group.length) results.push({ name: "browser tests", ok: false, seconds: 0 });
+  if (steps.length === 1) console.log(`\n=== ${steps[0]![0]} ===`);
+  const done = await Promise.all(steps.map((step) => run(step, steps.length === 1)));
+  for (const r of done) {
+    if (steps.length > 1) process.stdout.write(`\n=== ${r.name} ===\n${r.output}`);
+    results.push(r);
   }
-  console.log(`\n=== ${name} ===`);
-  const started = Date.now();
-  const run = spawnSync(cmd!, args, {
-    stdio: "inherit",
-    env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1" },
-  });
-  results.push({ name, ok: run.status === 0, seconds: (Date.now() - started) / 1000 });
 }
 
 printVitestDigest("unit tests", "test-results/vitest-unit.json");

@@ -1,8 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { IDP_ISSUER, makeIdpKeys, startIdp, type RunningIdp } from "../support/samlIdp.ts";
+import { OWN_TEMPLATE } from "./globalSetup.ts";
 import { waitForPortal } from "./helpers.ts";
 
 /** A portal a spec starts for itself, with fresh demo data it may change freely. */
@@ -14,9 +15,9 @@ export interface OwnPortal {
 }
 
 /**
- * Seeds and starts a demo portal on `port` (outside the shared 4410-4414) in a folder of its
- * own; with `federatedNorthwind`, Northwind Cold Storage signs in through a test identity
- * provider (`npm run saml`, as tests/e2e/saml.spec.ts does), which makes it a federated
+ * Starts a demo portal on `port` in a folder of its own, from a copy of the demo seeded once
+ * for the run (tests/e2e/globalSetup.ts). With `federatedNorthwind`, Northwind Cold Storage
+ * signs in through a test identity provider (`npm run saml`), which makes it a federated
  * subscription. The payments and grants a spec makes here touch no other spec's records.
  */
 export async function startOwnPortal(
@@ -34,12 +35,12 @@ export async function startOwnPortal(
     SIMULATOR: "0",
     PUBLIC_ORIGIN: base,
   };
+  cpSync(join(OWN_TEMPLATE, "data"), env.DATA_DIR, { recursive: true });
   let idp: RunningIdp | null = null;
   if (opts.federatedNorthwind) {
     const keys = makeIdpKeys();
     writeFileSync(join(dir, "idp.pem"), keys.cert);
     idp = await startIdp(keys, (acs) => acs.replace("/acs/", "/metadata/"));
-    execFileSync(process.execPath, ["scripts/seed.ts"], { env, stdio: "ignore" });
     const saml = [
       "--name",
       "northwind",

@@ -1,11 +1,8 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { expect, test } from "./fixtures.ts";
-import { IDP_ISSUER, makeIdpKeys, startIdp, type RunningIdp } from "../support/samlIdp.ts";
+import type { RunningIdp } from "../support/samlIdp.ts";
 import { DEMO } from "../../server/seed/demo.ts";
-import { hydrated, waitForPortal } from "./helpers.ts";
+import { hydrated } from "./helpers.ts";
+import { startOwnPortal, type OwnPortal } from "./ownPortal.ts";
 
 // A portal of its own (port 4414) whose Northwind subscription an operator connected, with
 // `npm run saml`, to an identity provider this test stands up with its own keys.
@@ -15,51 +12,17 @@ const shot = (name: string) => `test-results/screens/saml-${name}.png`;
 
 test.describe.configure({ mode: "serial" });
 
+let portal: OwnPortal | undefined;
 let idp: RunningIdp;
-let server: ChildProcess;
-let dir: string;
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  dir = mkdtempSync(join(tmpdir(), "portal-saml-"));
-  const keys = makeIdpKeys();
-  writeFileSync(join(dir, "idp.pem"), keys.cert);
-  idp = await startIdp(keys, (acs) => acs.replace("/acs/", "/metadata/"));
-  const env = {
-    ...process.env,
-    PORT: "4414",
-    DATA_DIR: join(dir, "data"),
-    DEMO: "1",
-    DEMO_SAMPLE_DAYS: "0",
-    SIMULATOR: "0",
-  };
-  execFileSync(process.execPath, ["scripts/seed.ts"], { env, stdio: "ignore" });
-  execFileSync(
-    process.execPath,
-    ["scripts/saml.ts", "--name", "northwind", "--subscription", "Northwind Cold Storage"].concat([
-      "--entry-point",
-      idp.url,
-      "--idp-issuer",
-      IDP_ISSUER,
-      "--idp-cert",
-      join(dir, "idp.pem"),
-    ]),
-    { env, stdio: "ignore" },
-  );
-  server = spawn(process.execPath, ["server/index.ts"], { env, stdio: "ignore" });
-  await waitForPortal(PORTAL, "SAML test portal", 50);
+  portal = await startOwnPortal(4414, { federatedNorthwind: true });
+  idp = portal.idp!;
 });
 
-test.afterAll(async () => {
-  // Wait for the port to be free again (a retry or repeat starts this portal anew).
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server.once("exit", resolve));
-    server.kill();
-    await exited;
-  }
-  await idp?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+// Waits for the port to be free again (a retry or repeat starts this portal anew).
+test.afterAll(async () => portal?.stop());
 
 /** From the sign-in card to the provider's own sign-in form. */
 async function toProvider(page: import("@playwright/test").Page) {

@@ -4,18 +4,20 @@ import { afterAll, beforeAll, beforeEach, inject } from "vitest";
 import { viewCounter, type ReportViewCounter } from "../../server/data/reportLinks.ts";
 import { buildApp } from "../../server/app.ts";
 import { parseConfig } from "../../server/config.ts";
-import { sql } from "drizzle-orm";
-import { openDatabase, rows, type Database, type Db } from "../../server/db/client.ts";
-import { emptyDatabase, seedDemo } from "../../server/seed/index.ts";
+import { openDatabase, type Database } from "../../server/db/client.ts";
+import { emptyDatabase } from "../../server/seed/index.ts";
+import { placeSequences, restoreSeed, seedForTests, TEST_NOW, type SeedCopy } from "./seedTemplate.ts";
 
 /**
  * A fresh database for one test file: in-memory PGlite by default, or a new database on
  * the PostgreSQL server named by TEST_DATABASE_URL (CI runs the suite on both).
  */
-export async function openTestDatabase(): Promise<Database & { drop(): Promise<void> }> {
+export async function openTestDatabase(
+  opts: { seeded?: boolean } = {},
+): Promise<Database & { drop(): Promise<void> }> {
   const url = process.env["TEST_DATABASE_URL"];
   if (!url) {
-    const template = inject("pgliteTemplate");
+    const template = opts.seeded ? inject("pgliteSeeded").file : inject("pgliteTemplate");
     const db = await openDatabase({ template: template ? new Blob([await readFile(template)]) : undefined });
     return { ...db, drop: () => db.close() };
   }
@@ -40,7 +42,7 @@ export async function openTestDatabase(): Promise<Database & { drop(): Promise<v
   };
 }
 
-export const TEST_NOW = new Date("2026-11-22T12:00:00Z");
+export { TEST_NOW };
 
 /** Test config: no demo seeding or simulator; the app is called without a port. */
 export function testConfig(env: Record<string, string> = {}) {
@@ -54,57 +56,6 @@ export function testConfig(env: Record<string, string> = {}) {
 export const cachingApp = (db: Database["db"]) =>
   buildApp({ db, config: testConfig({ ANSWER_CACHE_MS: "10000" }), now: () => TEST_NOW });
 
-/** Where a file's database keeps the demo rows as first seeded, for the next tests to copy back. */
-const SEED_COPY = "seed_copy";
-
-/** The seeded rows and sequence positions, kept once per database in the SEED_COPY schema. */
-interface SeedCopy {
-  tables: string[];
-  sequences: { name: string; value: number }[];
-}
-
-async function keepSeed(db: Db): Promise<SeedCopy> {
-  // Plain tables only: a partitioned table's rows are its partitions' rows.
-  const tables = (
-    await rows<{ name: string }>(
-      db,
-      sql`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-          where n.nspname = 'public' and c.relkind = 'r' order by 1`,
-    )
-  ).map((t) => t.name);
-  const sequences = (
-    await rows<{ name: string; value: string | null }>(
-      db,
-      sql`select sequencename as name, last_value as value from pg_sequences where schemaname = 'public'`,
-    )
-  ).flatMap((q) => (q.value === null ? [] : [{ name: q.name, value: Number(q.value) }]));
-  await db.execute(sql.raw(`drop schema if exists ${SEED_COPY} cascade`));
-  await db.execute(sql.raw(`create schema ${SEED_COPY}`));
-  for (const t of tables)
-    await db.execute(sql.raw(`create table ${SEED_COPY}."${t}" as select * from public."${t}"`));
-  return { tables, sequences };
-}
-
-/**
- * The database as seedDemo left it, in one transaction: every table emptied, the kept rows
- * copied back (foreign keys unchecked meanwhile: the rows were consistent when kept) and
- * each sequence where seeding left it. A third of seeding's time, which ran before every test.
- */
-async function restoreSeed(db: Db, copy: SeedCopy) {
-  const tables = (
-    await rows<{ tablename: string }>(db, sql`select tablename from pg_tables where schemaname = 'public'`)
-  ).map((t) => `public."${t.tablename}"`);
-  await db.transaction(async (tx) => {
-    // Needs a superuser on PostgreSQL (PGlite is one; README says so for TEST_DATABASE_URL).
-    await tx.execute(sql.raw("set local session_replication_role = replica"));
-    await tx.execute(sql.raw(`truncate ${tables.join(", ")} restart identity cascade`));
-    for (const t of copy.tables)
-      await tx.execute(sql.raw(`insert into public."${t}" select * from ${SEED_COPY}."${t}"`));
-    for (const q of copy.sequences)
-      await tx.execute(sql.raw(`select setval('public."${q.name}"', ${q.value})`));
-  });
-}
-
 /**
  * One database per file, emptied before each test; `seeded` re-seeds the demo data set
  * (without a year of samples) so every test starts from the same rows: seeded once per
@@ -114,8 +65,15 @@ export function useTestApp(opts: { seeded?: boolean } = {}) {
   const ctx = {} as { database: Database & { drop(): Promise<void> }; app: ReturnType<typeof buildApp> };
   let views: ReportViewCounter;
   let seed: SeedCopy | undefined;
+  /** The database is the seed as made, untouched: the first test needs no copy back. */
+  let untouched = false;
   beforeAll(async () => {
-    ctx.database = await openTestDatabase();
+    const seeded = opts.seeded && !process.env["TEST_DATABASE_URL"] ? inject("pgliteSeeded") : null;
+    ctx.database = await openTestDatabase({ seeded: seeded !== null });
+    if (seeded) {
+      [seed, untouched] = [seeded.copy, true];
+      await placeSequences(ctx.database.db, seed);
+    }
     views = viewCounter(ctx.database.db);
     ctx.app = buildApp({ db: ctx.database.db, config: testConfig(), now: () => TEST_NOW, views });
   });
@@ -123,11 +81,11 @@ export function useTestApp(opts: { seeded?: boolean } = {}) {
     // Views a test counted are written before the rows go, never into the next test's rows.
     await views.flush();
     const { db } = ctx.database;
+    if (untouched) return void (untouched = false);
     if (seed) return restoreSeed(db, seed);
     await emptyDatabase(db);
     if (!opts.seeded) return;
-    await seedDemo(db, { now: TEST_NOW, sampleDays: 0 });
-    seed = await keepSeed(db);
+    seed = await seedForTests(db);
   });
   afterAll(async () => {
     await ctx.database?.drop();

@@ -4,8 +4,9 @@ import { rows, type Db } from "../../server/db/client.ts";
 import { tableSums } from "../../scripts/dbBackup.ts";
 import { useTestApp } from "./helpers.ts";
 
-// The seeded tests' starting point: the first test of a file seeds, the next ones get a copy
-// of that seed back (tests/server/helpers.ts). A copy must be the seed, row for row.
+// The seeded tests' starting point: the first test of a file gets the seed (on PGlite loaded
+// from the dump globalSetup made, on PostgreSQL seeded there), the next ones a copy of it back
+// (tests/server/helpers.ts). A copy must be the seed, row for row and sequence for sequence.
 
 const sequences = (db: Db) =>
   rows<{ name: string; value: string | null }>(
