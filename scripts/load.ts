@@ -198,7 +198,7 @@ async function stormBeside(app: string, order: Shot, connections: number, net: n
 
 function printTables(runs: EngineRun[]) {
   console.log(
-    `\n### Load (autocannon, ${settings.connections} connections, ${settings.seconds} s each; reads accept gzip as browsers do; ${keepBodies ? "bodies kept as strings, as autocannon ships" : "unread bodies not kept as strings"})\n`,
+    `\n### Load (autocannon, ${settings.connections} connections, ${settings.seconds} s each; reads accept gzip as browsers do; ${keepBodies ? "bodies kept as strings, as autocannon ships" : settings.workers ? "unread bodies not kept as strings, except by the worker threads of the plain GET calls" : "unread bodies not kept as strings"})\n`,
   );
   for (const run of runs) {
     console.log(`\n${run.engine}\n`);

@@ -61,6 +61,8 @@ function run([name, [cmd, ...args]]: Step, shown: boolean) {
   const output: Buffer[] = [];
   child.stdout?.on("data", (d: Buffer) => output.push(d));
   child.stderr?.on("data", (d: Buffer) => output.push(d));
+  // A command that cannot start ends with 'close' (code -2) after this: the step fails.
+  child.on("error", (e) => output.push(Buffer.from(`${e.message}\n`)));
   return new Promise<{ name: string; ok: boolean; seconds: number; output: string }>((resolve) =>
     child.on("close", (code) =>
       resolve({

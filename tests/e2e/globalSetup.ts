@@ -12,5 +12,5 @@ export const OWN_TEMPLATE = join(process.cwd(), ".e2e-data-own-template");
 export default function globalSetup() {
   rmSync(OWN_TEMPLATE, { recursive: true, force: true });
   const env = { ...process.env, DATA_DIR: join(OWN_TEMPLATE, "data"), DEMO: "1", DEMO_SAMPLE_DAYS: "0" };
-  execFileSync(process.execPath, ["scripts/seed.ts"], { env, stdio: "ignore" });
+  execFileSync(process.execPath, ["scripts/seed.ts"], { env, stdio: ["ignore", "ignore", "inherit"] });
 }

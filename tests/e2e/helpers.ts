@@ -69,9 +69,19 @@ export async function hydrated(page: Page) {
   await expect(page.getByRole("button", { name: "Loading..." })).toHaveCount(0);
 }
 
-/** Waits until a portal a test started answers /healthz (about `seconds`), or throws naming it. */
-export async function waitForPortal(base: string, name: string, seconds = 60) {
+/**
+ * Waits until a portal a test started answers /healthz (about `seconds`), or throws naming it;
+ * also when its `child` process ended first (another portal's answer on the port is not its own).
+ */
+export async function waitForPortal(
+  base: string,
+  name: string,
+  seconds = 60,
+  child?: { exitCode: number | null; signalCode: NodeJS.Signals | null },
+) {
   for (let i = 0; i < seconds * 4; i++) {
+    if (child && (child.exitCode !== null || child.signalCode !== null))
+      throw new Error(`the ${name} exited before it answered`);
     if (
       await fetch(`${base}/healthz`).then(
         (r) => r.ok,

@@ -27,7 +27,7 @@ const env = () => ({
 
 async function start() {
   server = spawn(process.execPath, ["server/index.ts"], { env: env(), stdio: "ignore" });
-  await waitForPortal(PORTAL, "kiosk test portal", 100);
+  await waitForPortal(PORTAL, "kiosk test portal", 100, server);
 }
 
 async function stop() {

@@ -35,37 +35,41 @@ export async function startOwnPortal(
     SIMULATOR: "0",
     PUBLIC_ORIGIN: base,
   };
-  cpSync(join(OWN_TEMPLATE, "data"), env.DATA_DIR, { recursive: true });
   let idp: RunningIdp | null = null;
-  if (opts.federatedNorthwind) {
-    const keys = makeIdpKeys();
-    writeFileSync(join(dir, "idp.pem"), keys.cert);
-    idp = await startIdp(keys, (acs) => acs.replace("/acs/", "/metadata/"));
-    const saml = [
-      "--name",
-      "northwind",
-      "--subscription",
-      "Northwind Cold Storage",
-      "--entry-point",
-      idp.url,
-    ];
-    const idpKeys = ["--idp-issuer", IDP_ISSUER, "--idp-cert", join(dir, "idp.pem")];
-    execFileSync(process.execPath, ["scripts/saml.ts", ...saml, ...idpKeys], { env, stdio: "ignore" });
-  }
-  const server: ChildProcess = spawn(process.execPath, ["server/index.ts"], { env, stdio: "ignore" });
-  await waitForPortal(base, `portal on ${port}`, 100);
-  return {
-    base,
-    idp,
-    async stop() {
-      // Wait for the port to be free again (a retry starts this portal anew).
-      if (server.exitCode === null) {
-        const exited = new Promise((resolve) => server.once("exit", resolve));
-        server.kill();
-        await exited;
-      }
-      await idp?.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
+  let server: ChildProcess | null = null;
+  const stop = async () => {
+    // Wait for the port to be free again (a retry starts this portal anew).
+    if (server && server.exitCode === null) {
+      const exited = new Promise((resolve) => server!.once("exit", resolve));
+      server.kill();
+      await exited;
+    }
+    await idp?.close();
+    rmSync(dir, { recursive: true, force: true });
   };
+  try {
+    cpSync(join(OWN_TEMPLATE, "data"), env.DATA_DIR, { recursive: true });
+    if (opts.federatedNorthwind) {
+      const keys = makeIdpKeys();
+      writeFileSync(join(dir, "idp.pem"), keys.cert);
+      idp = await startIdp(keys, (acs) => acs.replace("/acs/", "/metadata/"));
+      const saml = [
+        "--name",
+        "northwind",
+        "--subscription",
+        "Northwind Cold Storage",
+        "--entry-point",
+        idp.url,
+      ];
+      const idpKeys = ["--idp-issuer", IDP_ISSUER, "--idp-cert", join(dir, "idp.pem")];
+      execFileSync(process.execPath, ["scripts/saml.ts", ...saml, ...idpKeys], { env, stdio: "ignore" });
+    }
+    server = spawn(process.execPath, ["server/index.ts"], { env, stdio: "ignore" });
+    await waitForPortal(base, `portal on ${port}`, 100, server);
+  } catch (error) {
+    // A start that failed halfway leaves no server, provider or folder behind for the retry.
+    await stop();
+    throw error;
+  }
+  return { base, idp, stop };
 }

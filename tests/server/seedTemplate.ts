@@ -13,7 +13,8 @@ const SEED_COPY = "seed_copy";
 /** The seeded rows and sequence positions, kept once per database in the SEED_COPY schema. */
 export interface SeedCopy {
   tables: string[];
-  sequences: { name: string; value: number }[];
+  /** Where each sequence was; null: never used, so its next value is `start`. */
+  sequences: { name: string; value: number | null; start: number }[];
 }
 
 export async function keepSeed(db: Db): Promise<SeedCopy> {
@@ -25,12 +26,15 @@ export async function keepSeed(db: Db): Promise<SeedCopy> {
           where n.nspname = 'public' and c.relkind = 'r' order by 1`,
     )
   ).map((t) => t.name);
+  // Never-used ones too (orders_id_seq has no column to own it, so truncate's restart
+  // identity leaves it where the last test's payment moved it).
   const sequences = (
-    await rows<{ name: string; value: string | null }>(
+    await rows<{ name: string; value: string | null; start: string }>(
       db,
-      sql`select sequencename as name, last_value as value from pg_sequences where schemaname = 'public'`,
+      sql`select sequencename as name, last_value as value, start_value as start
+          from pg_sequences where schemaname = 'public'`,
     )
-  ).flatMap((q) => (q.value === null ? [] : [{ name: q.name, value: Number(q.value) }]));
+  ).map((q) => ({ name: q.name, value: q.value === null ? null : Number(q.value), start: Number(q.start) }));
   await db.execute(sql.raw(`drop schema if exists ${SEED_COPY} cascade`));
   await db.execute(sql.raw(`create schema ${SEED_COPY}`));
   for (const t of tables)
@@ -63,7 +67,11 @@ export async function restoreSeed(db: Db, copy: SeedCopy) {
  */
 export async function placeSequences(db: Db, copy: SeedCopy) {
   if (copy.sequences.length === 0) return;
-  const calls = copy.sequences.map((q) => `setval('public."${q.name}"', ${q.value})`);
+  const calls = copy.sequences.map((q) =>
+    q.value === null
+      ? `setval('public."${q.name}"', ${q.start}, false)`
+      : `setval('public."${q.name}"', ${q.value})`,
+  );
   await db.execute(sql.raw(`select ${calls.join(", ")}`));
 }
 
