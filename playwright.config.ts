@@ -1,13 +1,12 @@
 import { defineConfig } from "@playwright/test";
 import { chromiumPath } from "./scripts/chromiumPath.ts";
 
+import { PORTAL } from "./tests/e2e/portals.ts";
+
 // Browser tests drive the built site served by the real server in Debian's chromium (its
 // headless shell when installed: the same engine at about three quarters of the test time).
-// Server 1: the default one-origin portal with demo data. Server 2: hosts configured at
-// run time (ACCOUNT_ORIGIN, API_ORIGIN) on the same build, to prove no rebuild is needed.
-export const PORTAL = "http://127.0.0.1:4410";
-export const CONFIGURED = "http://127.0.0.1:4411";
-export const CONFIGURED_ACCOUNT = "http://accounts.localhost:4412";
+// globalSetup starts the two portals every spec shares (tests/e2e/portals.ts), side by side.
+export { CONFIGURED, CONFIGURED_ACCOUNT, PORTAL } from "./tests/e2e/portals.ts";
 
 const CHROMIUM_ARGS = [
   "--no-sandbox",
@@ -21,7 +20,8 @@ const CHROMIUM_ARGS = [
 
 export default defineConfig({
   testDir: "tests/e2e",
-  // The demo seeded once for the portals specs start for themselves (tests/e2e/ownPortal.ts).
+  // The shared portals, and the demo seeded once for the portals specs start for themselves
+  // (tests/e2e/ownPortal.ts).
   globalSetup: "./tests/e2e/globalSetup.ts",
   outputDir: "test-results/e2e",
   // CI runs on a busy 2-core machine beside two servers: give waits room there, not locally,
@@ -46,35 +46,4 @@ export default defineConfig({
     // No transitions: an accessibility scan never catches a colour halfway through a fade.
     reducedMotion: "reduce",
   },
-  webServer: [
-    {
-      command: "rm -rf .e2e-data && node server/index.ts",
-      url: `${PORTAL}/healthz`,
-      // Emailed links point at PUBLIC_ORIGIN (else http://localhost:4410); the tests browse 127.0.0.1.
-      env: {
-        PORT: "4410",
-        DATA_DIR: ".e2e-data",
-        DEMO_SAMPLE_DAYS: "3",
-        SIMULATOR_INTERVAL_SECONDS: "2",
-        PUBLIC_ORIGIN: PORTAL,
-      },
-      timeout: 120_000,
-      reuseExistingServer: false,
-      stdout: "ignore",
-    },
-    {
-      command: "rm -rf .e2e-data-2 && node server/index.ts",
-      url: `${CONFIGURED}/healthz`,
-      env: {
-        PORT: "4411",
-        DATA_DIR: ".e2e-data-2",
-        DEMO: "0",
-        ACCOUNT_ORIGIN: CONFIGURED_ACCOUNT,
-        API_ORIGIN: "http://api.localhost:4413",
-      },
-      timeout: 120_000,
-      reuseExistingServer: false,
-      stdout: "ignore",
-    },
-  ],
 });

@@ -1,4 +1,7 @@
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { join } from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 
@@ -49,3 +52,22 @@ export const pathOf = (url: string) => {
   const u = new URL(url);
   return u.pathname + u.search;
 };
+
+/**
+ * Pages some worker of this run scanned without a failing finding, one file per address and
+ * state: the same page in the same state is not scanned again in a later test (its findings
+ * were judged in the first). Both workers used to scan each such page, a fifth of the browser
+ * tests' time going to axe.
+ */
+const SCANNED = join(process.cwd(), "test-results", "axe-scanned");
+const scannedFile = (key: string) => join(SCANNED, createHash("sha1").update(key).digest("hex"));
+
+export const scannedInRun = (key: string) => existsSync(scannedFile(key));
+
+export function markScanned(key: string) {
+  mkdirSync(SCANNED, { recursive: true });
+  writeFileSync(scannedFile(key), key);
+}
+
+/** A new run scans every page again (globalSetup). */
+export const forgetScans = () => rmSync(SCANNED, { recursive: true, force: true });

@@ -1,11 +1,11 @@
 import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
-import { describe, failing, pathOf, scan, type Finding } from "./axe.ts";
+import { describe, failing, markScanned, pathOf, scan, scannedInRun, type Finding } from "./axe.ts";
 
 export { expect };
 
 // Every page a browser test opens is scanned with axe once it is idle, each distinct address
-// once per test (and a page this worker already scanned in the same state not again), plus
-// the page as the test leaves it. Serious and critical violations fail
+// once per test (and a page any worker of the run scanned clean in the same state not again),
+// plus the page as the test leaves it. Serious and critical violations fail
 // the test; moderate and minor ones are printed once per worker.
 
 /** How long a scan waits for a page to settle before it scans the page as it is. */
@@ -17,11 +17,6 @@ const PORTAL_PAGE = /^https?:\/\/[^/]+:441[0-4]\//;
 /** Errors that mean the page moved on while it was read (the new page is scanned instead). */
 const LEFT = /Execution context was destroyed|has been closed|frame was detached/;
 const printed = new Set<string>();
-/**
- * Pages this worker scanned in any test, by address and fingerprint: the same page in the
- * same state is not scanned again in a later test (its findings were judged in the first).
- */
-const scannedInWorker = new Set<string>();
 const watches = new WeakMap<Page, AxeWatch>();
 
 /** Hydrated, nothing busy, no "Loading..." button: what a person would read and use. */
@@ -33,13 +28,32 @@ const isIdle = () =>
   !document.getAnimations().some((a) => a instanceof CSSTransition && a.playState === "running");
 
 /**
- * Cheap change detector (a page scanned before is scanned again only when it changed); null
- * for what is not an HTML page (JSON an error answered with, shown by the browser).
+ * A page's state as axe sees it, leaving out what data changes (a page scanned before is
+ * scanned again only when this changed): each element's tag, id, classes, role, type, the
+ * values of its ARIA states, the names of its other attributes and whether it has text, but
+ * not inside an SVG (a chart's lines). A reading, a time or a moved chart line is the same
+ * state; a dialog, an error, another colour class or an opened menu is a new one. The body's
+ * length stood in before, and rescans of a page whose values had moved were two fifths of all
+ * scans. Null for what is not an HTML page (JSON an error answered with, shown by the browser).
  */
-const fingerprint = () =>
-  document.contentType === "text/html"
-    ? `${document.body?.innerHTML.length ?? 0}:${document.querySelectorAll("*").length}`
-    : null;
+const fingerprint = () => {
+  if (document.contentType !== "text/html" || !document.body) return null;
+  const KEPT =
+    /^(id|class|role|type|aria-(expanded|hidden|invalid|busy|selected|checked|pressed|current|disabled|modal))$/;
+  let hash = 0;
+  let count = 0;
+  const add = (text: string) => {
+    for (let i = 0; i < text.length; i++) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
+  };
+  for (const el of document.body.querySelectorAll("*")) {
+    if (el.parentElement?.closest("svg")) continue;
+    count++;
+    add(`<${el.tagName}`);
+    for (const a of el.attributes) add(KEPT.test(a.name) ? ` ${a.name}=${a.value}` : ` ${a.name}`);
+    if (el.childElementCount === 0 && el.textContent?.trim()) add(" text");
+  }
+  return `${count}:${(hash >>> 0).toString(36)}`;
+};
 
 type When = "navigated" | "final" | "checkpoint";
 
@@ -87,7 +101,7 @@ class AxeWatch {
     const seen = this.scanned.get(path);
     if ((when === "navigated" && seen !== undefined) || (when === "final" && seen === print)) return [];
     const key = `${path} ${print}`;
-    if (when !== "checkpoint" && scannedInWorker.has(key)) {
+    if (when !== "checkpoint" && scannedInRun(key)) {
       this.scanned.set(path, print);
       return [];
     }
@@ -99,7 +113,9 @@ class AxeWatch {
       // A checkpoint's findings are the caller's to judge (a test may break a page on purpose
       // and expect them), so only the scans this fixture judges itself spare later tests one.
       if (when !== "checkpoint") {
-        scannedInWorker.add(key);
+        // A page with a failing finding is not marked: every test that opens it fails (a
+        // retry too), not just the first.
+        if (!found.some(failing)) markScanned(key);
         this.findings.push(...found);
       }
       return found;

@@ -69,31 +69,6 @@ export async function hydrated(page: Page) {
   await expect(page.getByRole("button", { name: "Loading..." })).toHaveCount(0);
 }
 
-/**
- * Waits until a portal a test started answers /healthz (about `seconds`), or throws naming it;
- * also when its `child` process ended first (another portal's answer on the port is not its own).
- */
-export async function waitForPortal(
-  base: string,
-  name: string,
-  seconds = 60,
-  child?: { exitCode: number | null; signalCode: NodeJS.Signals | null },
-) {
-  for (let i = 0; i < seconds * 4; i++) {
-    if (child && (child.exitCode !== null || child.signalCode !== null))
-      throw new Error(`the ${name} exited before it answered`);
-    if (
-      await fetch(`${base}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`the ${name} did not start`);
-}
-
 /** The demo devices' ids by name, as the signed-in caller's device list has them. */
 export async function deviceIds(page: Page): Promise<Record<string, number>> {
   const res = await page.request.get("/api/v1/devices");

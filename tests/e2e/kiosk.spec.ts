@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "./fixtures.ts";
-import { waitForPortal } from "./helpers.ts";
+import { copyTemplate } from "./globalSetup.ts";
+import { startServer, type ServerProcess } from "./serverProcess.ts";
 import { DEMO } from "../../server/seed/demo.ts";
 
 // Kiosk mode on a wall display: a portal of its own (port 4415, outside the shared ones) that
@@ -13,7 +13,7 @@ const KIOSK = `${PORTAL}/public/report/${DEMO.reportHash}?kiosk=1&theme=dark&ref
 
 test.describe.configure({ mode: "serial" });
 
-let server: ChildProcess | undefined;
+let server: ServerProcess | undefined;
 let dir: string;
 
 const env = () => ({
@@ -26,22 +26,18 @@ const env = () => ({
 });
 
 async function start() {
-  server = spawn(process.execPath, ["server/index.ts"], { env: env(), stdio: "ignore" });
-  await waitForPortal(PORTAL, "kiosk test portal", 100, server);
+  server = await startServer(PORTAL, "kiosk test portal", env());
 }
 
 async function stop() {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server!.once("exit", resolve));
-    server.kill();
-    await exited;
-  }
+  await server?.stop();
   server = undefined;
 }
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   dir = mkdtempSync(join(tmpdir(), "portal-kiosk-"));
+  copyTemplate(join(dir, "data"));
   await start();
 });
 
@@ -67,7 +63,7 @@ test("shows the chart and large current values without header, footer or chart l
   await page.waitForTimeout(3000);
   expect(scripts.join("\n")).not.toMatch(/react|echarts|ReportChart|mountReportChart/i);
   expect(await page.locator("#report-chart").getAttribute("data-live")).toBeNull();
-  await page.screenshot({ path: "/tmp/shots-RU/kiosk-dark.png" });
+  await page.screenshot({ path: "test-results/screens/kiosk-dark.png" });
 });
 
 test("keeps the last chart while the server is away, says since when, and recovers by itself", async ({

@@ -1,10 +1,10 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { IDP_ISSUER, makeIdpKeys, startIdp, type RunningIdp } from "../support/samlIdp.ts";
-import { OWN_TEMPLATE } from "./globalSetup.ts";
-import { waitForPortal } from "./helpers.ts";
+import { copyTemplate } from "./globalSetup.ts";
+import { startServer, type ServerProcess } from "./serverProcess.ts";
 
 /** A portal a spec starts for itself, with fresh demo data it may change freely. */
 export interface OwnPortal {
@@ -36,19 +36,14 @@ export async function startOwnPortal(
     PUBLIC_ORIGIN: base,
   };
   let idp: RunningIdp | null = null;
-  let server: ChildProcess | null = null;
+  let server: ServerProcess | null = null;
   const stop = async () => {
-    // Wait for the port to be free again (a retry starts this portal anew).
-    if (server && server.exitCode === null) {
-      const exited = new Promise((resolve) => server!.once("exit", resolve));
-      server.kill();
-      await exited;
-    }
+    await server?.stop();
     await idp?.close();
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    cpSync(join(OWN_TEMPLATE, "data"), env.DATA_DIR, { recursive: true });
+    copyTemplate(env.DATA_DIR);
     if (opts.federatedNorthwind) {
       const keys = makeIdpKeys();
       writeFileSync(join(dir, "idp.pem"), keys.cert);
@@ -64,8 +59,7 @@ export async function startOwnPortal(
       const idpKeys = ["--idp-issuer", IDP_ISSUER, "--idp-cert", join(dir, "idp.pem")];
       execFileSync(process.execPath, ["scripts/saml.ts", ...saml, ...idpKeys], { env, stdio: "ignore" });
     }
-    server = spawn(process.execPath, ["server/index.ts"], { env, stdio: "ignore" });
-    await waitForPortal(base, `portal on ${port}`, 100, server);
+    server = await startServer(base, `portal on ${port}`, env);
   } catch (error) {
     // A start that failed halfway leaves no server, provider or folder behind for the retry.
     await stop();

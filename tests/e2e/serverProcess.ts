@@ -1,0 +1,63 @@
+import { spawn, type ChildProcess } from "node:child_process";
+
+/** A portal server the browser tests started (`node server/index.ts`), and how to stop it. */
+export interface ServerProcess {
+  child: ChildProcess;
+  /** Stops it and waits until it has exited, so the port is free again (a retry starts it anew). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Waits until a portal a test started answers /healthz (about `seconds`), or throws naming it;
+ * also when its `child` process ended first (another portal's answer on the port is not its own).
+ */
+export async function waitForPortal(
+  base: string,
+  name: string,
+  seconds = 60,
+  child?: { exitCode: number | null; signalCode: NodeJS.Signals | null },
+) {
+  for (let i = 0; i < seconds * 4; i++) {
+    if (child && (child.exitCode !== null || child.signalCode !== null))
+      throw new Error(`the ${name} exited before it answered`);
+    if (
+      await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`the ${name} did not start`);
+}
+
+/**
+ * Starts the portal with `env` (PORT, DATA_DIR and the rest) and waits until `base` answers;
+ * a start that fails stops what it started before it throws. `showErrors` passes the server's
+ * stderr through, so a portal that dies says why.
+ */
+export async function startServer(
+  base: string,
+  name: string,
+  env: NodeJS.ProcessEnv,
+  opts: { showErrors?: boolean } = {},
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ["server/index.ts"], {
+    env,
+    stdio: ["ignore", "ignore", opts.showErrors ? "inherit" : "ignore"],
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill();
+    await exited;
+  };
+  try {
+    await waitForPortal(base, name, 100, child);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { child, stop };
+}
