@@ -16,9 +16,8 @@ const MIGRATION_LOCK = 727_001;
 
 /**
  * Opens PostgreSQL when a URL is given, else PGlite in dataDir (or in memory), and migrates.
- * `template` is a migrated PGlite data-dir dump to start an in-memory database from: loading
- * one is several times faster than PGlite's initdb, which the test suite would otherwise pay
- * per file.
+ * `template` is a PGlite data-dir dump to start an in-memory database from: loading one is
+ * several times faster than PGlite's initdb, which the test suite would otherwise pay per file.
  */
 export async function openDatabase(opts: {
   url?: string | undefined;
@@ -90,9 +89,7 @@ async function openPglite(dataDir: string | undefined, template: Blob | undefine
   const client = dataDir ? new PGlite(dataDir) : new PGlite(template ? { loadDataDir: template } : {});
   await client.waitReady;
   const db = drizzle({ client, schema });
-  // A template was dumped migrated by this code (the test suite's globalSetup): reading the
-  // migrations again cost each server test file a fifth of a second.
-  if (!template) await migrate(db, { migrationsFolder: MIGRATIONS });
+  await migrate(db, { migrationsFolder: MIGRATIONS });
   return { db: db as unknown as Db, kind: "pglite", close: () => client.close() };
 }
 

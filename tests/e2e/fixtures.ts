@@ -4,8 +4,8 @@ import { describe, failing, markScanned, pathOf, scan, scannedInRun, type Findin
 export { expect };
 
 // Every page a browser test opens is scanned with axe once it is idle, each distinct address
-// once per test (and a page any worker of the run scanned clean in the same state not again),
-// plus the page as the test leaves it. Serious and critical violations fail
+// once per test, plus the page as the test leaves it; a page any worker of the run scanned
+// clean in the same state, at the same size and pointer, is not scanned again. Serious and critical violations fail
 // the test; moderate and minor ones are printed once per worker.
 
 /** How long a scan waits for a page to settle before it scans the page as it is. */
@@ -29,17 +29,20 @@ const isIdle = () =>
 
 /**
  * A page's state as axe sees it, leaving out what data changes (a page scanned before is
- * scanned again only when this changed): each element's tag, id, classes, role, type, the
- * values of its ARIA states, the names of its other attributes and whether it has text, but
- * not inside an SVG (a chart's lines). A reading, a time or a moved chart line is the same
- * state; a dialog, an error, another colour class or an opened menu is a new one. The body's
- * length stood in before, and rescans of a page whose values had moved were two fifths of all
+ * scanned again only when this changed): each element's tag, the values of the attributes
+ * that name, relate or hide it (id, class, role, type, for, tabindex, lang, the ARIA states and
+ * references), whether its names (aria-label, alt, title, placeholder) are empty, the names of
+ * its other attributes and whether it holds text of its own; nothing inside an SVG (a chart's
+ * lines). A reading, a time or a moved chart line is the same state; a dialog, an error,
+ * another colour class, an opened menu or a name gone empty is a new one. The body's length
+ * stood in before, and rescans of a page whose values alone had moved were two fifths of all
  * scans. Null for what is not an HTML page (JSON an error answered with, shown by the browser).
  */
 const fingerprint = () => {
   if (document.contentType !== "text/html" || !document.body) return null;
-  const KEPT =
-    /^(id|class|role|type|aria-(expanded|hidden|invalid|busy|selected|checked|pressed|current|disabled|modal))$/;
+  const VALUES =
+    /^(id|class|role|type|for|tabindex|lang|dir|hidden|disabled|inert|open|aria-(?!label$|valuenow$|valuetext$|description$).+)$/;
+  const NAMES = /^(aria-label|alt|title|placeholder|aria-valuetext|aria-description)$/;
   let hash = 0;
   let count = 0;
   const add = (text: string) => {
@@ -49,8 +52,12 @@ const fingerprint = () => {
     if (el.parentElement?.closest("svg")) continue;
     count++;
     add(`<${el.tagName}`);
-    for (const a of el.attributes) add(KEPT.test(a.name) ? ` ${a.name}=${a.value}` : ` ${a.name}`);
-    if (el.childElementCount === 0 && el.textContent?.trim()) add(" text");
+    for (const a of el.attributes) {
+      if (VALUES.test(a.name)) add(` ${a.name}=${a.value}`);
+      else if (NAMES.test(a.name)) add(` ${a.name}${a.value.trim() ? "" : "=''"}`);
+      else add(` ${a.name}`);
+    }
+    if ([...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim())) add(" text");
   }
   return `${count}:${(hash >>> 0).toString(36)}`;
 };
@@ -66,9 +73,12 @@ class AxeWatch {
   private hurryFrom: number | undefined;
 
   private readonly page: Page;
+  /** The context's pointer ("touch", "mobile touch" or "mouse"): part of the page's key. */
+  private readonly touch: string;
 
-  constructor(page: Page) {
+  constructor(page: Page, touch: string) {
     this.page = page;
+    this.touch = touch;
     watches.set(page, this);
     page.on("framenavigated", (frame) => {
       if (frame !== page.mainFrame()) return;
@@ -100,7 +110,10 @@ class AxeWatch {
     if (print === null) return [];
     const seen = this.scanned.get(path);
     if ((when === "navigated" && seen !== undefined) || (when === "final" && seen === print)) return [];
-    const key = `${path} ${print}`;
+    // The same page at another size or pointer is another page to axe (media queries).
+    const size = this.page.viewportSize();
+    const origin = new URL(url).origin;
+    const key = `${origin}${path} ${size?.width}x${size?.height} ${this.touch} ${print}`;
     if (when !== "checkpoint" && scannedInRun(key)) {
       this.scanned.set(path, print);
       return [];
@@ -114,8 +127,9 @@ class AxeWatch {
       // and expect them), so only the scans this fixture judges itself spare later tests one.
       if (when !== "checkpoint") {
         // A page with a failing finding is not marked: every test that opens it fails (a
-        // retry too), not just the first.
-        if (!found.some(failing)) markScanned(key);
+        // retry too), not just the first. Nor is one that changed while it was scanned.
+        const after = await this.page.evaluate(fingerprint).catch(() => null);
+        if (!found.some(failing) && after === print) markScanned(key);
         this.findings.push(...found);
       }
       return found;
@@ -165,10 +179,11 @@ function report(all: AxeWatch[], info: TestInfo, passedSoFar: boolean) {
 }
 
 export const test = base.extend({
-  page: async ({ page }, use, testInfo) => {
-    const all = [new AxeWatch(page)];
+  page: async ({ page, hasTouch, isMobile }, use, testInfo) => {
+    const touch = `${isMobile ? "mobile " : ""}${hasTouch ? "touch" : "mouse"}`;
+    const all = [new AxeWatch(page, touch)];
     // Tabs the page opens (a link with target="_blank") are pages the test opened too.
-    page.context().on("page", (popup) => void all.push(new AxeWatch(popup)));
+    page.context().on("page", (popup) => void all.push(new AxeWatch(popup, touch)));
     await use(page);
     const passedSoFar = testInfo.status === "passed";
     await Promise.all(all.map((w) => w.finish(passedSoFar)));

@@ -46,9 +46,11 @@ const SHARED = [
 async function seedTemplate() {
   rmSync(DEMO_TEMPLATE, { recursive: true, force: true });
   const env = { ...process.env, DATA_DIR: join(DEMO_TEMPLATE, "data"), DEMO: "1", DEMO_SAMPLE_DAYS: "3" };
-  await promisify(execFile)(process.execPath, ["scripts/seed.ts"], { env }).catch((error) => {
-    throw new Error(`seeding the browser tests' demo failed:\n${error.stderr ?? error.message}`);
-  });
+  await promisify(execFile)(process.execPath, ["scripts/seed.ts"], { env, timeout: 120_000 }).catch(
+    (error) => {
+      throw new Error(`seeding the browser tests' demo failed:\n${error.stderr ?? error.message}`);
+    },
+  );
 }
 
 /** Copies the template to a portal's data dir (DATA_DIR), replacing what was there. */
@@ -75,8 +77,6 @@ export default async function globalSetup() {
   await seedTemplate();
   const started: ServerProcess[] = [];
   const stopAll = () => Promise.all(started.map((s) => s.stop()));
-  // A run interrupted before its teardown leaves no portal holding a port.
-  process.once("exit", () => started.forEach((s) => s.child.kill()));
   const results = await Promise.allSettled(
     SHARED.map(async ({ base, env }) => {
       copyTemplate(env.DATA_DIR);

@@ -21,7 +21,8 @@ const env = () => ({
   PORT: "4415",
   DATA_DIR: join(dir, "data"),
   DEMO: "1",
-  DEMO_SAMPLE_DAYS: "1",
+  // The template's three days: the server writes no further history in the background.
+  DEMO_SAMPLE_DAYS: "3",
   SIMULATOR: "0",
 });
 
@@ -79,7 +80,7 @@ test("keeps the last chart while the server is away, says since when, and recove
   await expect(page.locator("#report-chart svg").first()).toBeVisible();
   await expect(page.locator(".report-tile")).toHaveCount(3);
   await expect(page.getByText("Invalid Report Link")).toBeHidden();
-  await page.screenshot({ path: "/tmp/shots-RU/kiosk-stale.png" });
+  await page.screenshot({ path: "test-results/screens/kiosk-stale.png" });
   await start();
   await expect(stale).toBeHidden({ timeout: 90_000 });
   await expect(page.locator(".report-tile")).toHaveCount(3);

@@ -33,6 +33,13 @@ export async function waitForPortal(
 }
 
 /**
+ * Every portal this process spawned and has not seen exit: a run that ends or is interrupted
+ * (before its teardown, or while a portal was still starting) leaves none holding a port.
+ */
+const running = new Set<ChildProcess>();
+process.once("exit", () => running.forEach((child) => child.kill()));
+
+/**
  * Starts the portal with `env` (PORT, DATA_DIR and the rest) and waits until `base` answers;
  * a start that fails stops what it started before it throws. `showErrors` passes the server's
  * stderr through, so a portal that dies says why.
@@ -47,6 +54,8 @@ export async function startServer(
     env,
     stdio: ["ignore", "ignore", opts.showErrors ? "inherit" : "ignore"],
   });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once("exit", resolve));
