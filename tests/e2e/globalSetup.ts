@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { forgetScans } from "./axe.ts";
 import { CONFIGURED, CONFIGURED_ACCOUNT, PORTAL } from "./portals.ts";
-import { startServer, type ServerProcess } from "./serverProcess.ts";
+import { answers, startServer, type ServerProcess } from "./serverProcess.ts";
 
 /**
  * The demo, seeded once per run with three days of samples and its report history, that every
@@ -66,13 +66,7 @@ export function copyTemplate(dataDir: string) {
  */
 export default async function globalSetup() {
   for (const { base } of SHARED)
-    if (
-      await fetch(`${base}/healthz`).then(
-        () => true,
-        () => false,
-      )
-    )
-      throw new Error(`${base} is already in use: stop whatever answers there first.`);
+    if (await answers(base)) throw new Error(`${base} is already in use: stop whatever answers there first.`);
   forgetScans();
   await seedTemplate();
   const started: ServerProcess[] = [];

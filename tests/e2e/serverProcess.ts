@@ -7,26 +7,22 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/** Whether something answers `base`/healthz with 200 now. */
+export const answers = (base: string) =>
+  fetch(`${base}/healthz`).then(
+    (r) => r.ok,
+    () => false,
+  );
+
 /**
  * Waits until a portal a test started answers /healthz (about `seconds`), or throws naming it;
  * also when its `child` process ended first (another portal's answer on the port is not its own).
  */
-export async function waitForPortal(
-  base: string,
-  name: string,
-  seconds = 60,
-  child?: { exitCode: number | null; signalCode: NodeJS.Signals | null },
-) {
+async function waitForPortal(base: string, name: string, seconds: number, child: ChildProcess) {
   for (let i = 0; i < seconds * 4; i++) {
-    if (child && (child.exitCode !== null || child.signalCode !== null))
+    if (child.exitCode !== null || child.signalCode !== null)
       throw new Error(`the ${name} exited before it answered`);
-    if (
-      await fetch(`${base}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return;
+    if (await answers(base)) return;
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`the ${name} did not start`);
