@@ -1,11 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { afterAll, beforeAll, beforeEach, inject } from "vitest";
+import { afterAll, beforeAll, beforeEach, inject, onTestFinished, vi } from "vitest";
+import { inArray } from "drizzle-orm";
 import { viewCounter, type ReportViewCounter } from "../../server/data/reportLinks.ts";
 import { buildApp } from "../../server/app.ts";
 import { parseConfig } from "../../server/config.ts";
 import { openDatabase, type Database } from "../../server/db/client.ts";
+import { users } from "../../server/db/schema/index.ts";
 import { emptyDatabase } from "../../server/seed/index.ts";
+import { hashPassword } from "../../server/services/passwords.ts";
 import { placeSequences, restoreSeed, seedForTests, TEST_NOW, type SeedCopy } from "./seedTemplate.ts";
 
 /**
@@ -91,4 +94,16 @@ export function useTestApp(opts: { seeded?: boolean } = {}) {
     await ctx.database?.drop();
   });
   return ctx;
+}
+
+/**
+ * For the rest of this test, passwords hash at the product's cost (N=2^15; the tests hash at
+ * 2^10, vitest.config.ts), and these people's passwords, "demo-password-1", are stored at it:
+ * for tests about how long checks take.
+ */
+export async function atProductCost(db: Database["db"], emails: string[]) {
+  vi.stubEnv("VITEST_SCRYPT_N", "32768");
+  onTestFinished(() => void vi.unstubAllEnvs());
+  const passwordHash = await hashPassword("demo-password-1");
+  await db.update(users).set({ passwordHash }).where(inArray(users.email, emails));
 }
