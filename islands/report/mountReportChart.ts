@@ -3,6 +3,7 @@ import {
   DataZoomInsideComponent,
   GridComponent,
   MarkAreaComponent,
+  MarkLineComponent,
   TooltipComponent,
 } from "echarts/components";
 import * as echarts from "echarts/core";
@@ -10,7 +11,7 @@ import { SVGRenderer } from "echarts/renderers";
 import { $report, $view } from "../../src/stores/report.ts";
 import { chartOption } from "./chartOption.ts";
 
-// Only what the report's chart needs: lines, grid, tooltip, threshold bands and zoom by wheel
+// Only what the report's chart needs: lines, grid, tooltip, threshold bands and edges, zoom by wheel
 // or pinch. The legend is HTML (the page's) and the zoom slider is left out: each is kilobytes.
 // SVG, like the server's first chart, so the hand-over does not change how the chart looks.
 echarts.use([
@@ -18,6 +19,7 @@ echarts.use([
   GridComponent,
   TooltipComponent,
   MarkAreaComponent,
+  MarkLineComponent,
   DataZoomInsideComponent,
   SVGRenderer,
 ]);

@@ -41,9 +41,10 @@ function yearChart(width: number): SvgChart {
       points: line(10 + 20 * i, i),
     })),
     bands: [
-      { axis: 0, min: 8, max: null, color: "#ffcdd2" },
-      { axis: 0, min: null, max: 1, color: "#bbdefb" },
+      { axis: 0, name: "Too warm", min: 8, max: null, color: "#ffcdd2" },
+      { axis: 0, name: "Too cold", min: null, max: 1, color: "#bbdefb" },
     ],
+    edges: [{ line: 1, name: "Too dry", value: 30, color: "#43a047" }],
     offsetOf: zoneClock("America/New_York").offset,
   };
 }

@@ -27,7 +27,7 @@ import {
   openReport,
   readSeries,
   reportParts,
-  svgBands,
+  svgMarks,
   svgSeries,
 } from "./reportView.ts";
 
@@ -103,7 +103,7 @@ export function reportExportRoutes(deps: Deps) {
           start: window.start,
           end: window.end,
           series: svgSeries(channels, series, scale),
-          bands: svgBands(channels, thresholds, scale),
+          ...svgMarks(channels, thresholds, scale),
           offsetOf: clock.offset,
           dark,
         });
@@ -168,7 +168,7 @@ export function reportExportRoutes(deps: Deps) {
         start: range.start,
         end: range.end,
         series: svgSeries(channels, series, scale),
-        bands: svgBands(channels, parts.thresholds, scale),
+        ...svgMarks(channels, parts.thresholds, scale),
         offsetOf: clock.offset,
       });
       const live = new URL(`/public/report/${encodeURIComponent(hash ?? "")}`, pageLinkOrigin(deps.config));

@@ -16,7 +16,8 @@ import {
   type ReportThreshold,
 } from "../data/reports.ts";
 import type { Deps } from "../deps.ts";
-import type { SvgBand, SvgSeries } from "../services/chartSvg.ts";
+import type { SvgChart, SvgSeries } from "../services/chartSvg.ts";
+import { thresholdMarks } from "../../src/domain/chartAxes.ts";
 import { celsius, type EpochSeconds } from "../../src/domain/brand.ts";
 import { oldestAllowed } from "../../src/domain/plan.ts";
 import { isTemperatureKind, unitIn } from "../../src/domain/device.ts";
@@ -83,32 +84,23 @@ export function svgSeries(
   });
 }
 
-/**
- * The threshold bands per axis: a range belongs to the axes of the channels it applies to
- * (all of them when it names none), in the scale of that axis's first such channel; a band
- * drawn once per axis.
- */
-export function svgBands(
+/** The threshold ranges as the picture draws them (bands or dashed edges), in the scale. */
+export function svgMarks(
   channels: readonly ReportChannel[],
   thresholds: readonly ReportThreshold[],
   scale: TemperatureScale,
-): SvgBand[] {
-  const bands = new Map<string, SvgBand>();
-  for (const t of thresholds) {
-    for (const ch of channels) {
-      if (t.channelId !== null && t.channelId !== ch.channelId) continue;
-      const key = `${t.id}:${ch.axis}`;
-      if (bands.has(key)) continue;
-      const convert = valueIn(ch.kind, scale);
-      bands.set(key, {
-        axis: ch.axis,
-        min: t.minValue === null ? null : convert(t.minValue),
-        max: t.maxValue === null ? null : convert(t.maxValue),
-        color: t.color,
-      });
-    }
-  }
-  return [...bands.values()];
+): Pick<SvgChart, "bands" | "edges"> {
+  return thresholdMarks(
+    channels.map((ch) => ({ key: ch.channelKey, axis: ch.axis, color: ch.color })),
+    thresholds.map((t) => ({
+      name: t.name,
+      key: t.channelKey,
+      min: t.minValue,
+      max: t.maxValue,
+      color: t.color,
+    })),
+    (line) => valueIn(channels[line]!.kind, scale),
+  );
 }
 
 /** What makes the picture change besides the clock: channels, colours, thresholds, latest readings. */

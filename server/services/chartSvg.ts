@@ -1,15 +1,21 @@
 import { LineChart } from "echarts/charts";
-import { GridComponent, MarkAreaComponent } from "echarts/components";
+import { GridComponent, MarkAreaComponent, MarkLineComponent } from "echarts/components";
 import * as echarts from "echarts/core";
 import { SVGRenderer } from "echarts/renderers";
 import type { EChartsCoreOption } from "echarts/core";
-import { axisTitles } from "../../src/domain/chartAxes.ts";
+import {
+  axisTitles,
+  edgesOf,
+  timeAxisLabel,
+  type ThresholdBand,
+  type ThresholdEdge,
+} from "../../src/domain/chartAxes.ts";
 
 // ECharts draws the report's first chart on the server (its server-side SVG rendering), so a
 // visitor sees it before any chart library arrives, kiosk screens never load one, and the PDF
-// draws the same picture. Only the line chart, the grid, threshold bands and the SVG renderer
-// are registered (tree-shaken echarts/core): no tooltip, legend or zoom is needed in a picture.
-echarts.use([LineChart, GridComponent, MarkAreaComponent, SVGRenderer]);
+// draws the same picture. Only the line chart, the grid, threshold bands and edges and the SVG
+// renderer are registered (tree-shaken echarts/core): no tooltip, legend or zoom in a picture.
+echarts.use([LineChart, GridComponent, MarkAreaComponent, MarkLineComponent, SVGRenderer]);
 
 /** One line: its colour, its y axis (0 left, 1 right) and [epoch seconds, value] points, null for a gap. */
 export interface SvgSeries {
@@ -21,14 +27,6 @@ export interface SvgSeries {
   points: readonly (readonly [number, number | null])[];
 }
 
-/** A threshold band on one y axis; a null side is open (reaches the chart's edge). */
-export interface SvgBand {
-  axis: number;
-  min: number | null;
-  max: number | null;
-  color: string;
-}
-
 export interface SvgChart {
   width: number;
   height: number;
@@ -36,7 +34,9 @@ export interface SvgChart {
   start: number;
   end: number;
   series: readonly SvgSeries[];
-  bands: readonly SvgBand[];
+  /** Threshold ranges as src/domain/chartAxes.ts's thresholdMarks draws them. */
+  bands: readonly ThresholdBand[];
+  edges: readonly ThresholdEdge[];
   /** Seconds to add to a time to get the wall time the axis labels show (the visitor's zone). */
   offsetOf: (at: number) => number;
   /** Dark text and grid lines on a dark background (kiosk theme=dark). */
@@ -72,7 +72,8 @@ export function svgOption(chart: SvgChart): EChartsCoreOption {
       type: "time",
       min: wall(chart, chart.start),
       max: wall(chart, chart.end),
-      axisLabel: { color: ink, hideOverlap: true },
+      // Wall times labelled as UTC: the visitor's clock.
+      axisLabel: { color: ink, hideOverlap: true, formatter: timeAxisLabel("UTC", chart.end - chart.start) },
       axisLine: { lineStyle: { color: ink } },
       splitLine: { show: false },
     },
@@ -97,6 +98,7 @@ export function svgOption(chart: SvgChart): EChartsCoreOption {
       data: s.points.map(([at, v]) => [wall(chart, at), v]),
       // Each axis's bands once, on its first line, so overlapping copies do not darken them.
       ...(firstOn(s.axis) === i ? { markArea: { silent: true, data: bandsOn(chart, s.axis) } } : {}),
+      markLine: edgesOf(chart.edges, i, ink),
     })),
   };
 }

@@ -17,3 +17,110 @@ export function axisTitles(lines: readonly AxisLine[], axes: readonly number[]):
     return [...new Set(units)].join(" / ");
   });
 }
+
+/** A line as the threshold marks read it: its channel's key, its axis and its colour. */
+export interface MarkedLine {
+  key: string;
+  axis: number;
+  color: string;
+}
+
+/** A threshold range; a null side is open, a null key applies it to every line. */
+export interface MarkRange {
+  name: string;
+  key: string | null;
+  min: number | null;
+  max: number | null;
+  color: string;
+}
+
+/** A shaded band across an axis, in that axis's values. */
+export interface ThresholdBand {
+  axis: number;
+  name: string;
+  min: number | null;
+  max: number | null;
+  color: string;
+}
+
+/** A dashed line at a range's closed side, drawn against one line (by index) in its colour. */
+export interface ThresholdEdge {
+  line: number;
+  name: string;
+  value: number;
+  color: string;
+}
+
+/**
+ * How each threshold range is drawn: a band across an axis where it applies to every line of
+ * that axis, else dashed lines at its closed sides in the colour of each line it applies to.
+ * A band says "anything in here is out of range", which is false of a line the range does not
+ * apply to (an incubator at 37 °C inside a cold room's 'too warm' band). `convert` turns a
+ * range's stored value into a line's shown one (a temperature into the visitor's scale).
+ */
+export function thresholdMarks(
+  lines: readonly MarkedLine[],
+  ranges: readonly MarkRange[],
+  convert: (line: number) => (v: number) => number,
+): { bands: ThresholdBand[]; edges: ThresholdEdge[] } {
+  const bands: ThresholdBand[] = [];
+  const edges: ThresholdEdge[] = [];
+  const indexes = lines.map((_, i) => i);
+  for (const range of ranges) {
+    const applied = indexes.filter((i) => range.key === null || lines[i]!.key === range.key);
+    for (const axis of new Set(applied.map((i) => lines[i]!.axis))) {
+      const on = applied.filter((i) => lines[i]!.axis === axis);
+      const side = (line: number, v: number | null) => (v === null ? null : convert(line)(v));
+      if (on.length === indexes.filter((i) => lines[i]!.axis === axis).length) {
+        const [first] = on as [number];
+        bands.push({
+          axis,
+          name: range.name,
+          min: side(first, range.min),
+          max: side(first, range.max),
+          color: range.color,
+        });
+        continue;
+      }
+      for (const line of on)
+        for (const v of [range.min, range.max])
+          if (v !== null)
+            edges.push({ line, name: range.name, value: convert(line)(v), color: lines[line]!.color });
+    }
+  }
+  return { bands, edges };
+}
+
+/**
+ * A line's threshold edges as an ECharts markLine: dashed, in its colour, each named at its
+ * right end in `ink`. Shared by the page's chart and the server's picture of it.
+ */
+export function edgesOf(edges: readonly ThresholdEdge[], line: number, ink: string) {
+  const own = edges.filter((e) => e.line === line);
+  if (!own.length) return undefined;
+  return {
+    silent: true,
+    symbol: "none",
+    data: own.map((e) => ({
+      yAxis: e.value,
+      name: e.name,
+      lineStyle: { color: e.color, type: "dashed" as const, width: 1 },
+      label: { formatter: e.name, position: "insideEndTop" as const, color: ink, fontSize: 10 },
+    })),
+  };
+}
+
+/**
+ * The time axis's labels, one clock for the page's chart and the server's picture: within two
+ * days a time ('4:00 PM', the portal's 12-hour clock) and the date at midnight ('Nov 25');
+ * beyond, dates. Plain spaces: the PDF's standard font has no narrow no-break space.
+ */
+export function timeAxisLabel(zone: string, spanSeconds: number): (ms: number) => string {
+  const date = new Intl.DateTimeFormat("en-US", { timeZone: zone, month: "short", day: "numeric" });
+  if (spanSeconds > 2 * 86_400) return (ms) => date.format(ms);
+  const clock = new Intl.DateTimeFormat("en-US", { timeZone: zone, hour: "numeric", minute: "2-digit" });
+  return (ms) => {
+    const time = clock.format(ms).replace(/\s/gu, " ");
+    return time === "12:00 AM" ? date.format(ms) : time;
+  };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { axisTitles } from "../../src/domain/chartAxes.ts";
+import { axisTitles, thresholdMarks, timeAxisLabel } from "../../src/domain/chartAxes.ts";
 
 describe("axisTitles", () => {
   it("names each axis by the units of its lines, each unit once, in the lines' order", () => {
@@ -18,5 +18,63 @@ describe("axisTitles", () => {
 
   it("titles only the axes asked for", () => {
     expect(axisTitles([{ axis: 1, unit: "V" }], [0])).toEqual([""]);
+  });
+});
+
+describe("thresholdMarks", () => {
+  const cold = { key: "cold", axis: 0, color: "#1e88e5" };
+  const incubator = { key: "incubator", axis: 0, color: "#e53935" };
+  const humidity = { key: "humidity", axis: 1, color: "#43a047" };
+  const warm = { name: "Too warm", key: "cold", min: 8, max: null, color: "#ffcdd2" };
+  const same = () => (v: number) => v;
+
+  it("draws a range as dashed edges in its line's colour when another line shares the axis", () => {
+    expect(thresholdMarks([cold, incubator, humidity], [warm], same)).toEqual({
+      bands: [],
+      edges: [{ line: 0, name: "Too warm", value: 8, color: "#1e88e5" }],
+    });
+  });
+
+  it("shades a band when the range applies to every line of the axis", () => {
+    expect(thresholdMarks([cold, humidity], [warm], same)).toEqual({
+      bands: [{ axis: 0, name: "Too warm", min: 8, max: null, color: "#ffcdd2" }],
+      edges: [],
+    });
+  });
+
+  it("applies a range naming no line to every line: a band on each axis", () => {
+    const dry = { name: "Out of range", key: null, min: 10, max: 20, color: "#eee" };
+    expect(thresholdMarks([cold, incubator, humidity], [dry], same).bands.map((b) => b.axis)).toEqual([0, 1]);
+  });
+
+  it("puts both closed sides of a range on each line it applies to, in that line's values", () => {
+    const band = { name: "Ideal", key: "cold", min: 2, max: 8, color: "#c8e6c9" };
+    const fahrenheit = (line: number) => (v: number) => (line === 0 ? v * 1.8 + 32 : v);
+    expect(thresholdMarks([cold, incubator], [band], fahrenheit).edges.map((e) => e.value)).toEqual([
+      35.6, 46.4,
+    ]);
+  });
+
+  it("draws nothing for a range whose line is not in the chart", () => {
+    expect(thresholdMarks([incubator], [warm], same)).toEqual({ bands: [], edges: [] });
+  });
+});
+
+describe("timeAxisLabel", () => {
+  const at = (iso: string) => Date.parse(iso);
+
+  it("labels a span of two days or less with 12-hour times in the zone, plain-spaced", () => {
+    const label = timeAxisLabel("America/New_York", 86_400);
+    expect(label(at("2026-11-22T21:00:00Z"))).toBe("4:00 PM");
+    expect(label(at("2026-11-22T17:30:00Z"))).toBe("12:30 PM");
+  });
+
+  it("labels the zone's midnight with its date", () => {
+    expect(timeAxisLabel("America/New_York", 86_400)(at("2026-11-23T05:00:00Z"))).toBe("Nov 23");
+    expect(timeAxisLabel("UTC", 86_400)(at("2026-11-23T05:00:00Z"))).toBe("5:00 AM");
+  });
+
+  it("labels longer spans with dates", () => {
+    expect(timeAxisLabel("Asia/Kolkata", 7 * 86_400)(at("2026-11-22T20:00:00Z"))).toBe("Nov 23");
   });
 });

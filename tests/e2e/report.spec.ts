@@ -77,6 +77,28 @@ test("switches between Fahrenheit and Celsius and keeps the choice in the addres
   await expect(worstCell(page)).toHaveText(/°C/);
 });
 
+test("labels the interactive chart on the portal's 12-hour clock and draws the cold room's limits as dashed lines in its colour", async ({
+  page,
+}) => {
+  // The cold room's 'too warm' and 'too cold' share the °F axis with the incubator: a band
+  // across the axis would put the incubator's normal 99 °F in the cold room's 'too warm'.
+  const report = await metadata(page);
+  const cold = report.channelKeyList[0]!.color;
+  const clock = /^(\d{1,2}:\d{2} [AP]M|[A-Z][a-z]{2} \d{1,2})$/;
+  await page.goto(`${REPORT}?tempScale=F&timezone=UTC`);
+  await live(page);
+  // The interactive chart; tests/server/reportExports.test.ts holds the server's picture to
+  // the same clock and marks.
+  const chart = page.locator("#report-chart .report-live svg");
+  const texts = await chart.locator("text").allTextContents();
+  const labels = texts.filter((t) => /[AP]M$|^[A-Z][a-z]{2} \d/.test(t));
+  expect(labels.length).toBeGreaterThan(2);
+  for (const label of labels) expect(label).toMatch(clock);
+  expect(labels.filter((l) => /^[A-Z]/.test(l)).length).toBeLessThanOrEqual(1);
+  await expect(chart.locator(`path[stroke-dasharray][stroke="${cold}"]`)).toHaveCount(2);
+  await expect(chart.locator('path[fill="#ffcdd2"], path[fill="#bbdefb"]')).toHaveCount(0);
+  await expect(chart.getByText("Cold room too warm")).toBeVisible();
+});
 test("switches the time zone: excursion, axis and tooltip times move, the address keeps it", async ({
   page,
 }) => {

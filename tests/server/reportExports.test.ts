@@ -1,14 +1,16 @@
 import { writeFileSync } from "node:fs";
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import {
   channelGroups,
   channels,
   reportChannels,
+  reportThresholds,
   reports,
   samples,
   subscriptions,
+  thresholdRanges,
 } from "../../server/db/schema/index.ts";
 import { DEMO } from "../../server/seed/demo.ts";
 import { fillHistory } from "../../server/seed/history.ts";
@@ -94,7 +96,7 @@ describe("report exports", () => {
   describe("the server-rendered chart", () => {
     const svg = (hash: string, query = "") => `/public/report-svg/${encodeURIComponent(hash)}${query}`;
 
-    it("draws the report's chart as SVG with a line per channel in its colour and the threshold bands", async () => {
+    it("draws the report's chart as SVG with a line per channel in its colour", async () => {
       const res = await get(svg(DEMO.reportHash, "?width=1000&height=300"));
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("image/svg+xml; charset=utf-8");
@@ -103,37 +105,103 @@ describe("report exports", () => {
       expect(text.startsWith("<svg")).toBe(true);
       expect(text).toContain('viewBox="0 0 1000 300"');
       for (const ch of REPORT_CHANNELS) expect(text, ch.color).toContain(`stroke="${ch.color}"`);
-      // 'Cold room too warm' and 'too cold' as filled bands.
-      expect(text).toContain('fill="#ffcdd2"');
-      expect(text).toContain('fill="#bbdefb"');
       expect(text).not.toMatch(/<script/i);
     });
 
-    it("labels the time axis in the visitor's zone", async () => {
-      // Each 'HH:00' label sits where that hour of the zone's clock falls on the axis: the grid
-      // spans x 48 to 952 (two y axes) over the report's last 24 hours.
+    /** The left axis's value at a height, from the positions of its lowest and highest labels. */
+    const leftAxis = (text: string) => {
+      const labels = [
+        ...text.matchAll(/text-anchor="end"[^>]*translate\(40 ([\d.]+)\)"[^>]*>(-?[\d.]+)</g),
+      ].map(([, y, v]) => ({ y: Number(y), v: Number(v) }));
+      const [low, high] = [labels[0]!, labels.at(-1)!];
+      return (y: number) => low.v + ((low.y - y) / (low.y - high.y)) * (high.v - low.v);
+    };
+    const dashed = (text: string) =>
+      [...text.matchAll(/<path d="M48 ([\d.]+)L952 [\d.]+"[^>]*stroke="([^"]+)" stroke-dasharray/g)].map(
+        ([, y, color]) => ({ y: Number(y), color }),
+      );
+
+    it("draws a range that applies to one of its axis's lines as dashed lines in that line's colour, not a band", async () => {
+      // The cold room's 'too warm' (from 8 °C) and 'too cold' (to 1 °C) share the left axis
+      // with the incubator, whose 37 °C is not too warm: a band would say it is.
+      for (const [scale, warm, cold] of [
+        ["F", 46.4, 33.8],
+        ["C", 8, 1],
+      ] as const) {
+        const text = await (
+          await get(svg(DEMO.reportHash, `?width=1000&height=300&tempScale=${scale}`))
+        ).text();
+        const valueAt = leftAxis(text);
+        const edges = dashed(text);
+        expect(edges.map((e) => e.color)).toEqual([REPORT_CHANNELS[0]!.color, REPORT_CHANNELS[0]!.color]);
+        const values = edges.map((e) => valueAt(e.y)).sort((a, b) => b - a);
+        expect(values[0]!, scale).toBeCloseTo(warm, 0);
+        expect(values[1]!, scale).toBeCloseTo(cold, 0);
+        expect(text).toContain(">Cold room too warm<");
+        expect(text).toContain(">Cold room too cold<");
+        expect(text).not.toContain('fill="#ffcdd2"');
+        expect(text).not.toContain('fill="#bbdefb"');
+      }
+    });
+
+    it("shades a range's band where it applies to every line of its axis", async () => {
+      const { hash } = await dstReport("Cold room alone on its axis");
+      const [report] = await db().select().from(reports).where(eq(reports.publicHash, hash));
+      const ranges = await db()
+        .select({ id: thresholdRanges.id })
+        .from(thresholdRanges)
+        .where(inArray(thresholdRanges.name, ["Cold room too warm", "Cold room too cold"]));
+      await db()
+        .insert(reportThresholds)
+        .values(ranges.map((r) => ({ reportId: report!.id, thresholdRangeId: r.id })));
+      const text = await (await get(svg(hash, "?width=1000&height=300"))).text();
+      expect(text).toContain('fill="#ffcdd2"');
+      expect(text).toContain('fill="#bbdefb"');
+      expect(dashed(text)).toEqual([]);
+    });
+
+    it("labels the time axis in the visitor's zone on the portal's 12-hour clock, midnight with its date", async () => {
+      // Each 'h:mm AM' label sits where that time of the zone's clock falls on the axis, and a
+      // date label ('Nov 22') at the zone's midnight: the grid spans x 48 to 952 (two y axes)
+      // over the report's last 24 hours.
       const end = TEST_NOW.getTime() / 1000;
       const checked = async (zone: string) => {
         const text = await (
           await get(svg(DEMO.reportHash, `?width=1000&timezone=${encodeURIComponent(zone)}`))
         ).text();
-        const labels = [...text.matchAll(/translate\(([\d.]+) [\d.]+\)"[^>]*>(\d{2}):00</g)];
+        // The time axis's labels are the centred ones.
+        const labels = [
+          ...text.matchAll(/text-anchor="middle"[^>]*translate\(([\d.]+) [\d.]+\)"[^>]*>([^<]+)</g),
+        ];
         expect(labels.length, zone).toBeGreaterThan(2);
-        for (const [, x, hour] of labels) {
+        const times = [];
+        let dates = 0;
+        for (const [, x, label] of labels) {
           const at = end - 86_400 + ((Number(x) - 48) / 904) * 86_400;
-          const clock = new Intl.DateTimeFormat("en-GB", {
-            timeZone: zone,
-            hour: "2-digit",
-            minute: "2-digit",
-          });
-          const [h, m] = clock
-            .format(new Date(Math.round(at / 60) * 60_000))
-            .split(":")
-            .map(Number);
-          const minutes = (h! * 60 + m! - Number(hour) * 60 + 1440) % 1440;
-          expect(Math.min(minutes, 1440 - minutes), `${zone} ${hour}:00`).toBeLessThanOrEqual(2);
+          const minute = new Date(Math.round(at / 60) * 60_000);
+          const parts = (o: Intl.DateTimeFormatOptions) =>
+            new Intl.DateTimeFormat("en-US", { timeZone: zone, ...o }).format(minute).replace(/\s/gu, " ");
+          const clock = parts({ hour: "numeric", minute: "2-digit" });
+          if (/^[A-Z][a-z]{2} \d{1,2}$/.test(label!)) {
+            expect(clock, `${zone} ${label}`).toMatch(/^(12:0\d AM|11:5\d PM)$/);
+            expect(parts({ month: "short", day: "numeric", hour: "numeric", hour12: false })).toMatch(
+              new RegExp(`^${label}, (24|00|23)$`),
+            );
+            dates++;
+            continue;
+          }
+          expect(label, zone).toMatch(/^\d{1,2}:\d\d [AP]M$/);
+          const toMinutes = (t: string) => {
+            const [, h, m, half] = /^(\d+):(\d+) ([AP])M$/.exec(t)!;
+            return ((Number(h) % 12) + (half === "P" ? 12 : 0)) * 60 + Number(m);
+          };
+          const minutes = (toMinutes(clock) - toMinutes(label!) + 1440) % 1440;
+          expect(Math.min(minutes, 1440 - minutes), `${zone} ${label}`).toBeLessThanOrEqual(2);
+          times.push(label);
         }
-        return labels.map((l) => l[2]);
+        // Every zone's last 24 hours hold a midnight.
+        expect(dates, zone).toBe(1);
+        return times;
       };
       expect(await checked("UTC")).not.toEqual(await checked("Asia/Kolkata"));
       await checked("America/New_York");
