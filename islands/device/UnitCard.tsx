@@ -60,6 +60,7 @@ export function UnitCard({ card, onSettings }: { card: Card; onSettings: (key: s
       ) : (
         <p className="muted">No readings</p>
       )}
+      {card.silence && <p className="unit-silence">{card.silence}</p>}
       <Status card={card} />
       <div className="unit-actions">
         <button type="button" className="secondary outline" onClick={() => onSettings(card.key)}>

@@ -77,6 +77,8 @@ export interface Card {
   signal: { dbm: number; strength: "Strong" | "Okay" } | null;
   /** No reading for over 7200 s: half opacity, sorted last. */
   muted: boolean;
+  /** A muted card's "No reading for 5 hours" (or "No reading yet"); null while readings come. */
+  silence: string | null;
   /** A muted wired adapter also shows a warning icon. */
   warning: boolean;
   /** RAMAX layout: the wired adapter's port number, 1-based in the device's order. */
@@ -139,7 +141,8 @@ function cardOf(
   now: EpochSeconds,
   port: number | null,
 ): Card {
-  const muted = isSensorMuted((g.lastReceived ?? s.lastReceived) as EpochSeconds | null, now);
+  const last = (g.lastReceived ?? s.lastReceived) as EpochSeconds | null;
+  const muted = isSensorMuted(last, now);
   const wireless = s.kind === "wireless" && !s.isHub && s.signal !== null;
   return {
     key: g.channelKey,
@@ -154,6 +157,7 @@ function cardOf(
     battery: batteryOf(s),
     signal: wireless ? { dbm: s.signal!, strength: signalStrength(s.signal!) } : null,
     muted,
+    silence: muted ? silenceText(last, now) : null,
     warning: muted && s.kind === "wired",
     port,
   };
@@ -234,6 +238,17 @@ export function batteryText(b: Battery): string {
 }
 /** The icon of each battery band (islands/device/icons.ts names). */
 export const BATTERY_ICON = { Low: "batteryLow", Ok: "batteryMedium", Good: "batteryFull" } as const;
+/**
+ * How long a muted unit has been silent, in whole hours up to two days and whole days beyond:
+ * a greyed card alone did not say whether the sensor stopped this morning or last month.
+ */
+export function silenceText(last: EpochSeconds | null, now: EpochSeconds): string {
+  if (last === null) return "No reading yet";
+  const hours = Math.floor((now - last) / 3600);
+  if (hours < 48) return `No reading for ${hours} hour${hours === 1 ? "" : "s"}`;
+  return `No reading for ${Math.floor(hours / 24)} days`;
+}
+
 /** What a muted adapter's warning icon says. */
 export const MUTED_WARNING = "No reading for over 2 hours";
 

@@ -155,6 +155,7 @@ export function cardNode(card: Card): HTMLElement {
   item.append(title);
   if (card.sensorType) item.append(element("p", card.sensorType, "unit-type"));
   item.append(readingsList(card));
+  if (card.silence) item.append(element("p", card.silence, "unit-silence"));
   if (card.battery || card.signal) item.append(cardStatus(card));
   return item;
 }

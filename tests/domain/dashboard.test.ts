@@ -7,6 +7,7 @@ import {
   hiddenGroups,
   isRamax,
   readingText,
+  silenceText,
   temperatureView,
   type DashChannel,
   type DashGroup,
@@ -116,7 +117,23 @@ describe("device dashboard", () => {
       ["fresh", false, false, 2],
       ["stale", true, true, 1],
     ]);
-    expect(wireless!.cards[0]).toMatchObject({ muted: true, warning: false });
+    expect(wireless!.cards[0]).toMatchObject({
+      muted: true,
+      warning: false,
+      silence: "No reading for 2 hours",
+    });
+    expect(wired!.cards.map((c) => c.silence)).toEqual([null, "No reading for 2 hours"]);
+  });
+
+  it.each([
+    [null, "No reading yet"],
+    [7201, "No reading for 2 hours"],
+    [3 * 3600 + 59 * 60, "No reading for 3 hours"],
+    [47 * 3600 + 3599, "No reading for 47 hours"],
+    [48 * 3600, "No reading for 2 days"],
+    [40 * 86_400, "No reading for 40 days"],
+  ])("says how long a unit silent for %s s has been silent: %s", (silent, text) => {
+    expect(silenceText(silent === null ? null : epochSeconds(NOW - silent), NOW)).toBe(text);
   });
 
   it("gives battery bands, a red alert only when not plugged in, and signal for wireless non-hub units", () => {

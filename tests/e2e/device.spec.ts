@@ -171,6 +171,11 @@ test.describe("the public device page", () => {
     await expect(card(page, "Base Station")).not.toContainText("Signal");
     expect(await muted(card(page, "Freezer B (stale)"))).toBe(true);
     expect(await muted(card(page, "Cold Room"))).toBe(false);
+    // A silent unit says for how long (the demo's Freezer B stopped 5 hours before seeding).
+    await expect(card(page, "Freezer B (stale)").locator(".unit-silence")).toHaveText(
+      /^No reading for [56] hours$/,
+    );
+    await expect(card(page, "Cold Room").locator(".unit-silence")).toHaveCount(0);
   });
 
   test("lays out the RAMAX panel: controller, numbered ports, a muted adapter last with its warning icon", async ({
@@ -288,6 +293,9 @@ test.describe("the signed-in device page as an Administrator", () => {
       true,
     );
     await expect(page.getByText("Times in your account's time zone, America/New_York.")).toBeVisible();
+    await expect(card(page, "Freezer B (stale)").locator(".unit-silence")).toHaveText(
+      /^No reading for [56] hours$/,
+    );
 
     await page.goto(`/s/devices/${ids["Warehouse RAMAX"]}`);
     await expect(info(page, "eth").getByRole("link", { name: /Open interface/ })).toHaveAttribute(
