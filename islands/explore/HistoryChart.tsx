@@ -4,6 +4,7 @@ import { DataZoomComponent, GridComponent, TooltipComponent } from "echarts/comp
 import * as echarts from "echarts/core";
 import { CanvasRenderer } from "echarts/renderers";
 import { epochSeconds } from "../../src/domain/brand.ts";
+import { timeAxisLabel, wallClock } from "../../src/domain/chartAxes.ts";
 import { formatPushTime } from "../../src/domain/deviceView.ts";
 import type { ChartData } from "../../src/stores/explore.ts";
 
@@ -17,38 +18,29 @@ const ReactECharts = (EChartsCore as unknown as { default?: typeof EChartsCore }
 
 const CHART_HEIGHT = 320;
 
-/** Axis labels in the account's zone: clock times within two days, dates beyond. */
-function axisFormatter(zone: string, spanMs: number) {
-  const format = new Intl.DateTimeFormat("en-US", {
-    timeZone: zone,
-    ...(spanMs <= 2 * 86_400_000
-      ? { hour: "numeric", minute: "2-digit" }
-      : { month: "short", day: "numeric" }),
-  });
-  return (value: number) => format.format(new Date(value));
-}
-
 /** The chart's settings: one line, a time axis in the zone, tooltip, zoom by wheel or slider. */
 function optionOf(data: ChartData, zone: string) {
-  const first = data.points[0]?.[0] ?? 0;
-  const last = data.points[data.points.length - 1]?.[0] ?? 0;
+  // [wall clock ms, value, epoch ms]: the zone's clock read as UTC, so ticks fall on its hours.
+  const wall = wallClock(zone);
+  const points = data.points.map(([at, value]) => [wall(at / 1000), value, at]);
   const unit = data.unit ? ` ${data.unit}` : "";
   return {
     animation: false,
+    useUTC: true,
     grid: { left: 56, right: 20, top: 28, bottom: 72 },
     tooltip: {
       trigger: "axis",
       // Kept inside the chart: on a phone a tooltip at the right edge ran off the screen.
       confine: true,
       // Only numbers and a formatted date: the tooltip is HTML, the channel's label never goes in.
-      formatter: (params: { value: [number, number] }[]) => {
-        const [at, value] = params[0]?.value ?? [0, 0];
+      formatter: (params: { value: [number, number, number] }[]) => {
+        const [, value, at] = params[0]?.value ?? [0, 0, 0];
         return `${formatPushTime(epochSeconds(at / 1000), zone)}<br/><strong>${value}${unit}</strong>`;
       },
     },
     xAxis: {
       type: "time",
-      axisLabel: { formatter: axisFormatter(zone, last - first), hideOverlap: true },
+      axisLabel: { formatter: timeAxisLabel("UTC"), hideOverlap: true },
     },
     yAxis: { type: "value", scale: true, name: data.unit, axisLabel: { formatter: "{value}" } },
     dataZoom: [{ type: "inside" }, { type: "slider", height: 22, bottom: 12 }],
@@ -56,7 +48,7 @@ function optionOf(data: ChartData, zone: string) {
       {
         type: "line",
         name: data.title,
-        data: data.points,
+        data: points,
         showSymbol: data.points.length < 60,
         lineStyle: { width: 1.5 },
       },

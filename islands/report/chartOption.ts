@@ -5,6 +5,7 @@ import {
   edgesOf,
   thresholdMarks,
   timeAxisLabel,
+  wallClock,
   type ThresholdBand,
 } from "../../src/domain/chartAxes.ts";
 import { formatStamp } from "../../src/domain/reportText.ts";
@@ -34,18 +35,19 @@ function band(range: ThresholdBand) {
 
 interface TooltipParam {
   seriesName: string;
-  value: [number, number | null];
+  value: [number, number | null, number];
   color: string;
 }
 
 export function chartOption(report: PublicReport, data: ReportData, view: ReportView) {
   const channels = new Map(report.channelKeyList.map((c) => [c.channelKey, c]));
   const units = new Map<string, string>();
+  const wall = wallClock(view.zone);
   const lines = data.series.map((s) => {
     const ch = channels.get(s.channelKey);
-    return { key: s.channelKey, axis: ch?.axis === 1 ? 1 : 0, color: ch?.color ?? "" };
+    const kind = report.sensorMap[s.channelKey]?.kind ?? "";
+    return { key: s.channelKey, kind, axis: ch?.axis === 1 ? 1 : 0, color: ch?.color ?? "" };
   });
-  const kindOf = (line: number) => report.sensorMap[data.series[line]!.channelKey]?.kind ?? "";
   const marks = thresholdMarks(
     lines,
     report.thresholdRangeAssociations.map(({ thresholdRange: r }) => ({
@@ -55,7 +57,7 @@ export function chartOption(report: PublicReport, data: ReportData, view: Report
       max: r.maxValue,
       color: r.color,
     })),
-    (line) => (v) => shown(v, kindOf(line), view.scale),
+    (line) => (v) => shown(v, lines[line]!.kind, view.scale),
   );
   const firstOn = (axis: number) => lines.findIndex((l) => l.axis === axis);
   const series = data.series.map((s, i) => {
@@ -74,7 +76,8 @@ export function chartOption(report: PublicReport, data: ReportData, view: Report
       showSymbol: false,
       connectNulls: false,
       lineStyle: { width: 1.5 },
-      data: s.points.map(([t, v]) => [t * 1000, v === null ? null : convert(v)]),
+      // [wall clock ms, value, epoch seconds]: see wallClock.
+      data: s.points.map(([t, v]) => [wall(t), v === null ? null : convert(v), t]),
       // Each axis's bands once, on its first line, so overlapping copies do not darken them.
       markArea: bands.length ? { silent: true, data: bands.map(band) } : undefined,
       markLine: edgesOf(marks.edges, i, "#555"),
@@ -95,6 +98,8 @@ export function chartOption(report: PublicReport, data: ReportData, view: Report
   });
   return {
     animation: false,
+    // The x values are the zone's wall clock read as UTC (wallClock).
+    useUTC: true,
     // Room above the plot for the axes' unit titles.
     grid: { left: 48, right: twoAxes ? 48 : 16, top: 28, bottom: 28, containLabel: false },
     tooltip: {
@@ -102,7 +107,7 @@ export function chartOption(report: PublicReport, data: ReportData, view: Report
       // Kept inside the chart: on a phone a tooltip at the right edge ran off the screen.
       confine: true,
       formatter: (params: TooltipParam[]) => {
-        const at = params[0]?.value[0];
+        const at = params[0]?.value[2];
         if (at === undefined) return "";
         const rows = params
           .filter((p) => p.value[1] !== null)
@@ -110,14 +115,14 @@ export function chartOption(report: PublicReport, data: ReportData, view: Report
             (p) =>
               `<span style="color:${p.color}">●</span> ${escape(p.seriesName)}: <strong>${p.value[1]}${escape(units.get(p.seriesName) ?? "")}</strong>`,
           );
-        return [escape(formatStamp(at / 1000, view.zone)), ...rows].join("<br/>");
+        return [escape(formatStamp(at, view.zone)), ...rows].join("<br/>");
       },
     },
     xAxis: {
       type: "time" as const,
-      min: data.start * 1000,
-      max: data.end * 1000,
-      axisLabel: { formatter: timeAxisLabel(view.zone, data.end - data.start), hideOverlap: true },
+      min: wall(data.start),
+      max: wall(data.end),
+      axisLabel: { formatter: timeAxisLabel("UTC"), hideOverlap: true },
     },
     yAxis: twoAxes ? [yAxis(0), yAxis(1)] : [yAxis(0)],
     dataZoom: [{ type: "inside", filterMode: "none" }],

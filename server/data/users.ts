@@ -19,6 +19,17 @@ export async function findUser(db: Db, id: number): Promise<User | null> {
   return user ?? null;
 }
 
+/**
+ * Replaces a password's stored hash with a stronger one of the same password, only if it is
+ * still the hash that was checked: a reset in between keeps its new password.
+ */
+export async function strengthenPasswordHash(db: Db, userId: number, checked: string, stronger: string) {
+  await db
+    .update(users)
+    .set({ passwordHash: stronger })
+    .where(and(eq(users.id, userId), eq(users.passwordHash, checked)));
+}
+
 /** The federated configuration name of the user's active subscription, when it has one. */
 export async function samlConfigOf(db: Db, user: User): Promise<string | null> {
   if (!user.activeSubscriptionId) return null;

@@ -91,7 +91,7 @@ export function svgMarks(
   scale: TemperatureScale,
 ): Pick<SvgChart, "bands" | "edges"> {
   return thresholdMarks(
-    channels.map((ch) => ({ key: ch.channelKey, axis: ch.axis, color: ch.color })),
+    channels.map((ch) => ({ key: ch.channelKey, kind: ch.kind, axis: ch.axis, color: ch.color })),
     thresholds.map((t) => ({
       name: t.name,
       key: t.channelKey,
@@ -107,7 +107,7 @@ export function svgMarks(
 export function dataVersion(channels: readonly ReportChannel[], thresholds: readonly ReportThreshold[]) {
   return JSON.stringify([
     channels.map((c) => [c.channelId, c.color, c.axis, c.adjust, c.kind, c.lastReceived]),
-    thresholds.map((t) => [t.id, t.channelId, t.minValue, t.maxValue, t.color]),
+    thresholds.map((t) => [t.id, t.name, t.channelId, t.minValue, t.maxValue, t.color]),
   ]);
 }
 

@@ -73,7 +73,7 @@ export function svgOption(chart: SvgChart): EChartsCoreOption {
       min: wall(chart, chart.start),
       max: wall(chart, chart.end),
       // Wall times labelled as UTC: the visitor's clock.
-      axisLabel: { color: ink, hideOverlap: true, formatter: timeAxisLabel("UTC", chart.end - chart.start) },
+      axisLabel: { color: ink, hideOverlap: true, formatter: timeAxisLabel("UTC") },
       axisLine: { lineStyle: { color: ink } },
       splitLine: { show: false },
     },

@@ -11,13 +11,15 @@ const scrypt = (pw: string, salt: Buffer, len: number, opts: ScryptOptions) =>
 /**
  * scrypt is memory-hard: N=2^15, r=8 uses 32 MiB and ~100 ms of a core per hash.
  * Vitest's server tests hash at the N that VITEST_SCRYPT_N names (vitest.config.ts): their
- * ~600 sign-ins spent a third of that suite's time in scrypt. Only under Vitest, which sets
- * VITEST: no deployment can lower it. Read at each hash, so a test can ask for the real cost.
+ * ~600 sign-ins spent a third of that suite's time in scrypt. Only under Vitest (VITEST=true),
+ * and server/index.ts refuses to start with a lower cost, so no deployment runs with one; a
+ * hash below the product's cost that reaches a real database is made again at the next
+ * sign-in (`weakerThanProduct`). Read at each hash, so a test can ask for the real cost.
  */
-const PRODUCT_N = 32768;
+export const PRODUCT_N = 32768;
 export function scryptN(env: NodeJS.ProcessEnv = process.env): number {
   const wanted = Number(env["VITEST_SCRYPT_N"]);
-  return env["VITEST"] && Number.isInteger(Math.log2(wanted)) && wanted >= 2 ? wanted : PRODUCT_N;
+  return env["VITEST"] === "true" && Number.isInteger(Math.log2(wanted)) && wanted >= 2 ? wanted : PRODUCT_N;
 }
 const N = () => scryptN();
 const R = 8,
@@ -39,10 +41,18 @@ export interface HashOptions {
 /** Hashes a password as scrypt$N$r$p$salt$key. */
 export async function hashPassword(password: string, opts: HashOptions = {}): Promise<string> {
   const salt = randomBytes(16);
+  // Read once: the stored N must be the one the key was made with.
+  const n = N();
   const key = await withHashSlot(opts.owner ?? null, () =>
-    scrypt(password.normalize("NFKC"), salt, LEN, { N: N(), r: R, p: P, maxmem: MAXMEM }),
+    scrypt(password.normalize("NFKC"), salt, LEN, { N: n, r: R, p: P, maxmem: MAXMEM }),
   );
-  return ["scrypt", N(), R, P, salt.toString("base64url"), key.toString("base64url")].join("$");
+  return ["scrypt", n, R, P, salt.toString("base64url"), key.toString("base64url")].join("$");
+}
+
+/** A stored hash made at less than the cost hashes are made at now (hashed again on sign-in). */
+export function weakerThanProduct(stored: string): boolean {
+  const [alg, n, r] = stored.split("$");
+  return alg === "scrypt" && (Number(n) < N() || Number(r) < R);
 }
 
 /** Checks a password against a stored hash in constant time. */

@@ -1,3 +1,5 @@
+import { zoneClock } from "./zoneTime.ts";
+
 /*
  * The y axes' titles of a report chart: the units of the lines drawn against each axis, so a
  * reader can tell which scale a line belongs to (°F on the left, %RH on the right). Used by
@@ -18,9 +20,11 @@ export function axisTitles(lines: readonly AxisLine[], axes: readonly number[]):
   });
 }
 
-/** A line as the threshold marks read it: its channel's key, its axis and its colour. */
+/** A line as the threshold marks read it: its channel's key and kind, its axis and colour. */
 export interface MarkedLine {
   key: string;
+  /** What it measures ('temperature', 'humidity'): a range's values convert by it. */
+  kind: string;
   axis: number;
   color: string;
 }
@@ -53,10 +57,12 @@ export interface ThresholdEdge {
 
 /**
  * How each threshold range is drawn: a band across an axis where it applies to every line of
- * that axis, else dashed lines at its closed sides in the colour of each line it applies to.
- * A band says "anything in here is out of range", which is false of a line the range does not
- * apply to (an incubator at 37 °C inside a cold room's 'too warm' band). `convert` turns a
- * range's stored value into a line's shown one (a temperature into the visitor's scale).
+ * that axis and they all measure one kind, else dashed lines at its closed sides in the colour
+ * of each line it applies to. A band says "anything in here is out of range", which is false
+ * of a line the range does not apply to (an incubator at 37 °C inside a cold room's 'too warm'
+ * band), and has one height where a range's values convert by kind (°C to °F, not %RH).
+ * `convert` turns a range's stored value into a line's shown one (a temperature into the
+ * visitor's scale).
  */
 export function thresholdMarks(
   lines: readonly MarkedLine[],
@@ -71,7 +77,8 @@ export function thresholdMarks(
     for (const axis of new Set(applied.map((i) => lines[i]!.axis))) {
       const on = applied.filter((i) => lines[i]!.axis === axis);
       const side = (line: number, v: number | null) => (v === null ? null : convert(line)(v));
-      if (on.length === indexes.filter((i) => lines[i]!.axis === axis).length) {
+      const all = on.length === indexes.filter((i) => lines[i]!.axis === axis).length;
+      if (all && new Set(on.map((i) => lines[i]!.kind)).size === 1) {
         const [first] = on as [number];
         bands.push({
           axis,
@@ -111,16 +118,32 @@ export function edgesOf(edges: readonly ThresholdEdge[], line: number, ink: stri
 }
 
 /**
- * The time axis's labels, one clock for the page's chart and the server's picture: within two
- * days a time ('4:00 PM', the portal's 12-hour clock) and the date at midnight ('Nov 25');
- * beyond, dates. Plain spaces: the PDF's standard font has no narrow no-break space.
+ * The time axis's labels, one clock for the page's charts and the server's picture: a time
+ * ('4:00 PM', the portal's 12-hour clock), the date at the zone's midnight ('Nov 25') and the
+ * year on New Year's ('2027'), as ECharts' own labels mark a day's and a year's start. Plain
+ * spaces: the PDF's standard font has no narrow no-break space.
  */
-export function timeAxisLabel(zone: string, spanSeconds: number): (ms: number) => string {
+export function timeAxisLabel(zone: string): (ms: number) => string {
   const date = new Intl.DateTimeFormat("en-US", { timeZone: zone, month: "short", day: "numeric" });
-  if (spanSeconds > 2 * 86_400) return (ms) => date.format(ms);
+  const year = new Intl.DateTimeFormat("en-US", { timeZone: zone, year: "numeric" });
   const clock = new Intl.DateTimeFormat("en-US", { timeZone: zone, hour: "numeric", minute: "2-digit" });
   return (ms) => {
     const time = clock.format(ms).replace(/\s/gu, " ");
-    return time === "12:00 AM" ? date.format(ms) : time;
+    if (time !== "12:00 AM") return time;
+    const day = date.format(ms);
+    return day === "Jan 1" ? year.format(ms) : day;
   };
+}
+
+/**
+ * ECharts puts a time axis's ticks on the browser's clock (on UTC with `useUTC`), not on a
+ * chosen zone's: a New York browser showing a UTC report ticked at 5:00, 9:00, ... UTC and
+ * never at its midnight. So a chart in a zone draws the zone's wall clock as if it were UTC
+ * (`useUTC: true`, labels by timeAxisLabel("UTC")), and its ticks fall on the zone's round
+ * hours in any browser, as the server's picture does. Epoch seconds to that axis's ms; a
+ * point keeps its real time beside it for the tooltip.
+ */
+export function wallClock(zone: string): (seconds: number) => number {
+  const clock = zoneClock(zone);
+  return (seconds) => (seconds + clock.offset(seconds)) * 1000;
 }

@@ -77,7 +77,7 @@ export interface Card {
   signal: { dbm: number; strength: "Strong" | "Okay" } | null;
   /** No reading for over 7200 s: half opacity, sorted last. */
   muted: boolean;
-  /** A muted card's "No reading for 5 hours" (or "No reading yet"); null while readings come. */
+  /** A muted card's "No reading for 5 hours" (or "No reading yet"); null while readings come, or with none to show. */
   silence: string | null;
   /** A muted wired adapter also shows a warning icon. */
   warning: boolean;
@@ -144,20 +144,22 @@ function cardOf(
   const last = (g.lastReceived ?? s.lastReceived) as EpochSeconds | null;
   const muted = isSensorMuted(last, now);
   const wireless = s.kind === "wireless" && !s.isHub && s.signal !== null;
+  const readings = cardChannels(g.channels).map((c) => ({
+    channelKey: c.channelKey,
+    label: c.name,
+    text: readingText(c, scale),
+  }));
   return {
     key: g.channelKey,
     kind: s.kind,
     title: groupTitle(s, g),
     sensorType: s.sensorType,
-    readings: cardChannels(g.channels).map((c) => ({
-      channelKey: c.channelKey,
-      label: c.name,
-      text: readingText(c, scale),
-    })),
+    readings,
     battery: batteryOf(s),
     signal: wireless ? { dbm: s.signal!, strength: signalStrength(s.signal!) } : null,
     muted,
-    silence: muted ? silenceText(last, now) : null,
+    // A card without readings says "No readings" already.
+    silence: muted && readings.length ? silenceText(last, now) : null,
     warning: muted && s.kind === "wired",
     port,
   };
@@ -242,8 +244,9 @@ export const BATTERY_ICON = { Low: "batteryLow", Ok: "batteryMedium", Good: "bat
  * How long a muted unit has been silent, in whole hours up to two days and whole days beyond:
  * a greyed card alone did not say whether the sensor stopped this morning or last month.
  */
+export const NO_READING_YET = "No reading yet";
 export function silenceText(last: EpochSeconds | null, now: EpochSeconds): string {
-  if (last === null) return "No reading yet";
+  if (last === null) return NO_READING_YET;
   const hours = Math.floor((now - last) / 3600);
   if (hours < 48) return `No reading for ${hours} hour${hours === 1 ? "" : "s"}`;
   return `No reading for ${Math.floor(hours / 24)} days`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { axisTitles, thresholdMarks, timeAxisLabel } from "../../src/domain/chartAxes.ts";
+import { axisTitles, thresholdMarks, timeAxisLabel, wallClock } from "../../src/domain/chartAxes.ts";
 
 describe("axisTitles", () => {
   it("names each axis by the units of its lines, each unit once, in the lines' order", () => {
@@ -22,9 +22,9 @@ describe("axisTitles", () => {
 });
 
 describe("thresholdMarks", () => {
-  const cold = { key: "cold", axis: 0, color: "#1e88e5" };
-  const incubator = { key: "incubator", axis: 0, color: "#e53935" };
-  const humidity = { key: "humidity", axis: 1, color: "#43a047" };
+  const cold = { key: "cold", kind: "temperature", axis: 0, color: "#1e88e5" };
+  const incubator = { key: "incubator", kind: "temperature", axis: 0, color: "#e53935" };
+  const humidity = { key: "humidity", kind: "humidity", axis: 1, color: "#43a047" };
   const warm = { name: "Too warm", key: "cold", min: 8, max: null, color: "#ffcdd2" };
   const same = () => (v: number) => v;
 
@@ -55,6 +55,19 @@ describe("thresholdMarks", () => {
     ]);
   });
 
+  it("draws edges, not a band, on an axis whose lines measure different kinds", () => {
+    const all = { name: "Limit", key: null, min: 10, max: null, color: "#eee" };
+    const mixed = [cold, { ...humidity, axis: 0 }];
+    const fahrenheit = (line: number) => (v: number) => (line === 0 ? v * 1.8 + 32 : v);
+    expect(thresholdMarks(mixed, [all], fahrenheit)).toEqual({
+      bands: [],
+      edges: [
+        { line: 0, name: "Limit", value: 50, color: "#1e88e5" },
+        { line: 1, name: "Limit", value: 10, color: "#43a047" },
+      ],
+    });
+  });
+
   it("draws nothing for a range whose line is not in the chart", () => {
     expect(thresholdMarks([incubator], [warm], same)).toEqual({ bands: [], edges: [] });
   });
@@ -63,18 +76,28 @@ describe("thresholdMarks", () => {
 describe("timeAxisLabel", () => {
   const at = (iso: string) => Date.parse(iso);
 
-  it("labels a span of two days or less with 12-hour times in the zone, plain-spaced", () => {
-    const label = timeAxisLabel("America/New_York", 86_400);
+  it("labels times on the 12-hour clock in the zone, plain-spaced", () => {
+    const label = timeAxisLabel("America/New_York");
     expect(label(at("2026-11-22T21:00:00Z"))).toBe("4:00 PM");
     expect(label(at("2026-11-22T17:30:00Z"))).toBe("12:30 PM");
+    expect(timeAxisLabel("UTC")(at("2026-11-23T05:00:00Z"))).toBe("5:00 AM");
   });
 
-  it("labels the zone's midnight with its date", () => {
-    expect(timeAxisLabel("America/New_York", 86_400)(at("2026-11-23T05:00:00Z"))).toBe("Nov 23");
-    expect(timeAxisLabel("UTC", 86_400)(at("2026-11-23T05:00:00Z"))).toBe("5:00 AM");
+  it("labels the zone's midnight with its date, and New Year's with its year", () => {
+    expect(timeAxisLabel("America/New_York")(at("2026-11-23T05:00:00Z"))).toBe("Nov 23");
+    expect(timeAxisLabel("Asia/Kolkata")(at("2026-11-22T18:30:00Z"))).toBe("Nov 23");
+    expect(timeAxisLabel("UTC")(at("2027-01-01T00:00:00Z"))).toBe("2027");
   });
+});
 
-  it("labels longer spans with dates", () => {
-    expect(timeAxisLabel("Asia/Kolkata", 7 * 86_400)(at("2026-11-22T20:00:00Z"))).toBe("Nov 23");
+describe("wallClock", () => {
+  it("turns epoch seconds into the zone's wall clock read as UTC, across a DST change", () => {
+    const s = (iso: string) => Date.parse(iso) / 1000;
+    const ny = wallClock("America/New_York");
+    expect(ny(s("2026-11-23T05:00:00Z"))).toBe(Date.UTC(2026, 10, 23, 0, 0));
+    expect(ny(s("2026-03-08T06:59:00Z"))).toBe(Date.UTC(2026, 2, 8, 1, 59));
+    expect(ny(s("2026-03-08T07:00:00Z"))).toBe(Date.UTC(2026, 2, 8, 3, 0));
+    expect(wallClock("Asia/Kolkata")(s("2026-11-22T18:30:00Z"))).toBe(Date.UTC(2026, 10, 23, 0, 0));
+    expect(wallClock("No/Such_Zone")(s("2026-11-22T18:30:00Z"))).toBe(Date.UTC(2026, 10, 22, 18, 30));
   });
 });

@@ -123,6 +123,13 @@ describe("device dashboard", () => {
       silence: "No reading for 2 hours",
     });
     expect(wired!.cards.map((c) => c.silence)).toEqual([null, "No reading for 2 hours"]);
+    const [empty] = dashboard(
+      [sensor("wireless", [group("empty", [], { lastReceived: NOW - 9000 })])],
+      "C",
+      NOW,
+    );
+    // "No readings" says it already.
+    expect(empty!.cards[0]).toMatchObject({ muted: true, readings: [], silence: null });
   });
 
   it.each([

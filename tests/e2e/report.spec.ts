@@ -77,27 +77,70 @@ test("switches between Fahrenheit and Celsius and keeps the choice in the addres
   await expect(worstCell(page)).toHaveText(/°C/);
 });
 
-test("labels the interactive chart on the portal's 12-hour clock and draws the cold room's limits as dashed lines in its colour", async ({
-  page,
-}) => {
-  // The cold room's 'too warm' and 'too cold' share the °F axis with the incubator: a band
-  // across the axis would put the incubator's normal 99 °F in the cold room's 'too warm'.
-  const report = await metadata(page);
-  const cold = report.channelKeyList[0]!.color;
-  const clock = /^(\d{1,2}:\d{2} [AP]M|[A-Z][a-z]{2} \d{1,2})$/;
-  await page.goto(`${REPORT}?tempScale=F&timezone=UTC`);
-  await live(page);
-  // The interactive chart; tests/server/reportExports.test.ts holds the server's picture to
-  // the same clock and marks.
-  const chart = page.locator("#report-chart .report-live svg");
-  const texts = await chart.locator("text").allTextContents();
-  const labels = texts.filter((t) => /[AP]M$|^[A-Z][a-z]{2} \d/.test(t));
-  expect(labels.length).toBeGreaterThan(2);
-  for (const label of labels) expect(label).toMatch(clock);
-  expect(labels.filter((l) => /^[A-Z]/.test(l)).length).toBeLessThanOrEqual(1);
-  await expect(chart.locator(`path[stroke-dasharray][stroke="${cold}"]`)).toHaveCount(2);
-  await expect(chart.locator('path[fill="#ffcdd2"], path[fill="#bbdefb"]')).toHaveCount(0);
-  await expect(chart.getByText("Cold room too warm")).toBeVisible();
+test.describe("in a browser on New York's clock", () => {
+  test.use({ timezoneId: "America/New_York" });
+
+  test("labels the interactive chart on the report zone's hours, 12-hour, and draws the cold room's limits as dashed lines in its colour", async ({
+    page,
+  }) => {
+    // The cold room's 'too warm' and 'too cold' share the °F axis with the incubator: a band
+    // across the axis would put the incubator's normal 99 °F in the cold room's 'too warm'.
+    const report = await metadata(page);
+    const cold = report.channelKeyList[0]!.color;
+    const zone = "Asia/Kolkata";
+    await page.goto(`${REPORT}?tempScale=F&timezone=${encodeURIComponent(zone)}`);
+    await live(page);
+    // The interactive chart; tests/server/reportExports.test.ts holds the server's picture to
+    // the same clock and marks.
+    const chart = page.locator("#report-chart .report-live svg");
+    const texts = await chart.locator("text").allTextContents();
+    const times = texts.filter((t) => /^\d{1,2}:\d{2} [AP]M$/.test(t));
+    const dates = texts.filter((t) => /^[A-Z][a-z]{2} \d{1,2}$/.test(t));
+    expect(times.length + dates.length).toBeGreaterThan(2);
+    expect(dates.length).toBeLessThanOrEqual(1);
+    // Ticks on Kolkata's round hours (5:30 ahead of UTC), though the browser's clock is New
+    // York's: no ':30', and every hour a multiple of the step between ticks.
+    const hours = times.map((t) => {
+      const [, h, m, half] = /^(\d+):(\d+) ([AP])M$/.exec(t)!;
+      expect(m, t).toBe("00");
+      return (Number(h) % 12) + (half === "P" ? 12 : 0);
+    });
+    const steps = hours
+      .slice(1)
+      .map((h, i) => (h - hours[i]! + 24) % 24)
+      .filter((d) => d > 0);
+    const step = Math.min(...steps);
+    for (const h of hours) expect(h % step, `${h}:00 on a ${step}-hour step`).toBe(0);
+    await expect(chart.locator(`path[stroke-dasharray][stroke="${cold}"]`)).toHaveCount(2);
+    await expect(chart.locator('path[fill="#ffcdd2"], path[fill="#bbdefb"]')).toHaveCount(0);
+    await expect(chart.getByText("Cold room too warm")).toBeVisible();
+    // Near the chart's right end the tooltip names a time of the last few hours in Kolkata.
+    const box = (await chart.boundingBox())!;
+    await page.mouse.move(box.x + box.width - 80, box.y + box.height / 2);
+    const stamp = page
+      .locator("#report-chart")
+      .getByText(/\d{4}, \d{1,2}:\d{2}\s[AP]M/)
+      .first();
+    await expect(stamp).toBeVisible();
+    const hour = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      month: "short",
+      day: "numeric",
+      year: "numeric",
+      hour: "numeric",
+    });
+    const recent = [0, 1, 2, 3].map((h) =>
+      hour
+        .format(Date.now() - h * 3_600_000)
+        .replace(/\s/gu, " ")
+        .replace(/ ([AP]M)$/, ""),
+    );
+    const shown = ((await stamp.textContent()) ?? "").replace(/\s/gu, " ");
+    expect(
+      recent.some((r) => shown.includes(`${r}:`)),
+      `${shown} in ${recent.join(" | ")}`,
+    ).toBe(true);
+  });
 });
 test("switches the time zone: excursion, axis and tooltip times move, the address keeps it", async ({
   page,

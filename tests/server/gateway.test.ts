@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { users } from "../../server/db/schema/index.ts";
+import { strengthenPasswordHash } from "../../server/data/users.ts";
 import { SESSION_COOKIE } from "../../server/http/cookies.ts";
 import { totpAt } from "../../server/services/totp.ts";
 import { CHALLENGE_EXPIRED, WRONG_CREDENTIALS, WRONG_OTP } from "../../src/domain/auth.ts";
@@ -203,6 +204,26 @@ describe("sign-in", () => {
     }
     expect(median(misses)).toBeGreaterThanOrEqual(0.5 * median(hits));
     expect(median(hits)).toBeGreaterThanOrEqual(0.5 * median(misses));
+  });
+
+  it("hashes a password stored below the product's cost again at sign-in, with the same password", async () => {
+    const stored = async () =>
+      (await ctx.database.db.select().from(users).where(eq(users.email, ADMIN)))[0]!.passwordHash!;
+    expect((await stored()).split("$")[1]).toBe("1024");
+    vi.stubEnv("VITEST_SCRYPT_N", "32768");
+    onTestFinished(() => void vi.unstubAllEnvs());
+    await signIn(browser(ctx.app), ADMIN);
+    const stronger = await stored();
+    expect(stronger.split("$")[1]).toBe("32768");
+    await signIn(browser(ctx.app), ADMIN);
+    expect(await stored()).toBe(stronger);
+  });
+
+  it("keeps a password set in between when it strengthens the old one's hash", async () => {
+    const [admin] = await ctx.database.db.select().from(users).where(eq(users.email, ADMIN));
+    await strengthenPasswordHash(ctx.database.db, admin!.id, "scrypt$1024$8$1$other$hash", "stronger");
+    const [after] = await ctx.database.db.select().from(users).where(eq(users.email, ADMIN));
+    expect(after!.passwordHash).toBe(admin!.passwordHash);
   });
 
   it("refuses sign-in posted from another site", async () => {

@@ -1,4 +1,6 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hashPassword, scryptN, verifyPassword } from "../../server/services/passwords.ts";
 
@@ -14,9 +16,11 @@ describe("the password hash's cost", () => {
     expect(scryptN({ VITEST: "true", VITEST_SCRYPT_N: "1024" })).toBe(1024);
     for (const wanted of ["", "1000", "1", "0", "-1024", "1e400", "abc"])
       expect(scryptN({ VITEST: "true", VITEST_SCRYPT_N: wanted })).toBe(PRODUCT_N);
+    for (const vitest of ["false", "1", ""])
+      expect(scryptN({ VITEST: vitest, VITEST_SCRYPT_N: "1024" })).toBe(PRODUCT_N);
   });
 
-  it("is what a server process started without Vitest stores, and such a hash checks here", async () => {
+  it("is what a process started without Vitest stores, and such a hash checks here", async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, VITEST_SCRYPT_N: "1024" };
     delete env["VITEST"];
     const stored = execFileSync(
@@ -33,5 +37,19 @@ describe("the password hash's cost", () => {
     expect(await verifyPassword("right", stored)).toBe(true);
     expect(await verifyPassword("wrong", stored)).toBe(false);
     expect((await hashPassword("right")).split("$")[1]).toBe("1024");
+  });
+
+  it("keeps a portal from starting with the tests' cost", () => {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      VITEST: "true",
+      VITEST_SCRYPT_N: "1024",
+      PORT: "0",
+      DEMO: "0",
+      DATA_DIR: join(tmpdir(), `portal-cost-${process.pid}`),
+    };
+    const run = spawnSync(process.execPath, ["server/index.ts"], { env, encoding: "utf8", timeout: 30_000 });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("VITEST_SCRYPT_N lowers the password hash's cost for the tests only");
   });
 });
