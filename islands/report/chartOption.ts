@@ -2,6 +2,7 @@ import type { PublicReport, ReportData } from "../../src/api/reports.ts";
 import { shown, unitOf, type ReportView } from "../../src/stores/report.ts";
 import {
   axisTitles,
+  chartInk,
   edgesOf,
   thresholdMarks,
   timeAxisLabel,
@@ -39,7 +40,9 @@ interface TooltipParam {
   color: string;
 }
 
-export function chartOption(report: PublicReport, data: ReportData, view: ReportView) {
+/** `dark`: the page's dark theme (theme=dark), whose text and grid the picture's match. */
+export function chartOption(report: PublicReport, data: ReportData, view: ReportView, dark = false) {
+  const { ink, line: grid } = chartInk(dark);
   const channels = new Map(report.channelKeyList.map((c) => [c.channelKey, c]));
   const units = new Map<string, string>();
   const wall = wallClock(view.zone);
@@ -80,7 +83,7 @@ export function chartOption(report: PublicReport, data: ReportData, view: Report
       data: s.points.map(([t, v]) => [wall(t), v === null ? null : convert(v), t]),
       // Each axis's bands once, on its first line, so overlapping copies do not darken them.
       markArea: bands.length ? { silent: true, data: bands.map(band) } : undefined,
-      markLine: edgesOf(marks.edges, i, "#555"),
+      markLine: edgesOf(marks.edges, i, ink),
     };
   });
   const twoAxes = report.channelKeyList.some((c) => c.axis === 1);
@@ -93,8 +96,9 @@ export function chartOption(report: PublicReport, data: ReportData, view: Report
     scale: true,
     name: titles[i],
     nameGap: 8,
-    nameTextStyle: { align: i === 0 ? ("right" as const) : ("left" as const) },
-    splitLine: { show: i === 0, lineStyle: { opacity: 0.4 } },
+    nameTextStyle: { color: ink, align: i === 0 ? ("right" as const) : ("left" as const) },
+    axisLabel: { color: ink },
+    splitLine: { show: i === 0, lineStyle: { color: grid } },
   });
   return {
     animation: false,
@@ -122,7 +126,8 @@ export function chartOption(report: PublicReport, data: ReportData, view: Report
       type: "time" as const,
       min: wall(data.start),
       max: wall(data.end),
-      axisLabel: { formatter: timeAxisLabel("UTC"), hideOverlap: true },
+      axisLabel: { color: ink, formatter: timeAxisLabel("UTC"), hideOverlap: true },
+      axisLine: { lineStyle: { color: ink } },
     },
     yAxis: twoAxes ? [yAxis(0), yAxis(1)] : [yAxis(0)],
     dataZoom: [{ type: "inside", filterMode: "none" }],

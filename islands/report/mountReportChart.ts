@@ -39,7 +39,8 @@ export function mountReportChart(box: HTMLElement) {
   const draw = () => {
     const state = $report.get();
     if (state.status !== "ready") return;
-    chart.setOption(chartOption(state.report, state.data, $view.get()), { notMerge: true });
+    const dark = document.documentElement.dataset["theme"] === "dark";
+    chart.setOption(chartOption(state.report, state.data, $view.get(), dark), { notMerge: true });
     if (shown) return;
     // Drawn: the server's SVG goes, and the page script stops fetching it.
     shown = true;

@@ -5,6 +5,7 @@ import { SVGRenderer } from "echarts/renderers";
 import type { EChartsCoreOption } from "echarts/core";
 import {
   axisTitles,
+  chartInk,
   edgesOf,
   timeAxisLabel,
   type ThresholdBand,
@@ -57,8 +58,7 @@ function bandsOn(chart: SvgChart, axis: number) {
 
 /** The ECharts option of the picture: a line per channel, bands under the lines of their axis. */
 export function svgOption(chart: SvgChart): EChartsCoreOption {
-  const ink = chart.dark ? "#d0d4da" : "#444";
-  const line = chart.dark ? "#3a3f47" : "#e4e4e4";
+  const { ink, line } = chartInk(!!chart.dark);
   const axes = [0, 1].filter((a) => a === 0 || chart.series.some((s) => s.axis === a));
   const firstOn = (axis: number) => chart.series.findIndex((s) => s.axis === axis);
   const titles = axisTitles(chart.series, axes);

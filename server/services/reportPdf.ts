@@ -123,6 +123,8 @@ function channel(doc: Doc, ch: PdfChannel, zone: string) {
     ? `Minimum ${number(ch.stats.min, ch.unit)}   Maximum ${number(ch.stats.max, ch.unit)}   Average ${number(ch.stats.avg, ch.unit)}`
     : "No readings in this range.";
   doc.text(stats, MARGIN);
+  // Without readings there is no time inside or outside a range to state.
+  if (!ch.stats) return void doc.moveDown(0.8);
   const outside = ch.secondsOutside ? durationText(ch.secondsOutside) : "none";
   doc.text(`Time in threshold ranges: ${outside}`, MARGIN);
   if (!ch.excursions.length) {

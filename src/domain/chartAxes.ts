@@ -147,3 +147,8 @@ export function wallClock(zone: string): (seconds: number) => number {
   const clock = zoneClock(zone);
   return (seconds) => (seconds + clock.offset(seconds)) * 1000;
 }
+
+/** The chart's text and grid colours, light or on the dark theme (kiosk walls, theme=dark). */
+export function chartInk(dark: boolean): { ink: string; line: string } {
+  return dark ? { ink: "#d0d4da", line: "#3a3f47" } : { ink: "#444", line: "#e4e4e4" };
+}

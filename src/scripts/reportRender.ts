@@ -62,6 +62,7 @@ export function pdfHref(
 }
 
 const COLUMNS = ["Range", "Start", "End", "Duration", "Worst value"];
+export const NO_READINGS_IN_WINDOW = "No readings in this window.";
 
 /**
  * A cell with its role said outright: on a phone the rows stack as blocks (each value under
@@ -86,6 +87,11 @@ function channelExcursions(series: ReportSeries, report: PublicReport, view: Rep
   const sensor = report.sensorMap[series.channelKey];
   const box = element("article", undefined, "report-channel-excursions");
   const name = sensor?.name ?? series.channelKey;
+  // No readings in the window is not "0 s outside": an audit would read it as in range.
+  if (series.stats === null) {
+    box.append(element("h3", name), element("p", NO_READINGS_IN_WINDOW, "muted"));
+    return box;
+  }
   box.append(
     element("h3", name),
     element("p", `Time in threshold ranges: ${formatDuration(series.secondsOutside)}`),

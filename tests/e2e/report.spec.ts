@@ -142,6 +142,29 @@ test.describe("in a browser on New York's clock", () => {
     ).toBe(true);
   });
 });
+test("says a channel had no readings in the window, not that it spent 0 s in its ranges", async ({
+  page,
+}) => {
+  // The audit week (30 to 23 days back) is older than the three days of samples the browser
+  // tests' demo holds: a window without readings.
+  const res = await page.request.get(`${API}/data/${DEMO.fixedReportHash}`);
+  const series = ((await res.json()) as { data: { series: { stats: unknown }[] } }).data.series;
+  expect(series.map((s) => s.stats)).toEqual(series.map(() => null));
+  await page.goto(`/public/report/${DEMO.fixedReportHash}`);
+  const blocks = page.locator(".report-channel-excursions");
+  await expect(blocks.first()).toContainText("No readings in this window.");
+  for (const block of await blocks.all()) await expect(block).toContainText("No readings in this window.");
+  await expect(page.getByText(/Time in threshold ranges/)).toHaveCount(0);
+});
+test("draws the interactive chart's text light on the dark theme", async ({ page }) => {
+  await page.goto(`${REPORT}?theme=dark`);
+  await live(page);
+  const fills = await page
+    .locator("#report-chart .report-live svg text")
+    .evaluateAll((texts) => texts.map((t) => t.getAttribute("fill")).filter((f) => f && f !== "none"));
+  expect(fills.length).toBeGreaterThan(5);
+  expect(new Set(fills)).toEqual(new Set(["#d0d4da"]));
+});
 test("switches the time zone: excursion, axis and tooltip times move, the address keeps it", async ({
   page,
 }) => {

@@ -59,6 +59,14 @@ test("an Administrator adds, renames, applies with the dialog, and deletes tags"
   await name.press("Enter");
   await expect(page.getByLabel(`Name of tag ${renamed}`)).toHaveValue(renamed);
   await expect(tagRow(page, renamed).getByRole("status")).toHaveText("Saved");
+  // Under the field, not over it, and not in the error colour.
+  const savedBox = (await tagRow(page, renamed).getByRole("status").boundingBox())!;
+  const fieldBox = (await page.getByLabel(`Name of tag ${renamed}`).boundingBox())!;
+  expect(savedBox.y).toBeGreaterThanOrEqual(fieldBox.y + fieldBox.height);
+  const colour = await tagRow(page, renamed)
+    .getByRole("status")
+    .evaluate((el) => getComputedStyle(el).color);
+  expect(colour).not.toBe("rgb(136, 57, 53)");
   // A name in use is refused beside the tag, whatever its case.
   await page.getByLabel(`Name of tag ${renamed}`).fill("lab");
   await page.getByLabel(`Name of tag ${renamed}`).press("Enter");
