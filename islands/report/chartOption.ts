@@ -42,7 +42,7 @@ interface TooltipParam {
 
 /** `dark`: the page's dark theme (theme=dark), whose text and grid the picture's match. */
 export function chartOption(report: PublicReport, data: ReportData, view: ReportView, dark = false) {
-  const { ink, line: grid } = chartInk(dark);
+  const { ink, line: grid, paper } = chartInk(dark);
   const channels = new Map(report.channelKeyList.map((c) => [c.channelKey, c]));
   const units = new Map<string, string>();
   const wall = wallClock(view.zone);
@@ -83,7 +83,7 @@ export function chartOption(report: PublicReport, data: ReportData, view: Report
       data: s.points.map(([t, v]) => [wall(t), v === null ? null : convert(v), t]),
       // Each axis's bands once, on its first line, so overlapping copies do not darken them.
       markArea: bands.length ? { silent: true, data: bands.map(band) } : undefined,
-      markLine: edgesOf(marks.edges, i, ink),
+      markLine: edgesOf(marks.edges, i, ink, paper),
     };
   });
   const twoAxes = report.channelKeyList.some((c) => c.axis === 1);

@@ -58,7 +58,7 @@ function bandsOn(chart: SvgChart, axis: number) {
 
 /** The ECharts option of the picture: a line per channel, bands under the lines of their axis. */
 export function svgOption(chart: SvgChart): EChartsCoreOption {
-  const { ink, line } = chartInk(!!chart.dark);
+  const { ink, line, paper } = chartInk(!!chart.dark);
   const axes = [0, 1].filter((a) => a === 0 || chart.series.some((s) => s.axis === a));
   const firstOn = (axis: number) => chart.series.findIndex((s) => s.axis === axis);
   const titles = axisTitles(chart.series, axes);
@@ -98,7 +98,7 @@ export function svgOption(chart: SvgChart): EChartsCoreOption {
       data: s.points.map(([at, v]) => [wall(chart, at), v]),
       // Each axis's bands once, on its first line, so overlapping copies do not darken them.
       ...(firstOn(s.axis) === i ? { markArea: { silent: true, data: bandsOn(chart, s.axis) } } : {}),
-      markLine: edgesOf(chart.edges, i, ink),
+      markLine: edgesOf(chart.edges, i, ink, paper),
     })),
   };
 }

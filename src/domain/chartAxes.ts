@@ -100,9 +100,9 @@ export function thresholdMarks(
 
 /**
  * A line's threshold edges as an ECharts markLine: dashed, in its colour, each named at its
- * right end in `ink`. Shared by the page's chart and the server's picture of it.
+ * right end in `ink`, outlined in `paper`. Shared by the page's chart and the server's picture.
  */
-export function edgesOf(edges: readonly ThresholdEdge[], line: number, ink: string) {
+export function edgesOf(edges: readonly ThresholdEdge[], line: number, ink: string, paper: string) {
   const own = edges.filter((e) => e.line === line);
   if (!own.length) return undefined;
   return {
@@ -112,7 +112,15 @@ export function edgesOf(edges: readonly ThresholdEdge[], line: number, ink: stri
       yAxis: e.value,
       name: e.name,
       lineStyle: { color: e.color, type: "dashed" as const, width: 1 },
-      label: { formatter: e.name, position: "insideEndTop" as const, color: ink, fontSize: 10 },
+      // Outlined in the background's colour: a name over a data line stays readable.
+      label: {
+        formatter: e.name,
+        position: "insideEndTop" as const,
+        color: ink,
+        fontSize: 10,
+        textBorderColor: paper,
+        textBorderWidth: 3,
+      },
     })),
   };
 }
@@ -148,7 +156,12 @@ export function wallClock(zone: string): (seconds: number) => number {
   return (seconds) => (seconds + clock.offset(seconds)) * 1000;
 }
 
-/** The chart's text and grid colours, light or on the dark theme (kiosk walls, theme=dark). */
-export function chartInk(dark: boolean): { ink: string; line: string } {
-  return dark ? { ink: "#d0d4da", line: "#3a3f47" } : { ink: "#444", line: "#e4e4e4" };
+/**
+ * The chart's text, grid and background colours, light or on the dark theme (kiosk walls,
+ * theme=dark); the dark background is Pico's.
+ */
+export function chartInk(dark: boolean): { ink: string; line: string; paper: string } {
+  return dark
+    ? { ink: "#d0d4da", line: "#3a3f47", paper: "#13171f" }
+    : { ink: "#444", line: "#e4e4e4", paper: "#fff" };
 }
