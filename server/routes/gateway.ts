@@ -17,32 +17,13 @@ import {
 } from "../http/cookies.ts";
 import { inputOf } from "../http/input.ts";
 import { reply } from "../http/reply.ts";
-import {
-  HASH_BUSY,
-  hashPassword,
-  hashQueueFull,
-  verifyOrDummy,
-  weakerThanProduct,
-} from "../services/passwords.ts";
+import { HASH_BUSY, hashQueueFull, strengthenIfWeaker, verifyOrDummy } from "../services/passwords.ts";
 import { matchTotp } from "../services/totp.ts";
 import { checkEmail, logout, submitPassword, verifyOtp } from "../../src/api/gateway.ts";
 import { CHALLENGE_EXPIRED, WRONG_CREDENTIALS, WRONG_OTP } from "../../src/domain/auth.ts";
 
 const FEDERATED_ONLY = "Your organization signs in through its identity provider.";
 const MINUTES_15 = 900;
-
-/**
- * A password stored at less than today's cost (made by an older version, or by the tests) is
- * hashed again with the one just checked. Best effort: a full hash queue leaves it for the
- * next sign-in rather than failing this one.
- */
-async function strengthenHash(db: Deps["db"], userId: number, checked: string, password: string) {
-  try {
-    await strengthenPasswordHash(db, userId, checked, await hashPassword(password));
-  } catch {
-    /* The next sign-in tries again. */
-  }
-}
 
 /** The sign-in card's three steps and sign-out (form-encoded, account host). */
 export function gatewayRoutes(deps: Deps) {
@@ -73,8 +54,12 @@ export function gatewayRoutes(deps: Deps) {
       const ok = await runCounted(db, slot, () => verifyOrDummy(form.password, user?.passwordHash));
       if (!user || !ok) throw new ApiError(401, [{ field: "password", message: WRONG_CREDENTIALS }]);
       await release(db, slot);
-      if (user.passwordHash && weakerThanProduct(user.passwordHash))
-        await strengthenHash(db, user.id, user.passwordHash, form.password);
+      const checked = user.passwordHash;
+      // Compare-and-set: a password reset in between keeps its new password.
+      if (checked)
+        await strengthenIfWeaker(checked, form.password, (h) =>
+          strengthenPasswordHash(db, user.id, checked, h),
+        );
       if (await samlConfigOf(db, user))
         throw new ApiError(403, [{ field: "emailAddress", message: FEDERATED_ONLY }]);
       if (user.totpSecret && !(await isRememberedBrowser(c, db, user.id, t))) {

@@ -14,14 +14,13 @@ const scrypt = (pw: string, salt: Buffer, len: number, opts: ScryptOptions) =>
  * ~600 sign-ins spent a third of that suite's time in scrypt. Only under Vitest (VITEST=true),
  * and server/index.ts refuses to start with a lower cost, so no deployment runs with one; a
  * hash below the product's cost that reaches a real database is made again at the next
- * sign-in (`weakerThanProduct`). Read at each hash, so a test can ask for the real cost.
+ * sign-in (`strengthenIfWeaker`). Read at each hash, so a test can ask for the real cost.
  */
 export const PRODUCT_N = 32768;
 export function scryptN(env: NodeJS.ProcessEnv = process.env): number {
   const wanted = Number(env["VITEST_SCRYPT_N"]);
   return env["VITEST"] === "true" && Number.isInteger(Math.log2(wanted)) && wanted >= 2 ? wanted : PRODUCT_N;
 }
-const N = () => scryptN();
 const R = 8,
   P = 1,
   LEN = 32;
@@ -31,7 +30,7 @@ const MAXMEM = 64 * 1024 * 1024;
  * A well-formed hash that no password matches (its key is all zeros): checking a password
  * against it costs exactly what a real check costs, for addresses without a password.
  */
-const dummyHash = () => ["scrypt", N(), R, P, "A".repeat(22), "A".repeat(43)].join("$");
+const dummyHash = () => ["scrypt", scryptN(), R, P, "A".repeat(22), "A".repeat(43)].join("$");
 
 /** Who asks for a check (e.g. "user:7"): one running check per owner, more are refused. */
 export interface HashOptions {
@@ -42,17 +41,31 @@ export interface HashOptions {
 export async function hashPassword(password: string, opts: HashOptions = {}): Promise<string> {
   const salt = randomBytes(16);
   // Read once: the stored N must be the one the key was made with.
-  const n = N();
+  const n = scryptN();
   const key = await withHashSlot(opts.owner ?? null, () =>
     scrypt(password.normalize("NFKC"), salt, LEN, { N: n, r: R, p: P, maxmem: MAXMEM }),
   );
   return ["scrypt", n, R, P, salt.toString("base64url"), key.toString("base64url")].join("$");
 }
 
-/** A stored hash made at less than the cost hashes are made at now (hashed again on sign-in). */
-export function weakerThanProduct(stored: string): boolean {
+/**
+ * A password stored at less than the cost hashes are made at now (by an older version, or by
+ * the tests) is hashed again with the password just checked, and the new hash handed to
+ * `save`. Best effort: a full hash queue or a failed save leaves it for the next sign-in
+ * rather than failing this one.
+ */
+export async function strengthenIfWeaker(
+  stored: string,
+  password: string,
+  save: (stronger: string) => Promise<unknown>,
+): Promise<void> {
   const [alg, n, r] = stored.split("$");
-  return alg === "scrypt" && (Number(n) < N() || Number(r) < R);
+  if (alg !== "scrypt" || (Number(n) >= scryptN() && Number(r) >= R)) return;
+  try {
+    await save(await hashPassword(password));
+  } catch {
+    /* The next sign-in tries again. */
+  }
 }
 
 /** Checks a password against a stored hash in constant time. */
