@@ -5,7 +5,9 @@ import { parseConfig } from "../server/config.ts";
 import { openDatabase } from "../server/db/client.ts";
 import { fillHistory } from "../server/seed/history.ts";
 import { emptyDatabase, seedDemo } from "../server/seed/index.ts";
+import { refuseTestCost } from "../server/services/passwords.ts";
 
+refuseTestCost("seed the demo");
 const config = parseConfig(process.env);
 if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
 const where = config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : config.dataDir;

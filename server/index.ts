@@ -9,7 +9,7 @@ import { dialHost, isLoopbackListen, isWildcardAddress } from "./http/hostNames.
 import { fillHistory } from "./seed/history.ts";
 import { isEmpty, seedDemo } from "./seed/index.ts";
 import { startSimulator } from "./seed/simulator.ts";
-import { PRODUCT_N, scryptN } from "./services/passwords.ts";
+import { refuseTestCost } from "./services/passwords.ts";
 import { loadSite } from "./static/site.ts";
 import { defaultLiveHub } from "./live.ts";
 import { viewCounter } from "./data/reportLinks.ts";
@@ -27,12 +27,7 @@ try {
   process.exit(2);
 }
 // Every running portal hashes passwords at the product's cost; a lower one is for Vitest only.
-if (scryptN() !== PRODUCT_N) {
-  console.error(
-    "VITEST_SCRYPT_N lowers the password hash's cost for the tests only: unset it (or VITEST) to start the portal.",
-  );
-  process.exit(2);
-}
+refuseTestCost("start the portal");
 if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
 const database = await openDatabase({
   url: config.databaseUrl,

@@ -1,28 +1,50 @@
 import { and, eq, gt } from "drizzle-orm";
 import { randomToken, sha256 } from "../core/crypto.ts";
 import type { Db } from "../db/client.ts";
-import { loginChallenges } from "../db/schema/index.ts";
+import { loginChallenges, users } from "../db/schema/index.ts";
+import { credentialsStill } from "./sessions.ts";
 
 const CHALLENGE_MINUTES = 10;
 /** How long a half-done sign-in (password given, one-time code owed) waits for its code. */
 export const CHALLENGE_SECONDS = CHALLENGE_MINUTES * 60;
 
-/** After a correct password when a code is owed: remembers who is half signed in; returns its token. */
-export async function startChallenge(db: Db, userId: number, now: Date): Promise<string> {
+/**
+ * After a correct password when a code is owed: remembers who is half signed in; returns its
+ * token, or null when a password reset came after the sign-in read `credentialVersion`.
+ */
+export async function startChallenge(
+  db: Db,
+  userId: number,
+  credentialVersion: number,
+  now: Date,
+): Promise<string | null> {
   const token = randomToken();
-  await db.insert(loginChallenges).values({
-    idHash: sha256(token),
-    userId,
-    expiresAt: new Date(now.getTime() + CHALLENGE_MINUTES * 60_000),
+  return db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db;
+    if (!(await credentialsStill(tx, userId, credentialVersion))) return null;
+    await tx.insert(loginChallenges).values({
+      idHash: sha256(token),
+      userId,
+      expiresAt: new Date(now.getTime() + CHALLENGE_MINUTES * 60_000),
+    });
+    return token;
   });
-  return token;
 }
 
-/** The pending challenge a token names, if still valid. */
+/**
+ * The pending challenge a token names, if still valid, with the person's credential version
+ * read in the same statement: a reset deletes the challenges in the transaction that raises
+ * it, so a challenge found here comes with the version its password was checked against.
+ */
 export async function findChallenge(db: Db, token: string, now: Date) {
   const [row] = await db
-    .select()
+    .select({
+      idHash: loginChallenges.idHash,
+      userId: loginChallenges.userId,
+      credentialVersion: users.credentialVersion,
+    })
     .from(loginChallenges)
+    .innerJoin(users, eq(users.id, loginChallenges.userId))
     .where(and(eq(loginChallenges.idHash, sha256(token)), gt(loginChallenges.expiresAt, now)));
   return row ?? null;
 }

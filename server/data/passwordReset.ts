@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { users } from "../db/schema/index.ts";
 import { endEverySignIn } from "./sessions.ts";
@@ -20,7 +20,12 @@ export async function setPasswordFromLink(
     const tx = txRaw as unknown as Db;
     const userId = await takeResetToken(tx, token, now);
     if (userId === null) return null;
-    const [changed] = await tx.update(users).set({ passwordHash }).where(eq(users.id, userId)).returning();
+    // A new version: a sign-in still checking the old password starts nothing (sessions.ts).
+    const [changed] = await tx
+      .update(users)
+      .set({ passwordHash, credentialVersion: sql`${users.credentialVersion} + 1` })
+      .where(eq(users.id, userId))
+      .returning();
     await endEverySignIn(tx, userId, now);
     return changed ?? null;
   });

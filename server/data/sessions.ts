@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, inArray, isNull, ne } from "drizzle-orm";
 import { randomToken, sha256 } from "../core/crypto.ts";
 import type { Db } from "../db/client.ts";
-import { loginChallenges, rememberedDevices, sessions } from "../db/schema/index.ts";
+import { loginChallenges, rememberedDevices, sessions, users } from "../db/schema/index.ts";
 
 /** Sliding: a session unused for 7 days ends... */
 const SESSION_DAYS = 7;
@@ -18,18 +18,36 @@ const expiryAt = (createdAt: Date, now: Date) =>
   new Date(Math.min(now.getTime() + SESSION_DAYS * DAY, createdAt.getTime() + SESSION_MAX_DAYS * DAY));
 
 /**
+ * True while the person's credentials are still the version a sign-in read with the password
+ * (a password reset raises it), keeping a reset that is under way from committing until the
+ * caller's transaction does: the reset then ends what the caller made, or the caller sees the
+ * new version and makes nothing. Without a version (sign-ins not made with a password), true.
+ */
+export async function credentialsStill(tx: Db, userId: number, version: number | undefined) {
+  if (version === undefined) return true;
+  const [row] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.credentialVersion, version)))
+    .for("share");
+  return row !== undefined;
+}
+
+/**
  * Starts a session, replacing the one the browser held (`previous`: the id changes at every
  * sign-in), and ends the person's oldest sessions beyond MAX_SESSIONS, in one transaction.
- * Returns the new id.
+ * Returns the new id, or null when a password reset came after the sign-in read
+ * `credentialVersion`: the password it was checked against is no longer the person's.
  */
 export async function startSession(
   db: Db,
-  s: { userId: number; previous: string | null; browser: string },
+  s: { userId: number; previous: string | null; browser: string; credentialVersion?: number | undefined },
   now: Date,
-): Promise<string> {
+): Promise<string | null> {
   const token = randomToken();
-  await db.transaction(async (txRaw) => {
+  return db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
+    if (!(await credentialsStill(tx, s.userId, s.credentialVersion))) return null;
     if (s.previous) await tx.delete(sessions).where(eq(sessions.idHash, sha256(s.previous)));
     await tx.insert(sessions).values({
       idHash: sha256(token),
@@ -46,8 +64,8 @@ export async function startSession(
       .orderBy(desc(sessions.seq))
       .offset(MAX_SESSIONS);
     await tx.delete(sessions).where(inArray(sessions.idHash, beyond));
+    return token;
   });
-  return token;
 }
 
 /**

@@ -20,11 +20,27 @@ export function cookieOptions(c: Context, maxAgeSeconds: number) {
 /** This browser's session token, if it sends one (valid or not). */
 export const sessionToken = (c: Context) => getCookie(c, SESSION_COOKIE) ?? null;
 
-/** Signs this browser in: a new session (the previous one of this browser ends) and its cookie. */
-export async function signInBrowser(c: Context, db: Db, userId: number, now: Date) {
+/**
+ * Signs this browser in: a new session (the previous one of this browser ends) and its
+ * cookie. False, with nothing set, when a password reset came after the sign-in read
+ * `credentialVersion` (sign-ins made without a password pass none).
+ */
+export async function signInBrowser(
+  c: Context,
+  db: Db,
+  userId: number,
+  now: Date,
+  credentialVersion?: number,
+): Promise<boolean> {
   const browser = describeBrowser(c.req.header("user-agent"));
-  const token = await startSession(db, { userId, previous: sessionToken(c), browser }, now);
+  const token = await startSession(
+    db,
+    { userId, previous: sessionToken(c), browser, credentialVersion },
+    now,
+  );
+  if (token === null) return false;
   setCookie(c, SESSION_COOKIE, token, cookieOptions(c, SESSION_SECONDS));
+  return true;
 }
 
 /** Signs this browser out, server side and cookie. */
@@ -34,10 +50,21 @@ export async function signOutBrowser(c: Context, db: Db) {
   deleteCookie(c, SESSION_COOKIE, { path: "/" });
 }
 
-/** Remembers in this browser that the person gave the password and owes a one-time code. */
-export async function startBrowserChallenge(c: Context, db: Db, userId: number, now: Date) {
-  const token = await startChallenge(db, userId, now);
+/**
+ * Remembers in this browser that the person gave the password and owes a one-time code;
+ * false, with nothing set, when a password reset came after `credentialVersion` was read.
+ */
+export async function startBrowserChallenge(
+  c: Context,
+  db: Db,
+  userId: number,
+  credentialVersion: number,
+  now: Date,
+): Promise<boolean> {
+  const token = await startChallenge(db, userId, credentialVersion, now);
+  if (token === null) return false;
   setCookie(c, CHALLENGE_COOKIE, token, cookieOptions(c, CHALLENGE_SECONDS));
+  return true;
 }
 
 /** This browser's pending challenge, if still valid. */

@@ -24,6 +24,7 @@ import { CHALLENGE_EXPIRED, WRONG_CREDENTIALS, WRONG_OTP } from "../../src/domai
 
 const FEDERATED_ONLY = "Your organization signs in through its identity provider.";
 const MINUTES_15 = 900;
+const wrongCredentials = () => new ApiError(401, [{ field: "password", message: WRONG_CREDENTIALS }]);
 
 /** The sign-in card's three steps and sign-out (form-encoded, account host). */
 export function gatewayRoutes(deps: Deps) {
@@ -52,21 +53,23 @@ export function gatewayRoutes(deps: Deps) {
       const user = await findUserByEmail(db, form.emailAddress);
       // Unknown addresses and people without a password pay for a hash too.
       const ok = await runCounted(db, slot, () => verifyOrDummy(form.password, user?.passwordHash));
-      if (!user || !ok) throw new ApiError(401, [{ field: "password", message: WRONG_CREDENTIALS }]);
+      if (!user || !ok) throw wrongCredentials();
       await release(db, slot);
+      if (await samlConfigOf(db, user))
+        throw new ApiError(403, [{ field: "emailAddress", message: FEDERATED_ONLY }]);
       const checked = user.passwordHash;
       // Compare-and-set: a password reset in between keeps its new password.
       if (checked)
         await strengthenIfWeaker(checked, form.password, (h) =>
           strengthenPasswordHash(db, user.id, checked, h),
         );
-      if (await samlConfigOf(db, user))
-        throw new ApiError(403, [{ field: "emailAddress", message: FEDERATED_ONLY }]);
+      // A reset since the password was read makes this sign-in start nothing (sessions.ts).
+      const version = user.credentialVersion;
       if (user.totpSecret && !(await isRememberedBrowser(c, db, user.id, t))) {
-        await startBrowserChallenge(c, db, user.id, t);
+        if (!(await startBrowserChallenge(c, db, user.id, version, t))) throw wrongCredentials();
         return reply(c, submitPassword, { mfaRequired: true });
       }
-      await signInBrowser(c, db, user.id, t);
+      if (!(await signInBrowser(c, db, user.id, t, version))) throw wrongCredentials();
       return reply(c, submitPassword, { mfaRequired: false });
     })
     .post(verifyOtp.path, guard(verifyOtp, deps), async (c) => {
@@ -82,8 +85,10 @@ export function gatewayRoutes(deps: Deps) {
       if (!claimed) throw new ApiError(401, [{ field: "otp", message: WRONG_OTP }]);
       await release(db, slot);
       await endBrowserChallenge(c, db, challenge.idHash);
+      // The version read with the challenge: a reset since then ends this sign-in here.
+      if (!(await signInBrowser(c, db, challenge.userId, t, challenge.credentialVersion)))
+        throw new ApiError(401, [{ field: "otp", message: CHALLENGE_EXPIRED }]);
       if (form.remember === "1") await rememberBrowser(c, db, challenge.userId, t);
-      await signInBrowser(c, db, challenge.userId, t);
       return reply(c, verifyOtp, {});
     })
     .post(logout.path, guard(logout, deps), async (c) => {

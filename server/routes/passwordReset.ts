@@ -35,7 +35,8 @@ export function passwordResetRoutes(deps: Deps) {
       await clear(db, passwordFailures(user.email));
       // The mailbox alone is one factor: a person with codes on signs in again, code and all.
       const mfaRequired = user.totpSecret !== null;
-      if (!mfaRequired) await signInBrowser(c, db, user.id, t);
-      return reply(c, resetPassword, { signedIn: !mfaRequired, mfaRequired });
+      // Not signed in when another reset came between (the version moved on).
+      const signedIn = !mfaRequired && (await signInBrowser(c, db, user.id, t, user.credentialVersion));
+      return reply(c, resetPassword, { signedIn, mfaRequired });
     });
 }

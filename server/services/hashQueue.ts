@@ -26,6 +26,9 @@ let started = 0;
 /** How many hashes have started since the process began (tests and diagnostics). */
 export const hashesStarted = () => started;
 
+/** How many hashes wait for a place now. */
+export const hashesWaiting = () => queue.length;
+
 /** True when a hash asked for now would be refused: every place taken and the queue full. */
 export const hashQueueFull = () => running >= RUNNING && queue.length >= WAITING;
 

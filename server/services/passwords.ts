@@ -1,7 +1,7 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto";
-import { withHashSlot } from "./hashQueue.ts";
+import { hashesWaiting, withHashSlot } from "./hashQueue.ts";
 
-export { HASH_BUSY, hashesStarted, hashQueueFull, withHashSlot } from "./hashQueue.ts";
+export { HASH_BUSY, hashesStarted, hashesWaiting, hashQueueFull, withHashSlot } from "./hashQueue.ts";
 
 const scrypt = (pw: string, salt: Buffer, len: number, opts: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) =>
@@ -17,9 +17,25 @@ const scrypt = (pw: string, salt: Buffer, len: number, opts: ScryptOptions) =>
  * sign-in (`strengthenIfWeaker`). Read at each hash, so a test can ask for the real cost.
  */
 export const PRODUCT_N = 32768;
+/** The least cost a hash is ever made or checked at (the tests'). */
+const LEAST_N = 1024;
 export function scryptN(env: NodeJS.ProcessEnv = process.env): number {
   const wanted = Number(env["VITEST_SCRYPT_N"]);
-  return env["VITEST"] === "true" && Number.isInteger(Math.log2(wanted)) && wanted >= 2 ? wanted : PRODUCT_N;
+  return env["VITEST"] === "true" && Number.isInteger(Math.log2(wanted)) && wanted >= LEAST_N
+    ? wanted
+    : PRODUCT_N;
+}
+
+/**
+ * For what writes hashes outside Vitest (the portal, the seed script): stops the process
+ * when the environment lowers the cost, so no stored hash is made at the tests' cost.
+ */
+export function refuseTestCost(what: string) {
+  if (scryptN() === PRODUCT_N) return;
+  console.error(
+    `VITEST_SCRYPT_N lowers the password hash's cost for the tests only: unset it (or VITEST) to ${what}.`,
+  );
+  process.exit(2);
 }
 const R = 8,
   P = 1,
@@ -48,19 +64,42 @@ export async function hashPassword(password: string, opts: HashOptions = {}): Pr
   return ["scrypt", n, R, P, salt.toString("base64url"), key.toString("base64url")].join("$");
 }
 
+/** A stored hash's parameters, or null when it is not one this portal makes (treated as no password). */
+function parse(stored: string) {
+  const [alg, n, r, p, salt, key, extra] = stored.split("$");
+  const [N, R_, P_] = [Number(n), Number(r), Number(p)];
+  const saltBytes = Buffer.from(salt ?? "", "base64url");
+  const keyBytes = Buffer.from(key ?? "", "base64url");
+  const sound =
+    alg === "scrypt" &&
+    extra === undefined &&
+    Number.isInteger(Math.log2(N)) &&
+    N >= LEAST_N &&
+    Number.isInteger(R_) &&
+    R_ >= 1 &&
+    128 * N * R_ <= MAXMEM &&
+    P_ === P &&
+    saltBytes.length === 16 &&
+    keyBytes.length === LEN;
+  return sound ? { N, r: R_, p: P_, salt: saltBytes, key: keyBytes } : null;
+}
+
+/** True when a stored hash was made at less than today's cost (checked cheaper than others). */
+const weaker = (h: { N: number; r: number }) => h.N < scryptN() || h.r < R;
+
 /**
  * A password stored at less than the cost hashes are made at now (by an older version, or by
  * the tests) is hashed again with the password just checked, and the new hash handed to
- * `save`. Best effort: a full hash queue or a failed save leaves it for the next sign-in
- * rather than failing this one.
+ * `save`. Best effort: while other hashes wait for a place, or when the save fails, it is
+ * left for the next sign-in rather than delaying or failing this one.
  */
 export async function strengthenIfWeaker(
   stored: string,
   password: string,
   save: (stronger: string) => Promise<unknown>,
 ): Promise<void> {
-  const [alg, n, r] = stored.split("$");
-  if (alg !== "scrypt" || (Number(n) >= scryptN() && Number(r) >= R)) return;
+  const h = parse(stored);
+  if (!h || !weaker(h) || hashesWaiting() > 0) return;
   try {
     await save(await hashPassword(password));
   } catch {
@@ -68,36 +107,37 @@ export async function strengthenIfWeaker(
   }
 }
 
-/** Checks a password against a stored hash in constant time. */
-export async function verifyPassword(
-  password: string,
-  stored: string,
-  opts: HashOptions = {},
-): Promise<boolean> {
-  const [alg, n, r, p, salt, key] = stored.split("$");
-  if (alg !== "scrypt" || !salt || !key) return false;
-  const expected = Buffer.from(key, "base64url");
+/** Checks a password against a sound stored hash in constant time. */
+async function check(password: string, h: NonNullable<ReturnType<typeof parse>>, opts: HashOptions) {
   const actual = await withHashSlot(opts.owner ?? null, () =>
-    scrypt(password.normalize("NFKC"), Buffer.from(salt, "base64url"), expected.length, {
-      N: Number(n),
-      r: Number(r),
-      p: Number(p),
-      maxmem: MAXMEM,
-    }),
+    scrypt(password.normalize("NFKC"), h.salt, LEN, { N: h.N, r: h.r, p: h.p, maxmem: MAXMEM }),
   );
-  return timingSafeEqual(actual, expected);
+  return timingSafeEqual(actual, h.key);
 }
 
 /**
- * Checks a password, or, for a missing account or one without a password, spends the same
- * hash on a dummy every time (never a cached result), so timing does not tell which exist.
+ * Checks a password. A missing account, one without a password or with a hash this portal
+ * does not make spends the same hash on a dummy every time (never a cached result); a wrong
+ * password against a hash made at less than today's cost spends a dummy too. So a refusal
+ * takes as long whichever kind of account, or none, the address names.
  */
 export async function verifyOrDummy(
   password: string,
   stored: string | null | undefined,
   opts: HashOptions = {},
-) {
-  if (stored) return verifyPassword(password, stored, opts);
-  await verifyPassword(password, dummyHash(), opts);
+): Promise<boolean> {
+  const h = stored ? parse(stored) : null;
+  if (h && (await check(password, h, opts))) return true;
+  if (!h || weaker(h)) await check(password, parse(dummyHash())!, opts);
   return false;
+}
+
+/** Checks a password against a stored hash in constant time (false for a hash this portal does not make). */
+export async function verifyPassword(
+  password: string,
+  stored: string,
+  opts: HashOptions = {},
+): Promise<boolean> {
+  const h = parse(stored);
+  return h ? check(password, h, opts) : false;
 }

@@ -12,9 +12,9 @@ describe("the password hash's cost", () => {
     expect(scryptN({ VITEST_SCRYPT_N: "1024" })).toBe(PRODUCT_N);
   });
 
-  it("takes a power of two from VITEST_SCRYPT_N under Vitest only, and 2^15 for anything else", () => {
+  it("takes a power of two from 2^10 up from VITEST_SCRYPT_N under Vitest only, and 2^15 for anything else", () => {
     expect(scryptN({ VITEST: "true", VITEST_SCRYPT_N: "1024" })).toBe(1024);
-    for (const wanted of ["", "1000", "1", "0", "-1024", "1e400", "abc"])
+    for (const wanted of ["", "1000", "1", "0", "2", "512", "-1024", "1e400", "abc"])
       expect(scryptN({ VITEST: "true", VITEST_SCRYPT_N: wanted })).toBe(PRODUCT_N);
     for (const vitest of ["false", "1", ""])
       expect(scryptN({ VITEST: vitest, VITEST_SCRYPT_N: "1024" })).toBe(PRODUCT_N);
@@ -39,7 +39,7 @@ describe("the password hash's cost", () => {
     expect((await hashPassword("right")).split("$")[1]).toBe("1024");
   });
 
-  it("keeps a portal from starting with the tests' cost", () => {
+  it("keeps a portal from starting, and the seed script from seeding, with the tests' cost", () => {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       VITEST: "true",
@@ -48,8 +48,10 @@ describe("the password hash's cost", () => {
       DEMO: "0",
       DATA_DIR: join(tmpdir(), `portal-cost-${process.pid}`),
     };
-    const run = spawnSync(process.execPath, ["server/index.ts"], { env, encoding: "utf8", timeout: 30_000 });
-    expect(run.status).toBe(2);
-    expect(run.stderr).toContain("VITEST_SCRYPT_N lowers the password hash's cost for the tests only");
+    for (const script of ["server/index.ts", "scripts/seed.ts"]) {
+      const run = spawnSync(process.execPath, [script], { env, encoding: "utf8", timeout: 30_000 });
+      expect(run.status, script).toBe(2);
+      expect(run.stderr).toContain("VITEST_SCRYPT_N lowers the password hash's cost for the tests only");
+    }
   });
 });

@@ -36,6 +36,11 @@ export const users = pgTable(
     firstName: text("first_name").notNull().default(""),
     lastName: text("last_name").notNull().default(""),
     passwordHash: text("password_hash"),
+    /**
+     * Raised by every password reset (not by a re-hash of the same password): a sign-in
+     * starts its session only while it is still the one it read with the password.
+     */
+    credentialVersion: integer("credential_version").notNull().default(0),
     timezone: text("timezone").notNull().default("UTC"),
     temperatureScale: text("temperature_scale").$type<"C" | "F">().notNull().default("C"),
     activeSubscriptionId: integer("active_subscription_id").references(() => subscriptions.id),

@@ -1,0 +1,113 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { findChallenge, startChallenge } from "../../server/data/challenges.ts";
+import { setPasswordFromLink } from "../../server/data/passwordReset.ts";
+import { startSession } from "../../server/data/sessions.ts";
+import { issueToken } from "../../server/data/tokens.ts";
+import { users } from "../../server/db/schema/index.ts";
+import { CHALLENGE_COOKIE, SESSION_COOKIE } from "../../server/http/cookies.ts";
+import { hashesWaiting, hashPassword, withHashSlot } from "../../server/services/passwords.ts";
+import { WRONG_CREDENTIALS } from "../../src/domain/auth.ts";
+import { browser } from "./client.ts";
+import { TEST_NOW, useTestApp } from "./helpers.ts";
+
+/*
+ * A password reset ends every sign-in of the person. A sign-in that read the person and was
+ * still checking the old password when the reset committed must not start a session (or a
+ * half-done sign-in) afterwards: the old password would outlive the reset.
+ */
+
+const VIEWER = "viewer@example.com";
+const OLD = "demo-password-1";
+const NEW = "brand-new-password";
+
+/** Holds every place of the hash queue until `open()`: a sign-in waits there, its row read. */
+function holdHashes() {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const holders = Array.from({ length: 8 }, () => withHashSlot(null, () => gate).catch(() => {}));
+  const release = async () => {
+    open();
+    await Promise.all(holders);
+  };
+  // A failing test gives the places back too, or every later test would wait for them.
+  onTestFinished(release);
+  return release;
+}
+
+/** Resolves once `n` more hashes wait for a place than now. */
+async function untilWaiting(n: number) {
+  const target = hashesWaiting() + n;
+  while (hashesWaiting() < target) await new Promise((r) => setTimeout(r, 5));
+}
+
+describe("a sign-in racing a password reset", () => {
+  const ctx = useTestApp({ seeded: true });
+  const viewer = async () => (await ctx.database.db.select().from(users).where(eq(users.email, VIEWER)))[0]!;
+  /** Resets the viewer's password as the emailed link does, with a hash made beforehand. */
+  const reset = async (newHash: string) => {
+    const { id } = await viewer();
+    const token = await issueToken(
+      ctx.database.db,
+      { purpose: "reset", email: VIEWER, userId: id, hours: 1 },
+      TEST_NOW,
+    );
+    expect(await setPasswordFromLink(ctx.database.db, token, newHash, TEST_NOW)).not.toBeNull();
+  };
+
+  it("starts no session when the reset commits while the old password is checked", async () => {
+    const newHash = await hashPassword(NEW);
+    const open = holdHashes();
+    const b = browser(ctx.app);
+    const signingIn = b.form("/gateway/submit", { emailAddress: VIEWER, password: OLD });
+    // Everything after the hash places the eight holders took waits: one more is the sign-in.
+    await untilWaiting(1);
+    await reset(newHash);
+    await open();
+    const res = await signingIn;
+    expect(res.status).toBe(401);
+    expect((await res.json()).data).toEqual([{ field: "password", message: WRONG_CREDENTIALS }]);
+    expect(b.jar.has(SESSION_COOKIE)).toBe(false);
+    expect((await b.get("/api/v1/session")).status).toBe(401);
+    // The new password signs in; the old one does not.
+    expect((await b.form("/gateway/submit", { emailAddress: VIEWER, password: OLD })).status).toBe(401);
+    expect((await b.form("/gateway/submit", { emailAddress: VIEWER, password: NEW })).status).toBe(200);
+  });
+
+  it("starts no half-done sign-in for a person with codes on when the reset commits meanwhile", async () => {
+    await ctx.database.db
+      .update(users)
+      .set({ totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP" })
+      .where(eq(users.email, VIEWER));
+    const newHash = await hashPassword(NEW);
+    const open = holdHashes();
+    const b = browser(ctx.app);
+    const signingIn = b.form("/gateway/submit", { emailAddress: VIEWER, password: OLD });
+    await untilWaiting(1);
+    await reset(newHash);
+    await open();
+    expect((await signingIn).status).toBe(401);
+    expect(b.jar.has(CHALLENGE_COOKIE)).toBe(false);
+  });
+
+  it("keeps a session or challenge made before the reset from surviving it, and makes none after", async () => {
+    const { db } = ctx.database;
+    const { id, credentialVersion } = await viewer();
+    const before = await startSession(
+      db,
+      { userId: id, previous: null, browser: "x", credentialVersion },
+      TEST_NOW,
+    );
+    const challenge = await startChallenge(db, id, credentialVersion, TEST_NOW);
+    expect(before).not.toBeNull();
+    expect((await findChallenge(db, challenge!, TEST_NOW))?.credentialVersion).toBe(credentialVersion);
+    await reset(await hashPassword(NEW));
+    // The reset ended both; what a sign-in that read the old version asks for now is refused.
+    expect(await findChallenge(db, challenge!, TEST_NOW)).toBeNull();
+    expect(
+      await startSession(db, { userId: id, previous: null, browser: "x", credentialVersion }, TEST_NOW),
+    ).toBeNull();
+    expect(await startChallenge(db, id, credentialVersion, TEST_NOW)).toBeNull();
+    expect((await viewer()).credentialVersion).toBe(credentialVersion + 1);
+  });
+});
