@@ -1,10 +1,4 @@
-import {
-  BATTERY_ICON,
-  batteryText,
-  explorePath,
-  MUTED_WARNING,
-  type Card,
-} from "../../src/domain/dashboard.ts";
+import { BATTERY_ICON, batteryText, explorePath, type Card } from "../../src/domain/dashboard.ts";
 import { PAINTED_ICONS } from "./icons.ts";
 
 const Warning = PAINTED_ICONS.warning;
@@ -43,7 +37,8 @@ export function UnitCard({ card, onSettings }: { card: Card; onSettings: (key: s
       <h4>
         {card.port !== null && <span className="port">Port {card.port}</span>}
         {card.title}
-        {card.warning && <Warning size="1em" role="img" aria-label={MUTED_WARNING} />}
+        {/* Decorative (Lucide hides it): the card says it in words (dashboard.ts, Card.warning). */}
+        {card.warning && <Warning size="1em" />}
       </h4>
       {card.sensorType && <p className="unit-type">{card.sensorType}</p>}
       {card.readings.length ? (

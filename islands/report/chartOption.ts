@@ -5,6 +5,7 @@ import {
   chartInk,
   edgesOf,
   thresholdMarks,
+  TIME_LABEL_MARGIN,
   timeAxisLabel,
   wallClock,
   type ThresholdBand,
@@ -104,8 +105,8 @@ export function chartOption(report: PublicReport, data: ReportData, view: Report
     animation: false,
     // The x values are the zone's wall clock read as UTC (wallClock).
     useUTC: true,
-    // Room above the plot for the axes' unit titles.
-    grid: { left: 48, right: twoAxes ? 48 : 16, top: 28, bottom: 28, containLabel: false },
+    // Room above the plot for the axes' unit titles, and below it for the time labels' margin.
+    grid: { left: 48, right: twoAxes ? 48 : 16, top: 28, bottom: 32, containLabel: false },
     tooltip: {
       trigger: "axis",
       // Kept inside the chart: on a phone a tooltip at the right edge ran off the screen.
@@ -126,7 +127,12 @@ export function chartOption(report: PublicReport, data: ReportData, view: Report
       type: "time" as const,
       min: wall(data.start),
       max: wall(data.end),
-      axisLabel: { color: ink, formatter: timeAxisLabel("UTC"), hideOverlap: true },
+      axisLabel: {
+        color: ink,
+        formatter: timeAxisLabel("UTC"),
+        hideOverlap: true,
+        margin: TIME_LABEL_MARGIN,
+      },
       axisLine: { lineStyle: { color: ink } },
     },
     yAxis: twoAxes ? [yAxis(0), yAxis(1)] : [yAxis(0)],

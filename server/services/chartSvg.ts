@@ -7,6 +7,7 @@ import {
   axisTitles,
   chartInk,
   edgesOf,
+  TIME_LABEL_MARGIN,
   timeAxisLabel,
   type ThresholdBand,
   type ThresholdEdge,
@@ -66,14 +67,19 @@ export function svgOption(chart: SvgChart): EChartsCoreOption {
     animation: false,
     useUTC: true,
     textStyle: { fontFamily: "system-ui, sans-serif" },
-    // Room above the plot for the axes' unit titles.
-    grid: { left: 48, right: axes.length > 1 ? 48 : 16, top: 28, bottom: 28, containLabel: false },
+    // Room above the plot for the axes' unit titles, and below it for the time labels' margin.
+    grid: { left: 48, right: axes.length > 1 ? 48 : 16, top: 28, bottom: 32, containLabel: false },
     xAxis: {
       type: "time",
       min: wall(chart, chart.start),
       max: wall(chart, chart.end),
       // Wall times labelled as UTC: the visitor's clock.
-      axisLabel: { color: ink, hideOverlap: true, formatter: timeAxisLabel("UTC") },
+      axisLabel: {
+        color: ink,
+        hideOverlap: true,
+        margin: TIME_LABEL_MARGIN,
+        formatter: timeAxisLabel("UTC"),
+      },
       axisLine: { lineStyle: { color: ink } },
       splitLine: { show: false },
     },

@@ -79,7 +79,10 @@ export interface Card {
   muted: boolean;
   /** A muted card's "No reading for 5 hours" (or "No reading yet"); null while readings come, or with none to show. */
   silence: string | null;
-  /** A muted wired adapter also shows a warning icon. */
+  /**
+   * A muted wired adapter also shows a warning icon. It is decorative: the card says it in
+   * words ('No reading for 5 hours', or 'No readings'), so a screen reader hears it once.
+   */
   warning: boolean;
   /** RAMAX layout: the wired adapter's port number, 1-based in the device's order. */
   port: number | null;
@@ -251,9 +254,6 @@ export function silenceText(last: EpochSeconds | null, now: EpochSeconds): strin
   if (hours < 48) return `No reading for ${hours} hour${hours === 1 ? "" : "s"}`;
   return `No reading for ${Math.floor(hours / 24)} days`;
 }
-
-/** What a muted adapter's warning icon says. */
-export const MUTED_WARNING = "No reading for over 2 hours";
 
 /** The RAMAX device type has its own sensor panel layout. */
 export const isRamax = (deviceType: string) => deviceType.trim().toUpperCase() === "RAMAX";

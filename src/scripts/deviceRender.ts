@@ -1,7 +1,6 @@
 import {
   BATTERY_ICON,
   batteryText,
-  MUTED_WARNING,
   type Card,
   type Section,
   type TemperatureRow,
@@ -151,7 +150,8 @@ export function cardNode(card: Card): HTMLElement {
   const title = element("h4");
   if (card.port !== null) title.append(element("span", `Port ${card.port}`, "port"));
   title.append(card.title);
-  if (card.warning) title.append(icon("warning", MUTED_WARNING));
+  // Decorative: the card says it in words (dashboard.ts, Card.warning).
+  if (card.warning) title.append(icon("warning"));
   item.append(title);
   if (card.sensorType) item.append(element("p", card.sensorType, "unit-type"));
   item.append(readingsList(card));

@@ -66,6 +66,29 @@ test("sends a fresh session with terms not accepted to the acknowledgement page"
   await expect(page.getByRole("heading", { name: "Welcome, Nia" })).toBeVisible();
 });
 
+test("signs out from the terms acknowledgement page with the keyboard, without accepting", async ({
+  page,
+}) => {
+  // A person of their own: the demo's newhire may have accepted by now.
+  const email = "terms.leaver@example.com";
+  expect((await page.request.post("/user/new/sign-up", { form: { emailAddress: email } })).ok()).toBe(true);
+  await page.goto(await linkFromMailbox(page, email));
+  await page.getByLabel("First name").fill("Terms");
+  await page.getByLabel("Last name").fill("Leaver");
+  await page.getByLabel("Password").fill("terms-leaver-1");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/terms\/acknowledge/);
+  await hydrated(page);
+  await page.getByRole("button", { name: "I accept the Terms of Service" }).focus();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("button", { name: "Sign out", exact: true })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await page.waitForURL(/\/gateway$/);
+  expect((await page.request.get("/api/v1/session")).ok()).toBe(false);
+  await page.goto("/terms/acknowledge");
+  await page.waitForURL(/\/gateway/);
+});
+
 test("turns on a one-time code, asks for it at sign-in, remembers the browser, and turns it off again", async ({
   page,
 }) => {

@@ -55,6 +55,17 @@ function held() {
 }
 
 /** Signs in as `email` and opens the signed-in page of the demo's Lab Base Station. */
+/**
+ * A silent adapter's warning icon shows, but a screen reader hears the warning once: the
+ * card's 'No reading for N hours' says it, so the icon is decorative.
+ */
+async function expectWarningReadOnce(unit: Locator) {
+  await expect(unit.locator("h4 svg")).toBeVisible();
+  await expect(unit.locator("h4 svg")).toHaveAttribute("aria-hidden", "true");
+  await expect(unit.getByRole("img")).toHaveCount(0);
+  expect((await unit.ariaSnapshot()).match(/No reading for/g)).toHaveLength(1);
+}
+
 async function openLabStation(page: Page, email: string) {
   await signInAs(page, email);
   await page.goto(`/s/devices/${(await deviceIds(page))["Lab Base Station"]}`);
@@ -196,7 +207,7 @@ test.describe("the public device page", () => {
       "Port 2Line Flow",
     ]);
     const flow = card(page, "Line Flow");
-    await expect(flow.getByRole("img", { name: "No reading for over 2 hours" })).toBeVisible();
+    await expectWarningReadOnce(flow);
     expect(await muted(flow)).toBe(true);
     await expect(card(page, "Pump Voltage").getByRole("img")).toHaveCount(0);
     await expect(
@@ -303,6 +314,7 @@ test.describe("the signed-in device page as an Administrator", () => {
       "href",
       "http://192.168.10.21/",
     );
+    await expectWarningReadOnce(card(page, "Line Flow"));
   });
 
   test("links each reading to its explore page, in the account's scale", async ({ page }) => {
