@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, beforeEach, inject, onTestFinished, vi } from "vitest";
-import { inArray } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import { viewCounter, type ReportViewCounter } from "../../server/data/reportLinks.ts";
 import { buildApp } from "../../server/app.ts";
 import { parseConfig } from "../../server/config.ts";
-import { openDatabase, type Database } from "../../server/db/client.ts";
+import { openDatabase, rows, type Database, type Db } from "../../server/db/client.ts";
 import { users } from "../../server/db/schema/index.ts";
 import { emptyDatabase } from "../../server/seed/index.ts";
 import { hashPassword } from "../../server/services/passwords.ts";
@@ -60,6 +60,29 @@ export const cachingApp = (db: Database["db"]) =>
   buildApp({ db, config: testConfig({ ANSWER_CACHE_MS: "10000" }), now: () => TEST_NOW });
 
 /**
+ * PGlite databases that test files gave back, by the dump they were loaded from: the files of
+ * a worker share its modules (vitest.config.ts), so the next file (or the next describe)
+ * takes one over instead of loading a dump again (about a second of a core each). Its rows
+ * are reset before each test anyway; one whose schema or session settings a file changed is
+ * closed, never given back.
+ */
+const spare = new Map<string, Database & { drop(): Promise<void> }>();
+
+/** What a file could leave behind that a reset of the rows does not undo. */
+async function catalogOf(db: Db): Promise<string> {
+  const [row] = await rows<{ print: string }>(
+    db,
+    sql`select concat_ws('/',
+      (select count(*) from pg_class), (select max(oid::int8) from pg_class),
+      (select count(*) from pg_attribute), (select count(*) from pg_proc),
+      (select count(*) from pg_trigger), (select count(*) from pg_namespace),
+      (select string_agg(name || '=' || setting, ',' order by name) from pg_settings where source = 'session')
+    ) as print`,
+  );
+  return row!.print;
+}
+
+/**
  * One database per file, emptied before each test; `seeded` re-seeds the demo data set
  * (without a year of samples) so every test starts from the same rows: seeded once per
  * file, then copied back.
@@ -70,13 +93,30 @@ export function useTestApp(opts: { seeded?: boolean } = {}) {
   let seed: SeedCopy | undefined;
   /** The database is the seed as made, untouched: the first test needs no copy back. */
   let untouched = false;
+  /** The dump a PGlite database was loaded from, and its catalog then ("" on PostgreSQL). */
+  let dump = "";
+  let catalog = "";
+  /** Nothing left to write, and the catalog as it was loaded (a test may have closed it, too). */
+  const unchanged = async () => {
+    try {
+      await views.flush();
+      return (await catalogOf(ctx.database.db)) === catalog;
+    } catch {
+      return false;
+    }
+  };
   beforeAll(async () => {
     const seeded = opts.seeded && !process.env["TEST_DATABASE_URL"] ? inject("pgliteSeeded") : null;
-    ctx.database = await openTestDatabase({ seeded: seeded !== null });
+    dump = process.env["TEST_DATABASE_URL"] ? "" : (seeded?.file ?? inject("pgliteTemplate"));
+    const reused = spare.get(dump);
+    spare.delete(dump);
+    ctx.database = reused ?? (await openTestDatabase({ seeded: seeded !== null }));
     if (seeded) {
-      [seed, untouched] = [seeded.copy, true];
-      await placeSequences(ctx.database.db, seed);
+      // A database another file used is copied back before the first test like any other.
+      [seed, untouched] = [seeded.copy, !reused];
+      if (!reused) await placeSequences(ctx.database.db, seed);
     }
+    if (dump) catalog = await catalogOf(ctx.database.db);
     views = viewCounter(ctx.database.db);
     ctx.app = buildApp({ db: ctx.database.db, config: testConfig(), now: () => TEST_NOW, views });
   });
@@ -91,7 +131,9 @@ export function useTestApp(opts: { seeded?: boolean } = {}) {
     seed = await seedForTests(db);
   });
   afterAll(async () => {
-    await ctx.database?.drop();
+    if (!ctx.database) return;
+    if (dump !== "" && !spare.has(dump) && (await unchanged())) spare.set(dump, ctx.database);
+    else await ctx.database.drop();
   });
   return ctx;
 }
