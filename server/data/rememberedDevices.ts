@@ -2,20 +2,33 @@ import { and, eq, isNull } from "drizzle-orm";
 import { randomToken, sha256 } from "../core/crypto.ts";
 import type { Db } from "../db/client.ts";
 import { rememberedDevices } from "../db/schema/index.ts";
+import { credentialsStill } from "./sessions.ts";
 
 const REMEMBER_DAYS = 30;
 /** How long a browser stays trusted for the person's one-time code. */
 export const REMEMBER_SECONDS = REMEMBER_DAYS * 86_400;
 
-/** Trusts a browser for the user's one-time code for 30 days; returns the token it keeps. */
-export async function rememberDevice(db: Db, userId: number, now: Date): Promise<string> {
+/**
+ * Trusts a browser for the user's one-time code for 30 days; returns the token it keeps, or
+ * null when a password reset came after the sign-in read `credentialVersion` (sessions.ts).
+ */
+export async function rememberDevice(
+  db: Db,
+  userId: number,
+  credentialVersion: number,
+  now: Date,
+): Promise<string | null> {
   const token = randomToken();
-  await db.insert(rememberedDevices).values({
-    userId,
-    tokenHash: sha256(token),
-    expiresAt: new Date(now.getTime() + REMEMBER_SECONDS * 1000),
+  return db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db;
+    if (!(await credentialsStill(tx, userId, credentialVersion))) return null;
+    await tx.insert(rememberedDevices).values({
+      userId,
+      tokenHash: sha256(token),
+      expiresAt: new Date(now.getTime() + REMEMBER_SECONDS * 1000),
+    });
+    return token;
   });
-  return token;
 }
 
 /** True when the token is an unexpired, unrevoked remember-device token of the user. */

@@ -80,9 +80,15 @@ export async function endBrowserChallenge(c: Context, db: Db, idHash: string) {
 }
 
 /** Trusts this browser for the person's one-time code for 30 days. */
-export async function rememberBrowser(c: Context, db: Db, userId: number, now: Date) {
-  const token = await rememberDevice(db, userId, now);
-  setCookie(c, REMEMBER_COOKIE, token, cookieOptions(c, REMEMBER_SECONDS));
+export async function rememberBrowser(
+  c: Context,
+  db: Db,
+  userId: number,
+  credentialVersion: number,
+  now: Date,
+) {
+  const token = await rememberDevice(db, userId, credentialVersion, now);
+  if (token !== null) setCookie(c, REMEMBER_COOKIE, token, cookieOptions(c, REMEMBER_SECONDS));
 }
 
 /** True when this browser is trusted for the person's one-time code. */

@@ -88,7 +88,8 @@ export function gatewayRoutes(deps: Deps) {
       // The version read with the challenge: a reset since then ends this sign-in here.
       if (!(await signInBrowser(c, db, challenge.userId, t, challenge.credentialVersion)))
         throw new ApiError(401, [{ field: "otp", message: CHALLENGE_EXPIRED }]);
-      if (form.remember === "1") await rememberBrowser(c, db, challenge.userId, t);
+      if (form.remember === "1")
+        await rememberBrowser(c, db, challenge.userId, challenge.credentialVersion, t);
       return reply(c, verifyOtp, {});
     })
     .post(logout.path, guard(logout, deps), async (c) => {

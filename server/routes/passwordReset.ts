@@ -3,6 +3,7 @@ import { ApiError } from "../core/errors.ts";
 import { setPasswordFromLink } from "../data/passwordReset.ts";
 import { clear, passwordFailures } from "../data/rateLimits.ts";
 import { peekToken } from "../data/tokens.ts";
+import { samlConfigOf } from "../data/users.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { signInBrowser } from "../http/cookies.ts";
@@ -35,8 +36,12 @@ export function passwordResetRoutes(deps: Deps) {
       await clear(db, passwordFailures(user.email));
       // The mailbox alone is one factor: a person with codes on signs in again, code and all.
       const mfaRequired = user.totpSecret !== null;
-      // Not signed in when another reset came between (the version moved on).
-      const signedIn = !mfaRequired && (await signInBrowser(c, db, user.id, t, user.credentialVersion));
+      // Not signed in when another reset came between (the version moved on), nor when the
+      // person's organization signs in through its identity provider: a mailbox is not it.
+      const signedIn =
+        !mfaRequired &&
+        !(await samlConfigOf(db, user)) &&
+        (await signInBrowser(c, db, user.id, t, user.credentialVersion));
       return reply(c, resetPassword, { signedIn, mfaRequired });
     });
 }

@@ -2,10 +2,12 @@ import { eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { subscriptions, userAssignments, users } from "../../server/db/schema/index.ts";
 import { saveSamlConfig } from "../../server/data/saml.ts";
+import { issueToken } from "../../server/data/tokens.ts";
+import { SESSION_COOKIE } from "../../server/http/cookies.ts";
 import { Role } from "../../src/domain/roles.ts";
 import { makeIdpKeys, readAuthnRequest, samlResponse, IDP_ISSUER, type IdpKeys } from "../support/samlIdp.ts";
 import { browser, type Browser } from "./client.ts";
-import { useTestApp } from "./helpers.ts";
+import { TEST_NOW, useTestApp } from "./helpers.ts";
 
 const ENTRY_POINT = "https://idp.test.example/sso";
 const ACS = "http://localhost/auth/saml/acs/northwind";
@@ -170,6 +172,20 @@ describe("SAML sign-in", () => {
       password: "demo-password-1",
     });
     expect(submit.status).toBe(403);
+  });
+
+  it("sets a federated person's new password from a reset link without signing them in", async () => {
+    const { id } = (await ctx.database.db.select().from(users).where(eq(users.email, OWNER)))[0]!;
+    const token = await issueToken(
+      ctx.database.db,
+      { purpose: "reset", email: OWNER, userId: id, hours: 1 },
+      TEST_NOW,
+    );
+    const b = idpBrowser();
+    const res = await b.form("/gateway/reset-password", { token, password: "brand-new-password" });
+    expect((await res.json()).data).toEqual({ signedIn: false, mfaRequired: false });
+    expect(b.jar.has(SESSION_COOKIE)).toBe(false);
+    expect((await b.get("/api/v1/session")).status).toBe(401);
   });
 
   it("publishes service-provider metadata for the provider's administrator", async () => {

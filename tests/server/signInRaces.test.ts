@@ -1,14 +1,16 @@
 import { eq } from "drizzle-orm";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it } from "vitest";
 import { findChallenge, startChallenge } from "../../server/data/challenges.ts";
 import { setPasswordFromLink } from "../../server/data/passwordReset.ts";
+import { rememberDevice } from "../../server/data/rememberedDevices.ts";
 import { startSession } from "../../server/data/sessions.ts";
 import { issueToken } from "../../server/data/tokens.ts";
-import { users } from "../../server/db/schema/index.ts";
+import { sessions, users } from "../../server/db/schema/index.ts";
 import { CHALLENGE_COOKIE, SESSION_COOKIE } from "../../server/http/cookies.ts";
-import { hashesWaiting, hashPassword, withHashSlot } from "../../server/services/passwords.ts";
+import { hashPassword } from "../../server/services/passwords.ts";
 import { WRONG_CREDENTIALS } from "../../src/domain/auth.ts";
 import { browser } from "./client.ts";
+import { holdHashPlaces, untilWaiting } from "./hashPlaces.ts";
 import { TEST_NOW, useTestApp } from "./helpers.ts";
 
 /*
@@ -20,26 +22,6 @@ import { TEST_NOW, useTestApp } from "./helpers.ts";
 const VIEWER = "viewer@example.com";
 const OLD = "demo-password-1";
 const NEW = "brand-new-password";
-
-/** Holds every place of the hash queue until `open()`: a sign-in waits there, its row read. */
-function holdHashes() {
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  const holders = Array.from({ length: 8 }, () => withHashSlot(null, () => gate).catch(() => {}));
-  const release = async () => {
-    open();
-    await Promise.all(holders);
-  };
-  // A failing test gives the places back too, or every later test would wait for them.
-  onTestFinished(release);
-  return release;
-}
-
-/** Resolves once `n` more hashes wait for a place than now. */
-async function untilWaiting(n: number) {
-  const target = hashesWaiting() + n;
-  while (hashesWaiting() < target) await new Promise((r) => setTimeout(r, 5));
-}
 
 describe("a sign-in racing a password reset", () => {
   const ctx = useTestApp({ seeded: true });
@@ -57,10 +39,10 @@ describe("a sign-in racing a password reset", () => {
 
   it("starts no session when the reset commits while the old password is checked", async () => {
     const newHash = await hashPassword(NEW);
-    const open = holdHashes();
+    const open = holdHashPlaces();
     const b = browser(ctx.app);
     const signingIn = b.form("/gateway/submit", { emailAddress: VIEWER, password: OLD });
-    // Everything after the hash places the eight holders took waits: one more is the sign-in.
+    // Every hash place is held: the sign-in waits with its row read.
     await untilWaiting(1);
     await reset(newHash);
     await open();
@@ -80,7 +62,7 @@ describe("a sign-in racing a password reset", () => {
       .set({ totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP" })
       .where(eq(users.email, VIEWER));
     const newHash = await hashPassword(NEW);
-    const open = holdHashes();
+    const open = holdHashPlaces();
     const b = browser(ctx.app);
     const signingIn = b.form("/gateway/submit", { emailAddress: VIEWER, password: OLD });
     await untilWaiting(1);
@@ -108,6 +90,48 @@ describe("a sign-in racing a password reset", () => {
       await startSession(db, { userId: id, previous: null, browser: "x", credentialVersion }, TEST_NOW),
     ).toBeNull();
     expect(await startChallenge(db, id, credentialVersion, TEST_NOW)).toBeNull();
+    expect(await rememberDevice(db, id, credentialVersion, TEST_NOW)).toBeNull();
     expect((await viewer()).credentialVersion).toBe(credentialVersion + 1);
   });
 });
+
+const url = process.env["TEST_DATABASE_URL"];
+
+describe.skipIf(!url)("a sign-in racing a password reset on PostgreSQL", () => {
+  const ctx = useTestApp({ seeded: true });
+
+  it("waits for a reset under way and then starts nothing", async () => {
+    const { db } = ctx.database;
+    const { id, credentialVersion } = (await db.select().from(users).where(eq(users.email, VIEWER)))[0]!;
+    // The reset's own statements, held uncommitted on a connection of its own.
+    const { default: pg } = await import("pg");
+    const reset = new pg.Client({ connectionString: poolUrl(db) });
+    await reset.connect();
+    try {
+      await reset.query("begin");
+      await reset.query("update users set credential_version = credential_version + 1 where id = $1", [id]);
+      await reset.query("delete from sessions where user_id = $1", [id]);
+      let settled = false;
+      const signingIn = startSession(
+        db,
+        { userId: id, previous: null, browser: "x", credentialVersion },
+        TEST_NOW,
+      );
+      void signingIn.finally(() => (settled = true));
+      await new Promise((r) => setTimeout(r, 300));
+      // Without the share lock the sign-in read the committed version and made its session.
+      expect(settled).toBe(false);
+      await reset.query("commit");
+      expect(await signingIn).toBeNull();
+      expect(await db.select().from(sessions).where(eq(sessions.userId, id))).toEqual([]);
+    } finally {
+      await reset.end();
+    }
+  });
+});
+
+/** The connection string of the test's own PostgreSQL database. */
+function poolUrl(db: unknown): string {
+  const options = (db as { $client: { options: { connectionString: string } } }).$client.options;
+  return options.connectionString;
+}
