@@ -37,16 +37,23 @@ describe("a sign-in racing a password reset", () => {
     expect(await setPasswordFromLink(ctx.database.db, token, newHash, TEST_NOW)).not.toBeNull();
   };
 
-  it("starts no session when the reset commits while the old password is checked", async () => {
+  /**
+   * Signs in with the old password while every hash place is held, so the sign-in waits with
+   * its row read; resets meanwhile; then lets the sign-in go on. Returns its browser and answer.
+   */
+  const signInAcrossReset = async () => {
     const newHash = await hashPassword(NEW);
     const open = holdHashPlaces();
     const b = browser(ctx.app);
     const signingIn = b.form("/gateway/submit", { emailAddress: VIEWER, password: OLD });
-    // Every hash place is held: the sign-in waits with its row read.
     await untilWaiting(1);
     await reset(newHash);
     await open();
-    const res = await signingIn;
+    return { b, res: await signingIn };
+  };
+
+  it("starts no session when the reset commits while the old password is checked", async () => {
+    const { b, res } = await signInAcrossReset();
     expect(res.status).toBe(401);
     expect((await res.json()).data).toEqual([{ field: "password", message: WRONG_CREDENTIALS }]);
     expect(b.jar.has(SESSION_COOKIE)).toBe(false);
@@ -61,14 +68,8 @@ describe("a sign-in racing a password reset", () => {
       .update(users)
       .set({ totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP" })
       .where(eq(users.email, VIEWER));
-    const newHash = await hashPassword(NEW);
-    const open = holdHashPlaces();
-    const b = browser(ctx.app);
-    const signingIn = b.form("/gateway/submit", { emailAddress: VIEWER, password: OLD });
-    await untilWaiting(1);
-    await reset(newHash);
-    await open();
-    expect((await signingIn).status).toBe(401);
+    const { b, res } = await signInAcrossReset();
+    expect(res.status).toBe(401);
     expect(b.jar.has(CHALLENGE_COOKIE)).toBe(false);
   });
 
