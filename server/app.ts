@@ -1,6 +1,5 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { compress } from "hono/compress";
-import { secureHeaders } from "hono/secure-headers";
 import { resolveDeps, type AppDeps } from "./deps.ts";
 import { refuseDeviceKeys } from "./http/demoKeys.ts";
 import { isDemoDeviceKey } from "./seed/keys.ts";
@@ -8,12 +7,11 @@ import { NOT_FOUND } from "./core/errors.ts";
 import { limitBodyTo } from "./http/bodyLimit.ts";
 import { errorResponse } from "./http/errors.ts";
 import { answerError } from "./http/onError.ts";
-import { PRIVATE_PATHS, privateResponse } from "./http/headers.ts";
+import { answerHeaders, PRIVATE_PATHS, privateResponse } from "./http/headers.ts";
 import { hostCheck } from "./http/hosts.ts";
 import { localOnly } from "./http/local.ts";
 import { refuseNulInUrl } from "./http/nul.ts";
 import { originCheck } from "./http/origin.ts";
-import { requestId } from "./http/requestId.ts";
 import { observeRequests } from "./http/requestLog.ts";
 import { clearAnswersOnWrite } from "./http/answers.ts";
 import { accountMessageRoutes } from "./routes/accountMessages.ts";
@@ -62,16 +60,10 @@ export function buildApp(input: AppDeps) {
   const origins = Object.values(deps.config.origins).filter(Boolean);
   const app = new Hono();
 
-  app.use(requestId);
+  app.use(answerHeaders);
   app.use(observeRequests(deps.config));
   app.use(refuseNulInUrl);
   app.use(clearAnswersOnWrite(deps.answers));
-  app.use(
-    secureHeaders({
-      strictTransportSecurity: "max-age=31536000; includeSubDomains",
-      crossOriginResourcePolicy: false,
-    }),
-  );
   for (const path of PRIVATE_PATHS) app.use(path, privateResponse);
   app.use(hostCheck(deps.config));
   if (deps.config.demoLocalOnly) app.use(localOnly);

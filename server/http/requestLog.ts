@@ -68,7 +68,7 @@ export function lineOf(requestId: string, method: string, route: string, status:
   return `{"time":"${time}","level":"info","requestId":${text(requestId)},"method":${text(method)},"route":${text(route)},"status":${status},"ms":${rounded}}\n`;
 }
 
-/** Times every request; after requestId, so the line carries the id echoed in X-Request-Id. */
+/** Times every request; inside answerHeaders, so the line carries the id echoed in X-Request-Id. */
 export function observeRequests(
   options: { logRequests: boolean },
   sink: LineSink = stdout,
