@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { rememberedDevices, users } from "../db/schema/index.ts";
 
@@ -7,11 +7,21 @@ export async function setPendingSecret(db: Db, userId: number, secret: string) {
   await db.update(users).set({ totpPendingSecret: secret }).where(eq(users.id, userId));
 }
 
-/** Turns the code on with the confirmed secret; `step` (the confirming code's) cannot be used again. */
+/**
+ * Turns the code on with the confirmed secret; `step` (the confirming code's) cannot be used
+ * again. Raises the credential version as a password reset does: a sign-in that read the
+ * person before the code was on, and is still checking their password, starts no session
+ * without a code (sessions.ts, credentialsStill).
+ */
 export async function enableTotp(db: Db, userId: number, secret: string, step: number) {
   await db
     .update(users)
-    .set({ totpSecret: secret, totpPendingSecret: null, totpLastStep: step })
+    .set({
+      totpSecret: secret,
+      totpPendingSecret: null,
+      totpLastStep: step,
+      credentialVersion: sql`${users.credentialVersion} + 1`,
+    })
     .where(eq(users.id, userId));
 }
 

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { findChallenge, startChallenge } from "../../server/data/challenges.ts";
+import { enableTotp } from "../../server/data/mfa.ts";
 import { setPasswordFromLink } from "../../server/data/passwordReset.ts";
 import { rememberDevice } from "../../server/data/rememberedDevices.ts";
 import { startSession } from "../../server/data/sessions.ts";
@@ -22,6 +23,7 @@ import { TEST_NOW, useTestApp } from "./helpers.ts";
 const VIEWER = "viewer@example.com";
 const OLD = "demo-password-1";
 const NEW = "brand-new-password";
+const SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 
 describe("a sign-in racing a password reset", () => {
   const ctx = useTestApp({ seeded: true });
@@ -39,17 +41,21 @@ describe("a sign-in racing a password reset", () => {
 
   /**
    * Signs in with the old password while every hash place is held, so the sign-in waits with
-   * its row read; resets meanwhile; then lets the sign-in go on. Returns its browser and answer.
+   * its row read; makes `change` meanwhile; then lets the sign-in go on. Returns its browser
+   * and answer.
    */
-  const signInAcrossReset = async () => {
-    const newHash = await hashPassword(NEW);
+  const signInAcross = async (change: () => Promise<void>) => {
     const open = holdHashPlaces();
     const b = browser(ctx.app);
     const signingIn = b.form("/gateway/submit", { emailAddress: VIEWER, password: OLD });
     await untilWaiting(1);
-    await reset(newHash);
+    await change();
     await open();
     return { b, res: await signingIn };
+  };
+  const signInAcrossReset = async () => {
+    const newHash = await hashPassword(NEW);
+    return signInAcross(() => reset(newHash));
   };
 
   it("starts no session when the reset commits while the old password is checked", async () => {
@@ -66,11 +72,23 @@ describe("a sign-in racing a password reset", () => {
   it("starts no half-done sign-in for a person with codes on when the reset commits meanwhile", async () => {
     await ctx.database.db
       .update(users)
-      .set({ totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP" })
+      .set({ totpSecret: SECRET })
       .where(eq(users.email, VIEWER));
     const { b, res } = await signInAcrossReset();
     expect(res.status).toBe(401);
     expect(b.jar.has(CHALLENGE_COOKIE)).toBe(false);
+  });
+
+  it("starts no session without a code when the person turns codes on while the password is checked", async () => {
+    const { id } = await viewer();
+    const { b, res } = await signInAcross(() => enableTotp(ctx.database.db, id, SECRET, 1));
+    expect(res.status).toBe(401);
+    expect(b.jar.has(SESSION_COOKIE)).toBe(false);
+    expect((await b.get("/api/v1/session")).status).toBe(401);
+    // Signing in again asks for the code.
+    const again = await b.form("/gateway/submit", { emailAddress: VIEWER, password: OLD });
+    expect(again.status).toBe(200);
+    expect((await again.json()).data).toEqual({ mfaRequired: true });
   });
 
   it("keeps a session or challenge made before the reset from surviving it, and makes none after", async () => {
