@@ -70,10 +70,7 @@ describe("a sign-in racing a password reset", () => {
   });
 
   it("starts no half-done sign-in for a person with codes on when the reset commits meanwhile", async () => {
-    await ctx.database.db
-      .update(users)
-      .set({ totpSecret: SECRET })
-      .where(eq(users.email, VIEWER));
+    await ctx.database.db.update(users).set({ totpSecret: SECRET }).where(eq(users.email, VIEWER));
     const { b, res } = await signInAcrossReset();
     expect(res.status).toBe(401);
     expect(b.jar.has(CHALLENGE_COOKIE)).toBe(false);
