@@ -61,7 +61,7 @@ export const privateResponse: MiddlewareHandler = (c, next) => {
  * plain headers object straight out. Found once by its description; absent (app.request in
  * tests, another version of the server) the headers are set the standard way.
  */
-type Parts = [status: number, body: unknown, headers: Headers | Record<string, string> | undefined];
+type Parts = [status: number, body: unknown, headers: HeadersInit | undefined];
 let partsKey: symbol | null | undefined;
 function partsOf(res: Response): Parts | undefined {
   partsKey ??= Object.getOwnPropertySymbols(res).find((s) => s.description === "cache") ?? null;
@@ -70,11 +70,15 @@ function partsOf(res: Response): Parts | undefined {
 }
 
 /** The answer's own headers as one object with lower-case names, as @hono/node-server would write them. */
-function plainHeaders([, body, own]: Parts): Record<string, string> {
+function plainHeaders(
+  body: unknown,
+  own: Headers | Record<string, string> | undefined,
+): Record<string, string> {
   const headers: Record<string, string> = {};
   if (own instanceof Headers) for (const [k, v] of own) headers[k] = v;
   else if (own) for (const k in own) headers[k.toLowerCase()] = own[k]!;
-  else if (body !== null) headers["content-type"] = "text/plain; charset=UTF-8";
+  // The server's own default for a body without a type.
+  if (body !== null) headers["content-type"] ??= "text/plain; charset=UTF-8";
   delete headers["x-powered-by"];
   return headers;
 }
@@ -104,8 +108,12 @@ export const answerHeaders: MiddlewareHandler = async (c, next) => {
   await next();
   const res = c.res;
   const parts = partsOf(res);
-  const own = parts?.[2];
-  const headers = parts && !(own instanceof Headers && own.has("set-cookie")) ? plainHeaders(parts) : null;
+  // A list of pairs is read as a Headers object would read it.
+  const own = Array.isArray(parts?.[2])
+    ? new Headers(parts[2])
+    : (parts?.[2] as Headers | Record<string, string>);
+  const headers =
+    parts && !(own instanceof Headers && own.has("set-cookie")) ? plainHeaders(parts[1], own) : null;
   if (parts && headers && !("set-cookie" in headers)) {
     Object.assign(headers, added(c, id, "content-security-policy" in headers));
     // Assigning undefined first: Hono would otherwise copy the old answer's headers onto the new one.

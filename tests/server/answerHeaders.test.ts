@@ -1,7 +1,8 @@
 import { serve, type ServerType } from "@hono/node-server";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_CSP, SECURITY_HEADERS } from "../../server/http/headers.ts";
+import { Hono } from "hono";
+import { answerHeaders, API_CSP, SECURITY_HEADERS } from "../../server/http/headers.ts";
 import { DEMO } from "../../server/seed/demo.ts";
 import { orderRef } from "./guestPayKit.ts";
 import { useTestApp } from "./helpers.ts";
@@ -105,5 +106,45 @@ describe("the headers of every answer", () => {
     expect(head.res.statusCode).toBe(200);
     expect(head.body).toBe("");
     expect(comparable(head.raw)).toEqual(comparable(get.raw));
+  });
+});
+
+describe("the headers of answers the portal does not make today", () => {
+  // Found by an attack on the plain-object path: both went out wrong before they were handled.
+  const app = new Hono()
+    .use(answerHeaders)
+    .get("/typeless", (c) => c.body("hello", 200, { "X-A": "1" }))
+    .get(
+      "/pairs",
+      () =>
+        new Response("a,b", {
+          headers: [
+            ["Content-Type", "text/csv"],
+            ["X-Y", "1"],
+          ],
+        }),
+    );
+  let server: ServerType;
+  let port = 0;
+  beforeAll(async () => {
+    server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
+    await new Promise<void>((resolve) => server.once("listening", resolve));
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("keep the server's default type for a body whose headers name none", async () => {
+    const { res, body } = await send(port, "/typeless");
+    expect(res.headers["content-type"]).toBe("text/plain; charset=UTF-8");
+    expect(res.headers["x-a"]).toBe("1");
+    expect(body).toBe("hello");
+  });
+
+  it("read headers given as a list of pairs by name", async () => {
+    const { res, raw } = await send(port, "/pairs");
+    expect(res.headers["content-type"]).toBe("text/csv");
+    expect(res.headers["x-y"]).toBe("1");
+    expect(res.headers["x-frame-options"]).toBe("SAMEORIGIN");
+    expect(raw.map(([k]) => k)).not.toContain("0");
   });
 });
