@@ -62,9 +62,10 @@ export const privateResponse: MiddlewareHandler = (c, next) => {
  * tests, another version of the server) the headers are set the standard way.
  */
 type Parts = [status: number, body: unknown, headers: HeadersInit | undefined];
-let partsKey: symbol | null | undefined;
+let partsKey: symbol | undefined;
 function partsOf(res: Response): Parts | undefined {
-  partsKey ??= Object.getOwnPropertySymbols(res).find((s) => s.description === "cache") ?? null;
+  // Looked for again until found: a first answer made outside the server must not turn it off.
+  partsKey ??= Object.getOwnPropertySymbols(res).find((s) => s.description === "cache");
   const parts = partsKey ? (res as unknown as Record<symbol, unknown>)[partsKey] : undefined;
   return Array.isArray(parts) && parts.length === 3 ? (parts as Parts) : undefined;
 }
