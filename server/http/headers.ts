@@ -58,23 +58,27 @@ export const privateResponse: MiddlewareHandler = (c, next) => {
 /**
  * @hono/node-server's answers (its global Response while it serves) keep their status, body
  * and headers in a field under a private symbol until someone reads the body, and write a
- * plain headers object straight out. Found once by its description; absent (app.request in
- * tests, another version of the server) the headers are set the standard way.
+ * plain headers object straight out. Found by its description (looked for until found, so a
+ * first answer made outside the server does not turn it off); absent (app.request in tests,
+ * another version of the server) the headers are set the standard way.
  */
 type Parts = [status: number, body: unknown, headers: HeadersInit | undefined];
 let partsKey: symbol | undefined;
 function partsOf(res: Response): Parts | undefined {
-  // Looked for again until found: a first answer made outside the server must not turn it off.
   partsKey ??= Object.getOwnPropertySymbols(res).find((s) => s.description === "cache");
   const parts = partsKey ? (res as unknown as Record<symbol, unknown>)[partsKey] : undefined;
   return Array.isArray(parts) && parts.length === 3 ? (parts as Parts) : undefined;
 }
 
-/** The answer's own headers as one object with lower-case names, as @hono/node-server would write them. */
-function plainHeaders(
-  body: unknown,
-  own: Headers | Record<string, string> | undefined,
-): Record<string, string> {
+/**
+ * The answer's own headers as one object with lower-case names, as @hono/node-server would
+ * write them (a list of pairs read as a Headers object reads it). Two Set-Cookie values would
+ * become one: such an answer keeps the standard way (the caller checks for the name).
+ */
+function plainHeaders(body: unknown, init: HeadersInit | undefined): Record<string, string> {
+  const own = Array.isArray(init)
+    ? new Headers(init)
+    : (init as Headers | Record<string, string> | undefined);
   const headers: Record<string, string> = {};
   if (own instanceof Headers) for (const [k, v] of own) headers[k] = v;
   else if (own) for (const k in own) headers[k.toLowerCase()] = own[k]!;
@@ -86,13 +90,11 @@ function plainHeaders(
 
 /** The headers this answer adds to the handler's: they win over its own, as secureHeaders' did. */
 function added(c: Context, id: string, hasCsp: boolean): Record<string, string> {
-  if (!c.get("privateAnswer")) return { ...SECURITY_HEADERS, "x-request-id": id };
-  return {
-    ...SECURITY_HEADERS,
-    "x-request-id": id,
-    "cache-control": "no-store",
-    ...(hasCsp ? {} : { "content-security-policy": API_CSP }),
-  };
+  const headers: Record<string, string> = { ...SECURITY_HEADERS, "x-request-id": id };
+  if (!c.get("privateAnswer")) return headers;
+  headers["cache-control"] = "no-store";
+  if (!hasCsp) headers["content-security-policy"] = API_CSP;
+  return headers;
 }
 
 /**
@@ -109,12 +111,7 @@ export const answerHeaders: MiddlewareHandler = async (c, next) => {
   await next();
   const res = c.res;
   const parts = partsOf(res);
-  // A list of pairs is read as a Headers object would read it.
-  const own = Array.isArray(parts?.[2])
-    ? new Headers(parts[2])
-    : (parts?.[2] as Headers | Record<string, string>);
-  const headers =
-    parts && !(own instanceof Headers && own.has("set-cookie")) ? plainHeaders(parts[1], own) : null;
+  const headers = parts ? plainHeaders(parts[1], parts[2]) : null;
   if (parts && headers && !("set-cookie" in headers)) {
     Object.assign(headers, added(c, id, "content-security-policy" in headers));
     // Assigning undefined first: Hono would otherwise copy the old answer's headers onto the new one.
