@@ -1,19 +1,28 @@
 // `npm run proof`: the reliability proofs of issue 12, each on PGlite and on PostgreSQL (when
-// one answers at PROOF_DATABASE_URL, default the local cluster), printed as one table.
-//   kill -9 during payments and device pushes: 20 kills on PGlite, 200 on PostgreSQL.
+// one answers at PROOF_DATABASE_URL, default the local cluster), printed as one set of tables.
+//   Faults. kill -9 during payments and device pushes: 20 kills on PGlite, 200 on PostgreSQL.
 //   SIGTERM under load: 5 SIGTERMs per database (a new process on the same data each time).
 //   Database away: PostgreSQL (a cluster of the proof's own, port 5433) stopped for 30 s.
-//   --short: 5 and 12 kills, 1 SIGTERM (PostgreSQL only), a 10 s outage (the CI's version).
+//   Load: `npm run load`'s run (baseline, reads, sign-in storm, ingestion ramp).
+//   Operations: /metrics and the request log against counted traffic, backup and restore.
+//   --short (the CI's version): 5 and 12 kills, 1 SIGTERM (PostgreSQL only), a 10 s outage, a
+//   load of 2 s a call on PostgreSQL with a ramp to 500 devices, operations as in full.
 //   --pglite-kills N, --postgres-kills N, --sigterms N, --outage-seconds N,
-//   --only pglite|postgres, --proofs kill,sigterm,outage (default all three).
-//   Exits 1 on any lost, doubled or half-stored record, or a claim that does not hold.
-// Servers run on ports 4570-4574; logs in /tmp/k-proof-*/.
+//   --only pglite|postgres, --proofs kill,sigterm,outage,load,operations (default all five).
+//   Exits 1 on any lost, doubled or half-stored record, a 5xx outside a fault, a count the
+//   metrics or the log get wrong, a table a restore changes, or a claim that does not hold.
+//   Speed goals are printed (goal met: yes/no), not failed: they measure the machine too.
+// Servers run on ports 4570-4576 and 4580-4581; logs in /tmp/k-proof-*/.
 import { mkdtempSync, rmSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { failures, killRun, type KillResult } from "./proof/killRun.ts";
 import { outageFailures, outageRun, type OutageResult } from "./proof/outage.ts";
 import { sigtermFailures, sigtermRun, type SigtermResult } from "./proof/sigterm.ts";
 import { killTables } from "./proof/table.ts";
+import { operationsFailures, operationsRun, type OperationsResult } from "./proof/operations.ts";
+import { operationsTable } from "./proof/opsTable.ts";
+import { loadRun, type EngineRun, type LoadOptions } from "./load/run.ts";
+import { loadFailures, loadTables } from "./load/tables.ts";
 import { outageTable, sigtermTable } from "./proof/faultTables.ts";
 import { pgliteTarget, postgresTarget, type Target } from "./proof/target.ts";
 
@@ -34,13 +43,15 @@ const pgliteKills = count(values["pglite-kills"], 20, 5);
 const postgresKills = count(values["postgres-kills"], 200, 12);
 const sigterms = count(values.sigterms, 5, 1);
 const outageSeconds = count(values["outage-seconds"], 30, 10);
-const proofs = new Set((values.proofs ?? "kill,sigterm,outage").split(","));
+const proofs = new Set((values.proofs ?? "kill,sigterm,outage,load,operations").split(","));
 const databases = (["pglite", "postgres"] as const).filter((d) => !values.only || values.only === d);
 
 const work = mkdtempSync("/tmp/k-proof-");
 const kills: KillResult[] = [];
 const drains: SigtermResult[] = [];
 const outages: OutageResult[] = [];
+const operations: OperationsResult[] = [];
+let loads: EngineRun[] = [];
 const problems: string[] = [];
 
 /** One proof on one database; its data removed afterwards, its server log kept in `work`. */
@@ -95,10 +106,61 @@ if (proofs.has("outage") && databases.includes("postgres")) {
   }
 }
 
+for (const db of databases)
+  if (proofs.has("operations"))
+    await run(
+      targets[db].make,
+      "operations (metrics and request log against counted traffic, backup and restore)",
+      async (t) => {
+        const result = await operationsRun(t, 4575 + (db === "postgres" ? 1 : 0), work);
+        operations.push(result);
+        return operationsFailures(result);
+      },
+    );
+
+/** The load run's figures: `npm run load`'s in full; a taste on one database with --short. */
+const loadOptions: LoadOptions = values.short
+  ? {
+      engines: [],
+      port: 4580,
+      connections: 50,
+      seconds: 2,
+      ingestSeconds: 6,
+      maxDevices: 500,
+      storm: 40,
+      stormConnections: [50],
+      users: 200,
+    }
+  : {
+      engines: [],
+      port: 4580,
+      connections: 50,
+      seconds: 10,
+      ingestSeconds: 30,
+      maxDevices: 8000,
+      storm: 200,
+      stormConnections: [50, 10],
+      users: 200,
+    };
+if (proofs.has("load")) {
+  // --short loads PostgreSQL alone (PGlite when PostgreSQL does not answer): under 5 minutes in all.
+  loadOptions.engines = values.short && databases.includes("postgres") ? ["postgres"] : databases;
+  console.log(`load on ${loadOptions.engines.join(" and ")}...`);
+  try {
+    loads = await loadRun(loadOptions);
+    if (!loads.length && values.short) loads = await loadRun({ ...loadOptions, engines: ["pglite"] });
+    problems.push(...loadFailures(loads));
+  } catch (e) {
+    problems.push(`load: the run stopped: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
 const tables = [
   kills.length ? killTables(kills) : "",
   drains.length ? sigtermTable(drains) : "",
   outages.length ? outageTable(outages) : "",
+  loads.length ? loadTables(loads, loadOptions) : "",
+  operations.length ? operationsTable(operations) : "",
 ];
 console.log(`\n${tables.filter(Boolean).join("\n\n")}\n`);
 if (problems.length) {
@@ -114,5 +176,10 @@ if (drains.length)
 if (outages.length)
   console.log(
     "Database away: only 503s with Retry-After, fast, no 500, the process stayed up and recovered.",
+  );
+if (loads.length) console.log("Load: every request answered, no 5xx (goals: the tables' last column).");
+if (operations.length)
+  console.log(
+    "Operations: /metrics counted every request, push and charge and answers only here or with the token; one well-formed log line per request, no secret in it; every table came back from its backup the same.",
   );
 rmSync(work, { recursive: true, force: true });

@@ -45,6 +45,7 @@ export async function signInStorm(base: string, count: number, net = 77) {
   return {
     seconds: (performance.now() - started) / 1000,
     statuses: [...byStatus].map(([s, n]) => `${s}×${n}`).join(" "),
+    serverErrors: [...byStatus].filter(([s]) => s >= 500 || s === 0).reduce((sum, [, n]) => sum + n, 0),
     signedIn: outcomes.filter((s) => s === 200).length,
   };
 }

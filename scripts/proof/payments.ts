@@ -7,7 +7,7 @@ import type { PayTarget } from "./paymentTargets.ts";
 /** A browser keeps retrying one key this long at most before the proof counts it as given up. */
 const GIVE_UP_MS = 180_000;
 /** One in ten payments uses the sandbox's declining card: refusals must replay too. */
-const DECLINED_CARD = "4000000000000002";
+export const DECLINED_CARD = "4000000000000002";
 /** How often a record is paid by two browsers at once (two keys, one charge at most). */
 const CONTENDED = 0.25;
 /** The answers that are not the key's own stored result (another key holds the record). */
@@ -62,6 +62,23 @@ async function untilFinal(base: string, path: string, form: URLSearchParams, add
   return null;
 }
 
+/** The sandbox's card that pays. */
+export const PAYING_CARD = "4242424242424242";
+/** What the proofs type as the card's security code (never to be found in a log). */
+export const PROOF_CVV = "123";
+
+/** A guest payment's form for `target` with `card` and the browser's idempotency key. */
+export const payForm = (target: PayTarget, card: string, key: string) =>
+  new URLSearchParams({
+    cardNumber: card,
+    cardExpirationMonth: "12",
+    cardExpirationYear: "30",
+    cardCvv: PROOF_CVV,
+    email: "proof@example.com",
+    idempotencyKey: key,
+    ...target.amountFields,
+  });
+
 /** One browser paying one record with its own key, then sending the same key once more. */
 async function browser(base: string, target: PayTarget, logs: KeyLog[]) {
   const key = randomBytes(18).toString("base64url");
@@ -77,15 +94,7 @@ async function browser(base: string, target: PayTarget, logs: KeyLog[]) {
     busy: false,
   };
   logs.push(log);
-  const form = new URLSearchParams({
-    cardNumber: Math.random() < 0.1 ? DECLINED_CARD : "4242424242424242",
-    cardExpirationMonth: "12",
-    cardExpirationYear: "30",
-    cardCvv: "123",
-    email: "proof@example.com",
-    idempotencyKey: key,
-    ...target.amountFields,
-  });
+  const form = payForm(target, Math.random() < 0.1 ? DECLINED_CARD : PAYING_CARD, key);
   const address = randomAddress();
   log.first = await untilFinal(base, target.path, form, address, log);
   if (!log.first) return;
