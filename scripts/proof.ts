@@ -6,7 +6,7 @@
 //   Load: `npm run load`'s run (baseline, reads, sign-in storm, ingestion ramp).
 //   Operations: /metrics and the request log against counted traffic, backup and restore.
 //   --short (the CI's version): 5 and 12 kills, 1 SIGTERM (PostgreSQL only), a 10 s outage, a
-//   load of 2 s a call on PostgreSQL with a ramp to 500 devices, operations as in full.
+//   load of 1 s a call on PostgreSQL with a ramp to 500 devices, operations as in full.
 //   --pglite-kills N, --postgres-kills N, --sigterms N, --outage-seconds N,
 //   --only pglite|postgres, --proofs kill,sigterm,outage,load,operations (default all five).
 //   Exits 1 on any lost, doubled or half-stored record, a 5xx outside a fault, a count the
@@ -47,6 +47,7 @@ const proofs = new Set((values.proofs ?? "kill,sigterm,outage,load,operations").
 const databases = (["pglite", "postgres"] as const).filter((d) => !values.only || values.only === d);
 
 const work = mkdtempSync("/tmp/k-proof-");
+const proofBegan = Date.now();
 const kills: KillResult[] = [];
 const drains: SigtermResult[] = [];
 const outages: OutageResult[] = [];
@@ -63,12 +64,14 @@ async function run(
   const target = await make();
   if (!target) return console.log(`PostgreSQL does not answer: ${what} runs on PGlite only.`);
   console.log(`${target.name}: ${what}...`);
+  const began = Date.now();
   try {
     problems.push(...(await proof(target)));
   } catch (e) {
     problems.push(`${target.name} ${what}: the run stopped: ${e instanceof Error ? e.message : String(e)}`);
   } finally {
     await target.remove().catch(() => {});
+    console.log(`  (${Math.round((Date.now() - began) / 1000)} s)`);
   }
 }
 
@@ -124,10 +127,10 @@ const loadOptions: LoadOptions = values.short
       engines: [],
       port: 4580,
       connections: 50,
-      seconds: 2,
-      ingestSeconds: 6,
+      seconds: 1,
+      ingestSeconds: 4,
       maxDevices: 500,
-      storm: 40,
+      storm: 30,
       stormConnections: [50],
       users: 200,
     }
@@ -146,6 +149,7 @@ if (proofs.has("load")) {
   // --short loads PostgreSQL alone (PGlite when PostgreSQL does not answer): under 5 minutes in all.
   loadOptions.engines = values.short && databases.includes("postgres") ? ["postgres"] : databases;
   console.log(`load on ${loadOptions.engines.join(" and ")}...`);
+  const began = Date.now();
   try {
     loads = await loadRun(loadOptions);
     if (!loads.length && values.short) loads = await loadRun({ ...loadOptions, engines: ["pglite"] });
@@ -153,6 +157,7 @@ if (proofs.has("load")) {
   } catch (e) {
     problems.push(`load: the run stopped: ${e instanceof Error ? e.message : String(e)}`);
   }
+  console.log(`  (${Math.round((Date.now() - began) / 1000)} s)`);
 }
 
 const tables = [
@@ -163,6 +168,7 @@ const tables = [
   operations.length ? operationsTable(operations) : "",
 ];
 console.log(`\n${tables.filter(Boolean).join("\n\n")}\n`);
+console.log(`The proofs took ${((Date.now() - proofBegan) / 60_000).toFixed(1)} minutes.`);
 if (problems.length) {
   console.log(`FAILED (server logs in ${work}):\n${problems.map((p) => `  ${p}`).join("\n")}`);
   process.exit(1);
