@@ -23,7 +23,7 @@ const options: LoadOptions = {
 };
 const runs = await loadRun(options);
 console.log(`\n${loadTables(runs, options)}`);
-const problems = loadFailures(runs);
+const problems = loadFailures(runs, options.storm);
 if (problems.length) {
   console.log(`\nFAILED:\n${problems.map((p) => `  ${p}`).join("\n")}`);
   process.exit(1);

@@ -26,8 +26,6 @@ export interface Measured {
   requests: number;
   /** Connection errors and timeouts, plus answers outside 2xx. */
   errors: number;
-  /** Of those, the requests that got no answer (connection errors, timeouts) or a 5xx. */
-  serverErrors: number;
   statuses: string;
 }
 
@@ -89,11 +87,9 @@ export async function fire(
   }) as unknown as autocannon.Instance & PromiseLike<autocannon.Result>;
   opts.running?.(instance);
   const r = await instance;
-  const counts = Object.entries(r.statusCodeStats ?? {}).map(
-    ([code, s]) => [Number(code), (s as { count: number }).count] as const,
-  );
-  const codes = counts.map(([code, n]) => `${code}×${n}`).join(" ");
-  const fiveXx = counts.filter(([code]) => code >= 500).reduce((sum, [, n]) => sum + n, 0);
+  const codes = Object.entries(r.statusCodeStats ?? {})
+    .map(([code, s]) => `${code}×${(s as { count: number }).count}`)
+    .join(" ");
   return {
     name: shot.name,
     rps: r.requests.average,
@@ -101,7 +97,6 @@ export async function fire(
     p99: r.latency.p99,
     requests: r.requests.total,
     errors: r.errors + r.timeouts + r.non2xx,
-    serverErrors: r.errors + r.timeouts + fiveXx,
     statuses: codes,
   };
 }

@@ -5,9 +5,12 @@ import { PG_URL } from "../bench/postgres.ts";
  * A fresh, empty PostgreSQL database `{prefix}_{random}` for the load target to open (and
  * migrate) itself, dropped by `drop()`; null when no server answers.
  */
-export async function createDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> } | null> {
+export async function createDatabase(
+  prefix: string,
+  server = PG_URL,
+): Promise<{ url: string; drop(): Promise<void> } | null> {
   const { default: pg } = await import("pg");
-  const admin = () => new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
+  const admin = () => new pg.Client({ connectionString: server, connectionTimeoutMillis: 2000 });
   const name = `${prefix}_${randomBytes(4).toString("hex")}`;
   const client = admin();
   try {
@@ -17,7 +20,7 @@ export async function createDatabase(prefix: string): Promise<{ url: string; dro
   }
   await client.query(`create database ${name}`);
   await client.end();
-  const url = new URL(PG_URL);
+  const url = new URL(server);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),

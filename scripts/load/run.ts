@@ -30,6 +30,8 @@ export interface LoadOptions {
   stormConnections: number[];
   /** Signed-in people whose sessions the session check takes in turn. */
   users: number;
+  /** The PostgreSQL server to create the run's database on (default: BENCH_DATABASE_URL's). */
+  databaseUrl?: string;
 }
 
 /** A measured call with the baseline measured just before it and the target's CPU share (1 = one core). */
@@ -64,17 +66,29 @@ async function startTarget(o: LoadOptions, extraEnv: Record<string, string>) {
     // For "settle" (target.ts): a full collection before the ingestion ramp.
     execArgv: [...process.execArgv, "--expose-gc"],
   });
+  const gone = () => child.exitCode !== null || child.signalCode !== null;
+  // Seeding 8,000 devices and a month of history takes a minute or two here; ten is a hang.
+  const timer = setTimeout(() => child.kill("SIGKILL"), 600_000);
   const ready = await new Promise<TargetReady>((resolve, reject) => {
     child.once("message", (m) => resolve(m as TargetReady));
-    child.once("exit", (code) => reject(new Error(`load target exited with ${code}`)));
-  });
-  /** Asks the target for `message`'s work and waits for its answer (or its exit). */
+    child.once("exit", (code, signal) => reject(new Error(`load target exited with ${code ?? signal}`)));
+  }).finally(() => clearTimeout(timer));
+  /** Asks the target for `message`'s work and waits for its answer or its exit. */
   const ask = (message: string) =>
     new Promise<void>((resolve) => {
-      child.once(message === "stop" ? "exit" : "message", () => resolve());
-      child.send(message);
+      if (gone() || !child.connected) return resolve();
+      child.once("exit", () => resolve());
+      if (message !== "stop") child.once("message", () => resolve());
+      child.send(message, (error) => error && resolve());
     });
-  return { ready, stop: () => ask("stop"), settle: () => ask("settle"), pid: child.pid! };
+  /** Stops the target (killed if it does not exit within 30 s): its ports are free afterwards. */
+  const stop = async () => {
+    const killer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    await ask("stop");
+    if (!gone()) await new Promise((r) => child.once("exit", r));
+    clearTimeout(killer);
+  };
+  return { ready, stop, settle: () => ask("settle"), pid: child.pid! };
 }
 
 /** CPU seconds a process has used (user + system), from /proc: the target's share of the work. */
@@ -146,8 +160,7 @@ async function stormBeside(app: string, order: Shot, o: LoadOptions, connections
   let instance: { stop(): void } | undefined;
   const measured = fire(order, { connections, seconds: 600, running: (i) => (instance = i) });
   await new Promise((r) => setTimeout(r, 300));
-  const signIns = await signInStorm(app, o.storm, net);
-  instance!.stop();
+  const signIns = await signInStorm(app, o.storm, net).finally(() => instance!.stop());
   return { order: { ...(await measured), name: `GET public order, ${connections} connections` }, signIns };
 }
 
@@ -215,7 +228,7 @@ export async function loadRun(o: LoadOptions): Promise<EngineRun[]> {
   const runs: EngineRun[] = [];
   for (const engine of o.engines) {
     if (engine === "postgres") {
-      const pg = await createDatabase("proof_l");
+      const pg = await createDatabase("proof_l", o.databaseUrl);
       if (!pg) {
         console.log("(no PostgreSQL answers: run `pg_ctlcluster 15 main start` for its rows)");
         continue;

@@ -1,7 +1,7 @@
 // The operations proof's backup round trip: `npm run backup`'s code on the proof's database
 // (with the traffic of the run in it), `npm run restore`'s into a fresh one, and every
 // table's row count and checksum compared.
-import { mkdirSync, statSync } from "node:fs";
+import { mkdirSync, rmSync, statSync } from "node:fs";
 import { backup, restore, type TableSum } from "../dbBackup.ts";
 import { postgresTarget, type Target } from "./target.ts";
 
@@ -60,5 +60,7 @@ export async function backupRoundTrip(target: Target, work: string): Promise<Bac
     };
   } finally {
     await fresh?.remove();
+    rmSync(file, { force: true });
+    rmSync(`${work}/pglite-restored`, { recursive: true, force: true });
   }
 }

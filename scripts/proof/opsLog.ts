@@ -1,15 +1,29 @@
 // The operations proof's look at a server's log (LOG_REQUESTS=1): one well-formed JSON line
-// per request, and none of the secrets the requests carried.
+// per request, each with its own id, counted by route and status, and none of the secrets
+// the requests carried.
 
 export interface LogCheck {
   /** Request lines, without the start-up probes (/healthz) and the live sockets (/ws). */
   requests: number;
   /** Lines with the time, level, request id, method, route pattern, status and duration. */
   wellFormed: number;
-  /** Lines that began like a request line and were not one. */
+  /** Lines that began as JSON and could not be read (torn or cut). */
   malformed: number;
-  /** Names of the secrets found in a request line. */
+  /** Request ids that more than one line carries. */
+  duplicateIds: number;
+  /** Request lines by "METHOD route status". */
+  byRoute: Record<string, number>;
+  /** Names of the secrets found. */
   secretsFound: string[];
+}
+
+/**
+ * What must not be in the log: `anywhere` in none of its lines; `inRequests` in no request line
+ * (the demo's start-up banner prints its password and its order's link on purpose).
+ */
+export interface Secrets {
+  anywhere: Record<string, string>;
+  inRequests: Record<string, string>;
 }
 
 const FIELDS: [string, string][] = [
@@ -30,24 +44,46 @@ const parse = (line: string): Record<string, unknown> | null => {
   }
 };
 
-/** Reads the request lines of `text` and looks for each secret in them. */
-export function checkLog(text: string, secrets: Record<string, string>): LogCheck {
-  const lines = text.split("\n").filter((l) => l.startsWith("{"));
-  const check: LogCheck = { requests: 0, wellFormed: 0, malformed: 0, secretsFound: [] };
-  for (const line of lines) {
+/** Names of the secrets whose value `text` holds. */
+const found = (text: string, secrets: Record<string, string>) =>
+  Object.entries(secrets)
+    .filter(([, value]) => value && text.includes(value))
+    .map(([name]) => name);
+
+/** Reads the request lines of `text` (warnings and errors are JSON lines too) and looks for secrets. */
+export function checkLog(text: string, secrets: Secrets): LogCheck {
+  const check: LogCheck = {
+    requests: 0,
+    wellFormed: 0,
+    malformed: 0,
+    duplicateIds: 0,
+    byRoute: {},
+    secretsFound: [],
+  };
+  const ids = new Set<string>();
+  const requestLines: string[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.startsWith("{")) continue;
     const entry = parse(line);
     if (!entry) {
       check.malformed++;
       continue;
     }
+    if (entry["level"] !== "info" || !("route" in entry)) continue;
+    requestLines.push(line);
     if (entry["route"] === "/healthz" || entry["route"] === "/ws") continue;
     check.requests++;
     if (FIELDS.every(([name, type]) => typeof entry[name] === type) && entry["requestId"] !== "")
       check.wellFormed++;
+    const id = String(entry["requestId"]);
+    if (ids.has(id)) check.duplicateIds++;
+    ids.add(id);
+    const key = `${String(entry["method"])} ${String(entry["route"])} ${String(entry["status"])}`;
+    check.byRoute[key] = (check.byRoute[key] ?? 0) + 1;
   }
-  const requestLines = lines.join("\n");
-  check.secretsFound = Object.entries(secrets)
-    .filter(([, value]) => value && requestLines.includes(value))
-    .map(([name]) => name);
+  check.secretsFound = [
+    ...found(text, secrets.anywhere),
+    ...found(requestLines.join("\n"), secrets.inRequests),
+  ];
   return check;
 }

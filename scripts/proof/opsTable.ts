@@ -20,7 +20,7 @@ export function operationsTable(results: OperationsResult[]): string {
       "Live clients open / gauge",
       "Pool connections",
       "Request log lines / requests / well formed",
-      "Secrets in the request log",
+      "Secrets in the log or metrics",
     ],
     results.map(({ database, sent, metrics: m, log, backup: b }) => [
       database,
@@ -32,10 +32,10 @@ export function operationsTable(results: OperationsResult[]): string {
       `${sent.orders} / ${m.orders}`,
       `${sent.pushesAccepted}, ${sent.pushesRefused} / ${m.pushesAccepted}, ${m.pushesRefused}`,
       `${sent.charged}, ${sent.declined} / ${m.charged}, ${m.declined}`,
-      `${m.liveOpened} / ${m.liveGauge}`,
+      `${m.liveOpened} / ${m.liveGauge} (${m.liveGaugeAfter} once closed)`,
       m.poolTotal === null ? "— (one in-process connection)" : String(m.poolTotal),
       `${log.requests} / ${sent.requests + m.requests} / ${log.wellFormed}`,
-      `${log.secretsFound.length} of ${Object.keys(sent.secrets).length + 1}`,
+      `${log.secretsFound.length + m.secretsFound.length} of ${Object.keys(sent.secrets.anywhere).length + Object.keys(sent.secrets.inRequests).length + 1}`,
     ]),
   );
 }

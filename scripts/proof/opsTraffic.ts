@@ -5,10 +5,12 @@ import { randomBytes } from "node:crypto";
 import { DEMO, DEMO_PASSWORD } from "../../server/seed/demo.ts";
 import { demoDeviceKey } from "../../server/seed/keys.ts";
 import { SESSION_COOKIE } from "../../server/http/cookies.ts";
+import { sha256 } from "../../server/core/crypto.ts";
 import { publicOrderRef } from "../../src/domain/order.ts";
 import { send, type Outcome } from "./http.ts";
 import type { PayTarget } from "./paymentTargets.ts";
 import { DECLINED_CARD, payForm, PAYING_CARD } from "./payments.ts";
+import type { Secrets } from "./opsLog.ts";
 import type { PushDevice } from "./pushes.ts";
 
 export const ORDER_READS = 30;
@@ -25,8 +27,8 @@ export interface Sent {
   charged: number;
   declined: number;
   unexpected: string[];
-  /** Secrets by name: what must never be found in the request log. */
-  secrets: Record<string, string>;
+  /** Secrets by name: what must never be found in the log. */
+  secrets: Secrets;
 }
 
 /** Counts each request, and notes an answer that is not the one expected. */
@@ -75,7 +77,7 @@ export async function knownTraffic(
     charged: 0,
     declined: 0,
     unexpected: [],
-    secrets: {},
+    secrets: { anywhere: {}, inRequests: {} },
   };
   const call = counter(sent);
   const orderPath = `/api/v1/orders/public/${publicOrderRef(DEMO.orderId, DEMO.orderValidationId)}`;
@@ -102,8 +104,10 @@ export async function knownTraffic(
   for (let i = 0; i < PUSHES_REFUSED; i++, sent.pushesRefused++)
     await call("push with a wrong key", url, push(`Device ${wrongKey}`, 30 + i), (o) => o.status === 401);
   const cards = [PAYING_CARD, PAYING_CARD, DECLINED_CARD];
+  // The proof's own quotes (preparePayTargets lists them first): links no banner prints.
+  const ours = prep.pay.slice(0, cards.length);
   for (const [i, card] of cards.entries()) {
-    const target = prep.pay[i]!;
+    const target = ours[i]!;
     const form = payForm(target, card, randomBytes(18).toString("base64url"));
     const headers = { "content-type": "application/x-www-form-urlencoded" };
     const paid = (o: Outcome) => (card === PAYING_CARD ? is2xx(o) : o.status >= 400 && o.status < 500);
@@ -118,16 +122,23 @@ export async function knownTraffic(
   }
   const session = await signIn(base, call, sent);
   sent.secrets = {
-    "card number": PAYING_CARD,
-    "declined card number": DECLINED_CARD,
-    "card field": "cardNumber",
-    "security code field": "cardCvv",
-    "password field": "password",
-    password: DEMO_PASSWORD,
-    "session id": session,
-    "device key": key,
-    "order link token": DEMO.orderValidationId,
-    ...Object.fromEntries(prep.pay.map((t, i) => [`payment link ${i + 1}`, t.path.split("/")[3]!])),
+    anywhere: {
+      "card number": PAYING_CARD,
+      "declined card number": DECLINED_CARD,
+      "card field": "cardNumber",
+      "security code field": "cardCvv",
+      "session id": session,
+      "session id as stored": sha256(session),
+      "device key": key,
+      "wrong device key": wrongKey,
+      ...Object.fromEntries(ours.map((t, i) => [`payment link ${i + 1}`, t.path.split("/")[3]!])),
+    },
+    // The demo's start-up banner prints these on purpose; no request line may.
+    inRequests: {
+      "password field": "password",
+      password: DEMO_PASSWORD,
+      "order link token": DEMO.orderValidationId,
+    },
   };
   return sent;
 }

@@ -73,10 +73,16 @@ export class ServerProcess {
   private async end(signal: NodeJS.Signals) {
     const child = this.child;
     if (!child) return;
-    const gone = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    // 'close', not 'exit': its last output has then reached the log stream too.
+    const gone = new Promise<void>((resolve) => child.once("close", () => resolve()));
     child.kill(signal);
     await gone;
     this.child = null;
+  }
+
+  /** Ends the log and waits until every line of it is on disk (to be read afterwards). */
+  closeLog(): Promise<void> {
+    return new Promise((resolve) => (this.log.writableFinished ? resolve() : this.log.end(resolve)));
   }
 
   close() {

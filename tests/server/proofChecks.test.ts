@@ -8,6 +8,7 @@ import { sumOf } from "../../scripts/proof/opsMetrics.ts";
 /* The judgements of `npm run proof`'s load and operations parts (scripts/proof/ops*.ts,
  * scripts/load/tables.ts): each names what it must, so a broken log, count or backup fails. */
 
+const NONE = { anywhere: {}, inRequests: {} };
 const line = (route: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({
     time: "2026-11-27T00:00:00.000Z",
@@ -29,27 +30,42 @@ describe("the request log check", () => {
       line("/api/v1/session"),
       line("/metrics"),
     ].join("\n");
-    expect(checkLog(text, {})).toEqual({ requests: 2, wellFormed: 2, malformed: 0, secretsFound: [] });
+    expect(checkLog(text, NONE)).toEqual({
+      requests: 2,
+      wellFormed: 2,
+      malformed: 0,
+      duplicateIds: 1,
+      byRoute: { "GET /api/v1/session 200": 1, "GET /metrics 200": 1 },
+      secretsFound: [],
+    });
   });
 
-  it("tells a line without its route or with a text status from a well-formed one, and an unreadable one", () => {
+  it("tells a line with a text status from a well-formed one, and counts an unreadable one (a line without its route is no request line: the count check misses it)", () => {
     const text = [
       line("/a", { route: undefined }),
       line("/b", { status: "200" }),
       "{not json",
       line("/c"),
     ].join("\n");
-    expect(checkLog(text, {})).toMatchObject({ requests: 3, wellFormed: 1, malformed: 1 });
+    expect(checkLog(text, NONE)).toMatchObject({ requests: 2, wellFormed: 1, malformed: 1 });
   });
 
-  it("names each secret found in a request line, not one the start-up banner prints", () => {
-    const text = ["Demo sign-ins (password: demo-password-1)", line("/order/public/tok-123/pay")].join("\n");
+  it("leaves a server's warning out of the requests", () => {
+    const warn = JSON.stringify({ time: "t", level: "warn", requestId: "r9", message: "database away" });
+    expect(checkLog([warn, line("/a")].join("\n"), NONE)).toMatchObject({ requests: 1, wellFormed: 1 });
+  });
+
+  it("names a secret anywhere in the log, and one the banner may print only in a request line", () => {
+    const text = [
+      "Demo sign-ins (password: demo-password-1)",
+      line("/order/public/tok-123/pay"),
+      "Error: card 4242424242424242 refused",
+    ].join("\n");
     const found = checkLog(text, {
-      password: "demo-password-1",
-      "payment link": "tok-123",
-      "card number": "4242424242424242",
+      anywhere: { "payment link": "tok-123", "card number": "4242424242424242", "session id": "s-1" },
+      inRequests: { password: "demo-password-1" },
     });
-    expect(found.secretsFound).toEqual(["payment link"]);
+    expect(found.secretsFound).toEqual(["payment link", "card number"]);
   });
 });
 
@@ -81,22 +97,36 @@ function matching(): OperationsResult {
       charged: 2,
       declined: 1,
       unexpected: [],
-      secrets: { password: "x" },
+      secrets: { anywhere: { "session id": "x" }, inRequests: {} },
     },
     metrics: {
       access: { local: 200, elsewhere: 404, wrongToken: 404, token: 200 },
       orders: 30,
+      orderDurations: 30,
       pushesAccepted: 10,
       pushesRefused: 3,
       charged: 2,
       declined: 1,
       liveOpened: 2,
       liveGauge: 2,
+      liveGaugeAfter: 0,
       poolTotal: 3,
-      durationSeries: 9,
-      requests: 5,
+      secretsFound: [],
+      requests: 7,
     },
-    log: { requests: 53, wellFormed: 53, malformed: 0, secretsFound: [] },
+    log: {
+      requests: 55,
+      wellFormed: 55,
+      malformed: 0,
+      duplicateIds: 0,
+      byRoute: {
+        "GET /api/v1/orders/public/:ref 200": 30,
+        "POST /api/v1/device-data/push 200": 10,
+        "POST /api/v1/device-data/push 401": 3,
+        "GET /metrics 200": 5,
+      },
+      secretsFound: [],
+    },
     backup: { tables: 51, rows: 900, equal: 51, differing: [], bytes: 1, backupMs: 1, restoreMs: 1 },
   };
 }
@@ -121,13 +151,21 @@ describe("the operations proof's judgement", () => {
 
   it("fails a log with a line fewer than the requests, and PostgreSQL without its pool gauge", () => {
     const r = matching();
-    r.log.requests = 52;
-    r.log.wellFormed = 52;
+    r.log.requests = 54;
+    r.log.wellFormed = 54;
     r.metrics.poolTotal = null;
     expect(operationsFailures(r)).toEqual([
       "PostgreSQL operations: pool gauge missing on PostgreSQL",
-      "PostgreSQL operations: request log lines 52 for 53 requests",
+      "PostgreSQL operations: request log lines 54 for 55 requests",
     ]);
+  });
+
+  it("fails a live gauge that stays up after its sockets closed, and a request logged without its route", () => {
+    const r = matching();
+    r.metrics.liveGaugeAfter = 2;
+    r.log.byRoute = { ...r.log.byRoute, "GET unmatched 404": 1 };
+    const problems = operationsFailures(r).join("\n");
+    expect(problems).toMatch(/2 after they closed[\s\S]*by route/);
   });
 });
 
@@ -145,25 +183,36 @@ describe("the load run's failures", () => {
   const step = { devices: 1000, pushes: 100, p50: 10, p99: 300, failed: 4, holds: false };
 
   it("leaves the push queue's 503s in a step past capacity alone, and fails a 500 or no answer there", () => {
-    expect(loadFailures([run({ ingest: [{ ...step, unexpected: 0 }] })])).toEqual([]);
-    expect(loadFailures([run({ ingest: [{ ...step, unexpected: 2 }] })])).toHaveLength(1);
+    const held = { ...step, devices: 250, p99: 40, failed: 0, holds: true, unexpected: 0 };
+    expect(loadFailures([run({ largest: 250, ingest: [held, { ...step, unexpected: 0 }] })], 1)).toEqual([]);
+    expect(loadFailures([run({ largest: 250, ingest: [held, { ...step, unexpected: 2 }] })], 1)).toHaveLength(
+      1,
+    );
   });
 
-  it("fails a call with a 5xx or a request left without an answer", () => {
+  it("fails a ramp whose first step did not hold", () => {
+    expect(
+      loadFailures([run({ largest: 0, ingest: [{ ...step, devices: 250, unexpected: 0 }] })], 1),
+    ).toEqual(["PGlite ingestion: not even 250 devices held"]);
+  });
+
+  it("fails a call answered other than 2xx, and a storm that did not sign everyone in", () => {
     const row = {
-      name: "GET public order",
+      name: "GET /api/v1/session",
       rps: 1,
       p50: 1,
       p99: 1,
-      requests: 1,
-      errors: 1,
-      serverErrors: 1,
-      statuses: "502×1",
+      requests: 9,
+      errors: 9,
+      statuses: "401×9",
       baseline: 1,
       serverCpu: 1,
     };
-    expect(loadFailures([run({ rows: [row] })])).toEqual([
-      "PGlite GET public order: 1 without an answer or 5xx (502×1)",
+    const signIns = { seconds: 1, statuses: "200×29 500×1", signedIn: 29, serverErrors: 1 };
+    const storm = [{ order: { ...row, name: "GET public order", errors: 0 }, signIns }];
+    expect(loadFailures([run({ rows: [row], storm })], 30)).toEqual([
+      "PGlite GET /api/v1/session: 9 not answered 2xx (401×9)",
+      "PGlite sign-in storm: 29 of 30 signed in (200×29 500×1)",
     ]);
   });
 });
