@@ -182,7 +182,7 @@ describe("the load run's failures", () => {
     }) as EngineRun;
   const step = { devices: 1000, pushes: 100, p50: 10, p99: 300, failed: 4, holds: false };
 
-  it("leaves the push queue's 503s in a step past capacity alone, and fails a 500 or no answer there", () => {
+  it("leaves an overloaded server's 503s in a step past capacity alone, and fails a 500 or no answer there", () => {
     const held = { ...step, devices: 250, p99: 40, failed: 0, holds: true, unexpected: 0 };
     expect(loadFailures([run({ largest: 250, ingest: [held, { ...step, unexpected: 0 }] })], 1)).toEqual([]);
     expect(loadFailures([run({ largest: 250, ingest: [held, { ...step, unexpected: 2 }] })], 1)).toHaveLength(
