@@ -215,4 +215,21 @@ describe("the load run's failures", () => {
       "PGlite sign-in storm: 29 of 30 signed in (200×29 500×1)",
     ]);
   });
+
+  it("counts one device's pushes that outwaited the generator as slow, and fails their 500s", () => {
+    const push = {
+      name: "POST device push",
+      rps: 34,
+      p50: 517,
+      p99: 7372,
+      requests: 342,
+      errors: 8,
+      baseline: 1,
+      serverCpu: 1,
+    };
+    expect(loadFailures([run({ rows: [{ ...push, statuses: "200×342" }] })], 1)).toEqual([]);
+    expect(loadFailures([run({ rows: [{ ...push, statuses: "200×340 503×1 500×2" }] })], 1)).toEqual([
+      "PGlite POST device push: 2 answered 5xx (200×340 503×1 500×2)",
+    ]);
+  });
 });
