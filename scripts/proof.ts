@@ -6,7 +6,7 @@
 //   Load: `npm run load`'s run (baseline, reads, sign-in storm, ingestion ramp).
 //   Operations: /metrics and the request log against counted traffic, backup and restore.
 //   --short (the CI's version): 5 and 12 kills, 1 SIGTERM (PostgreSQL only), a 10 s outage, a
-//   load of 1 s a call on PostgreSQL with a ramp to 500 devices, operations as in full.
+//   load of 1 s a call on PostgreSQL with one ramp step of 250 devices, operations as in full.
 //   --pglite-kills N, --postgres-kills N, --sigterms N, --outage-seconds N,
 //   --only pglite|postgres, --proofs kill,sigterm,outage,load,operations (default all five).
 //   Exits 1 on any lost, doubled or half-stored record, a 5xx outside a fault, a count the
@@ -143,8 +143,8 @@ const loadOptions: LoadOptions = values.short
       connections: 50,
       seconds: 1,
       ingestSeconds: 4,
-      maxDevices: 500,
-      storm: 30,
+      maxDevices: 250,
+      storm: 20,
       stormConnections: [50],
       users: 200,
     }

@@ -46,8 +46,8 @@ async function prepare(server: ServerProcess, target: Target) {
 export async function operationsRun(target: Target, port: number, work: string): Promise<OperationsResult> {
   const token = randomBytes(24).toString("base64url");
   const logFile = `${work}/${target.name}-operations.log`;
-  // Two days of the demo's minute samples: the round trip carries partitioned samples too.
-  const env = { ...target.env, LOG_REQUESTS: "1", METRICS_TOKEN: token, DEMO_SAMPLE_DAYS: "2" };
+  // A day of the demo's minute samples: the round trip carries partitioned samples too.
+  const env = { ...target.env, LOG_REQUESTS: "1", METRICS_TOKEN: token, DEMO_SAMPLE_DAYS: "1" };
   const server = new ServerProcess(port, env, logFile);
   try {
     const prep = await prepare(server, target);
