@@ -180,6 +180,19 @@ describe("the load run's failures", () => {
       limitReached: true,
       ...patch,
     }) as EngineRun;
+  /** A measured call of the load table: one of everything but what the case sets. */
+  const callRow = (patch: Partial<EngineRun["rows"][number]>) => ({
+    name: "",
+    rps: 1,
+    p50: 1,
+    p99: 1,
+    requests: 1,
+    errors: 0,
+    statuses: "",
+    baseline: 1,
+    serverCpu: 1,
+    ...patch,
+  });
   const step = { devices: 1000, pushes: 100, p50: 10, p99: 300, failed: 4, holds: false };
 
   it("leaves an overloaded server's 503s in a step past capacity alone, and fails a 500 or no answer there", () => {
@@ -197,17 +210,7 @@ describe("the load run's failures", () => {
   });
 
   it("fails a call answered other than 2xx, and a storm that did not sign everyone in", () => {
-    const row = {
-      name: "GET /api/v1/session",
-      rps: 1,
-      p50: 1,
-      p99: 1,
-      requests: 9,
-      errors: 9,
-      statuses: "401×9",
-      baseline: 1,
-      serverCpu: 1,
-    };
+    const row = callRow({ name: "GET /api/v1/session", requests: 9, errors: 9, statuses: "401×9" });
     const signIns = { seconds: 1, statuses: "200×29 500×1", signedIn: 29, serverErrors: 1 };
     const storm = [{ order: { ...row, name: "GET public order", errors: 0 }, signIns }];
     expect(loadFailures([run({ rows: [row], storm })], 30)).toEqual([
@@ -217,16 +220,14 @@ describe("the load run's failures", () => {
   });
 
   it("counts one device's pushes that outwaited the generator as slow, and fails their 500s", () => {
-    const push = {
+    const push = callRow({
       name: "POST device push",
       rps: 34,
       p50: 517,
       p99: 7372,
       requests: 342,
       errors: 8,
-      baseline: 1,
-      serverCpu: 1,
-    };
+    });
     expect(loadFailures([run({ rows: [{ ...push, statuses: "200×342" }] })], 1)).toEqual([]);
     expect(loadFailures([run({ rows: [{ ...push, statuses: "200×340 503×1 500×2" }] })], 1)).toEqual([
       "PGlite POST device push: 2 answered 5xx (200×340 503×1 500×2)",
