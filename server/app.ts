@@ -7,13 +7,9 @@ import { NOT_FOUND } from "./core/errors.ts";
 import { limitBodyTo } from "./http/bodyLimit.ts";
 import { errorResponse } from "./http/errors.ts";
 import { answerError } from "./http/onError.ts";
-import { answerHeaders, PRIVATE_PATHS, privateResponse } from "./http/headers.ts";
-import { hostCheck } from "./http/hosts.ts";
-import { localOnly } from "./http/local.ts";
-import { refuseNulInUrl } from "./http/nul.ts";
-import { originCheck } from "./http/origin.ts";
+import { answerHeaders } from "./http/headers.ts";
+import { gate } from "./http/gate.ts";
 import { observeRequests } from "./http/requestLog.ts";
-import { clearAnswersOnWrite } from "./http/answers.ts";
 import { accountMessageRoutes } from "./routes/accountMessages.ts";
 import { accountSessionRoutes } from "./routes/accountSessions.ts";
 import { countryRoutes } from "./routes/countries.ts";
@@ -62,18 +58,13 @@ export function buildApp(input: AppDeps) {
 
   app.use(answerHeaders);
   app.use(observeRequests(deps.config));
-  app.use(refuseNulInUrl);
-  app.use(clearAnswersOnWrite(deps.answers));
-  for (const path of PRIVATE_PATHS) app.use(path, privateResponse);
-  app.use(hostCheck(deps.config));
-  if (deps.config.demoLocalOnly) app.use(localOnly);
   app.use(
-    originCheck(
+    gate(deps.config, deps.answers, [
       (origin, self) => origin === self || origins.includes(origin),
       // The identity provider posts its response from its own site by design; the signed,
       // single-use assertion is what protects that endpoint.
       (path) => path.startsWith("/auth/saml/acs/"),
-    ),
+    ]),
   );
   if (!deps.config.demo) app.use("/api/v1/device-data/*", refuseDeviceKeys(isDemoDeviceKey));
   const limitAnyBody = limitBodyTo(API_BODY_LIMIT);

@@ -1,8 +1,11 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { hash, randomBytes, timingSafeEqual } from "node:crypto";
 
-/** sha256 hex of a secret: only hashes of tokens, session ids and device keys are stored. */
+/**
+ * sha256 hex of a secret: only hashes of tokens, session ids and device keys are stored.
+ * One-shot `hash` (no Hash object): every signed-in request and device push hashes its token.
+ */
 export function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+  return hash("sha256", text, "hex");
 }
 
 /** An unguessable token for links, cookies and device keys (32 bytes = 256 bits by default). */
@@ -19,7 +22,7 @@ export function keyMatches(presented: string, storedHash: string): boolean {
 
 /** Compares two secrets in constant time (their hashes, so unequal lengths leak nothing). */
 export function safeEqual(a: string, b: string): boolean {
-  return timingSafeEqual(createHash("sha256").update(a).digest(), createHash("sha256").update(b).digest());
+  return timingSafeEqual(hash("sha256", a, "buffer"), hash("sha256", b, "buffer"));
 }
 
 /**

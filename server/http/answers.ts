@@ -16,19 +16,15 @@ const PUSH_PATH = "/api/v1/device-data/push";
 const FRESH_MS = 100;
 
 /**
- * Empties the cache after every write this instance answers (before the answer leaves),
- * unless it was refused (4xx: checks, limits and validation come before any write, and a
- * write that fails later rolls back): a flood of refused requests must not empty it for
- * everyone. A 5xx empties it: a write may commit before a later step fails. Device pushes,
- * many a second in a fleet, do not.
+ * True when an answered request must empty the cache (before the answer leaves): every write
+ * this instance answers, unless it was refused (4xx: checks, limits and validation come
+ * before any write, and a write that fails later rolls back), so a flood of refused requests
+ * does not empty it for everyone. A 5xx empties it: a write may commit before a later step
+ * fails. Device pushes, many a second in a fleet, do not.
  */
-export function clearAnswersOnWrite(cache: AnswerCache): MiddlewareHandler {
-  return async (c, next) => {
-    await next();
-    const refused = c.res.status >= 400 && c.res.status < 500;
-    if (c.req.method !== "GET" && c.req.method !== "HEAD" && c.req.path !== PUSH_PATH && !refused)
-      cache.clear();
-  };
+export function clearsAnswers(c: Context): boolean {
+  const refused = c.res.status >= 400 && c.res.status < 500;
+  return c.req.method !== "GET" && c.req.method !== "HEAD" && c.req.path !== PUSH_PATH && !refused;
 }
 
 /** How old a cached answer may be for this request: FRESH_MS when it asks for a fresh one. */

@@ -17,8 +17,34 @@ export function cookieOptions(c: Context, maxAgeSeconds: number) {
   return { httpOnly: true, sameSite: "Lax" as const, secure: !local, path: "/", maxAge: maxAgeSeconds };
 }
 
+/** What randomToken() makes: base64url. A value of anything else is no session of ours. */
+const TOKEN_VALUE = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * The first `name` cookie's value, for cookies whose values are base64url tokens: no
+ * percent-decoding and no other cookie parsed. Every signed-in request (and its cached
+ * session check) reads the session cookie; Hono's getCookie split and decoded the whole
+ * header each time. A value outside base64url is no token, as a wrong token is.
+ */
+export function tokenCookie(header: string | undefined, name: string): string | null {
+  if (!header) return null;
+  for (let at = header.indexOf(name); at !== -1; at = header.indexOf(name, at + 1)) {
+    let start = at + name.length;
+    // A whole name: at the start or after "; " (or ";"), then optional spaces and "=".
+    const before = header.slice(0, at).trimEnd();
+    if (before !== "" && !before.endsWith(";")) continue;
+    while (header[start] === " " || header[start] === "\t") start++;
+    if (header[start] !== "=") continue;
+    const end = header.indexOf(";", start);
+    const value = header.slice(start + 1, end === -1 ? undefined : end).trim();
+    // As Hono's getCookie: a value that is not one passes over to the next cookie of that name.
+    if (TOKEN_VALUE.test(value)) return value;
+  }
+  return null;
+}
+
 /** This browser's session token, if it sends one (valid or not). */
-export const sessionToken = (c: Context) => getCookie(c, SESSION_COOKIE) ?? null;
+export const sessionToken = (c: Context) => tokenCookie(c.req.header("cookie"), SESSION_COOKIE);
 
 /**
  * Signs this browser in: a new session (the previous one of this browser ends) and its

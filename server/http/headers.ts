@@ -49,6 +49,16 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "x-xss-protection": "0",
 };
 
+/** True for a path under one of PRIVATE_PATHS, as Hono matches "/api/*" (the bare "/api" too). */
+export function isPrivatePath(path: string): boolean {
+  for (const pattern of PRIVATE_PATHS) {
+    const prefix = pattern.slice(0, -2);
+    if (path.startsWith(prefix) && (path.length === prefix.length || path[prefix.length] === "/"))
+      return true;
+  }
+  return false;
+}
+
 /** no-store, and the API's CSP unless the answer brings its own (built pages hash their scripts). */
 export const privateResponse: MiddlewareHandler = (c, next) => {
   c.set("privateAnswer", true);

@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import type { Config } from "../config.ts";
 import {
   isLoopbackListen,
@@ -39,13 +39,13 @@ function urlHost(url: string): string {
 }
 
 /**
- * Refuses requests for a host name that is not ours (421). Emailed links no longer depend on
+ * The refusal (421) of a request for a host name that is not ours, else undefined. Emailed links no longer depend on
  * Host, but a page on a DNS-rebinding name (attacker.example resolving to 127.0.0.1) would
  * otherwise be same-origin with a local portal; its Host is the attacker's name.
  * /healthz stays open: load balancers probe by address, and it tells nothing.
  * Every request asks this: the few names that passed are remembered instead of parsed again.
  */
-export function hostCheck(config: Config): MiddlewareHandler {
+export function hostRefusal(config: Config): (c: Context) => Response | undefined {
   const served = servedHosts(config);
   const known = (h: HostName | null) =>
     !!h && (isLoopbackName(h.hostname) || served.some((s) => sameHost(s, h)));
@@ -56,10 +56,9 @@ export function hostCheck(config: Config): MiddlewareHandler {
     if (accepted.size < REMEMBERED_HOSTS) accepted.add(text);
     return true;
   };
-  return async (c, next) => {
+  return (c) => {
     const header = c.req.header("host");
     const fine = ours(urlHost(c.req.url)) && (header === undefined || ours(header));
-    if (!fine && c.req.path !== "/healthz") return refuse(c, 421, HOST_REFUSED);
-    return next();
+    return fine || c.req.path === "/healthz" ? undefined : refuse(c, 421, HOST_REFUSED);
   };
 }

@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { isLoopbackAddress, isLoopbackName } from "./hostNames.ts";
 import { requestHosts } from "./hosts.ts";
@@ -36,7 +36,4 @@ export function isLocalRequest(c: Context): boolean {
 }
 
 /** The default demo (DEMO unset) publishes known passwords, so it answers this computer only. */
-export const localOnly: MiddlewareHandler = async (c, next) => {
-  if (!isLocalRequest(c)) return refuse(c, 403, DEMO_LOCAL_ONLY);
-  return next();
-};
+export const demoRefusal = (c: Context) => (isLocalRequest(c) ? undefined : refuse(c, 403, DEMO_LOCAL_ONLY));

@@ -1,6 +1,3 @@
-import type { MiddlewareHandler } from "hono";
-import { ApiError } from "../core/errors.ts";
-
 /**
  * PostgreSQL text and jsonb cannot hold U+0000: a query carrying one fails. Such input is
  * refused at the edge with a 400 instead of reaching the database as a 500.
@@ -46,8 +43,5 @@ export function jsonProblem(value: unknown): typeof TOO_DEEP | typeof NUL_REFUSE
   return nul ? NUL_REFUSED : null;
 }
 
-/** Refuses an address whose path or query encodes U+0000. */
-export const refuseNulInUrl: MiddlewareHandler = async (c, next) => {
-  if (/%00/i.test(c.req.url)) throw new ApiError(400, NUL_REFUSED);
-  await next();
-};
+/** True for an address whose path or query encodes U+0000 (server/http/gate.ts refuses it). */
+export const nulInUrl = (url: string) => /%00/i.test(url);

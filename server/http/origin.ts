@@ -1,28 +1,28 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { ApiError } from "../core/errors.ts";
+
+export const CROSS_SITE_REFUSED = "Cross-site request refused.";
 
 const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /**
- * Refuses state-changing requests sent by another site's page. Browsers send Origin on
+ * Throws a 403 for a state-changing request sent by another site's page. Browsers send Origin on
  * every cross-site POST/PUT/PATCH/DELETE and Sec-Fetch-Site where they support it; a
  * request that carries neither is not from a browser and so cannot ride a cookie.
  * `Origin: null` is what a native form post sends under our no-referrer policy; it passes
  * only when the browser itself says the request came from this very origin.
  */
-export function originCheck(
+export function crossSiteCheck(
   allowed: (origin: string, self: string) => boolean,
   exempt: (path: string) => boolean = () => false,
-): MiddlewareHandler {
-  return async (c, next) => {
-    if (UNSAFE.has(c.req.method) && !exempt(c.req.path)) {
-      const origin = c.req.header("origin");
-      const self = new URL(c.req.url).origin;
-      const site = c.req.header("sec-fetch-site");
-      const refused =
-        origin === "null" ? site !== "same-origin" : origin ? !allowed(origin, self) : site === "cross-site";
-      if (refused) throw new ApiError(403, "Cross-site request refused.");
-    }
-    await next();
+): (c: Context) => void {
+  return (c) => {
+    if (!UNSAFE.has(c.req.method) || exempt(c.req.path)) return;
+    const origin = c.req.header("origin");
+    const self = new URL(c.req.url).origin;
+    const site = c.req.header("sec-fetch-site");
+    const refused =
+      origin === "null" ? site !== "same-origin" : origin ? !allowed(origin, self) : site === "cross-site";
+    if (refused) throw new ApiError(403, CROSS_SITE_REFUSED);
   };
 }
