@@ -34,7 +34,7 @@ export interface LoadOptions {
   databaseUrl?: string;
 }
 
-/** A measured call with the baseline measured just before it and the target's CPU share (1 = one core). */
+/** A measured call with the mean of the baselines measured just before and after it, and the target's CPU share (1 = one core). */
 export interface Row extends Measured {
   baseline: number;
   serverCpu: number;
@@ -176,22 +176,31 @@ async function runEngine(
   const baseline: Shot = { name: BASELINE, url: `http://127.0.0.1:${ready.baselinePort}/` };
   try {
     const rows: Row[] = [];
-    // This machine's speed drifts over minutes (shared cores): each call is compared with a
-    // baseline measured just before it, and the target's CPU use shows whether the server
-    // or the load generator (one core, parsing every answer) was the limit.
+    // This machine's speed drifts over minutes (shared cores; the baseline measured 15,000 to
+    // 29,000 req/s within one quarter of an hour on 2026-11-28): each call is compared with the
+    // mean of the baselines measured just before and just after it, and the target's CPU use
+    // shows whether the server or the load generator (one core, parsing every answer) was
+    // the limit.
     const measure = async (shot: Shot, base: Measured | null) => {
       const cpu = cpuSeconds(pid);
       const started = performance.now();
       const m = await fire(shot, { connections: o.connections, seconds: o.seconds });
       const serverCpu = (cpuSeconds(pid) - cpu) / ((performance.now() - started) / 1000);
-      rows.push({ ...m, baseline: base?.rps ?? m.rps, serverCpu });
+      const row = { ...m, baseline: base?.rps ?? m.rps, serverCpu };
+      rows.push(row);
       console.log(
         `  ${m.name}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, server CPU ${(100 * serverCpu).toFixed(0)} %, ${m.statuses}`,
       );
-      return m;
+      return row;
     };
     const all = shots(app, await sessionCookie(app), ready, o.users);
-    for (const shot of all) await measure(shot, await measure(baseline, null));
+    let before = await measure(baseline, null);
+    for (const shot of all) {
+      const row = await measure(shot, before);
+      const after = await measure(baseline, null);
+      row.baseline = (before.rps + after.rps) / 2;
+      before = after;
+    }
     const storm = [];
     for (const [n, connections] of o.stormConnections.entries()) {
       const result = await stormBeside(app, all[0]!, o, connections, 77 + n);

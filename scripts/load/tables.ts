@@ -13,7 +13,7 @@ const readGoalMet = (m: EngineRun["rows"][number]) =>
 function callTable(run: EngineRun, o: LoadOptions): string[] {
   const lines = [
     `\n${run.engine}\n`,
-    "| call | req/s | baseline just before | ratio | p50 (ms) | p99 (ms) | non-2xx / errors | server CPU | goal met |",
+    "| call | req/s | baseline around it | ratio | p50 (ms) | p99 (ms) | non-2xx / errors | server CPU | goal met |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---|",
   ];
   for (const m of run.rows) {
