@@ -9,6 +9,7 @@ import { errorResponse } from "./http/errors.ts";
 import { answerError } from "./http/onError.ts";
 import { answerHeaders } from "./http/headers.ts";
 import { gate } from "./http/gate.ts";
+import { memoRouter } from "./http/memoRouter.ts";
 import { observeRequests } from "./http/requestLog.ts";
 import { accountMessageRoutes } from "./routes/accountMessages.ts";
 import { accountSessionRoutes } from "./routes/accountSessions.ts";
@@ -54,7 +55,7 @@ const API_BODY_LIMIT = 1024 * 1024;
 export function buildApp(input: AppDeps) {
   const deps = resolveDeps(input);
   const origins = Object.values(deps.config.origins).filter(Boolean);
-  const app = new Hono();
+  const app = new Hono({ router: memoRouter() });
 
   app.use(answerHeaders);
   app.use(observeRequests(deps.config));

@@ -1,5 +1,4 @@
 import { Hono, type MiddlewareHandler } from "hono";
-import { getCookie } from "hono/cookie";
 import QRCode from "qrcode";
 import { sha256 } from "../core/crypto.ts";
 import { ApiError } from "../core/errors.ts";
@@ -17,7 +16,7 @@ import type { User } from "../data/users.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { authOf } from "../http/auth.ts";
-import { SESSION_COOKIE } from "../http/cookies.ts";
+import { sessionToken } from "../http/cookies.ts";
 import { inputOf } from "../http/input.ts";
 import { reply } from "../http/reply.ts";
 import { asOwner } from "../services/hashQueue.ts";
@@ -39,7 +38,9 @@ const INCORRECT_PASSWORD = "Incorrect password.";
  * session lookup of guard), so a flood from one stolen session costs nothing.
  */
 const oneCheckPerSession: MiddlewareHandler = async (c, next) => {
-  const token = getCookie(c, SESSION_COOKIE);
+  // The same reader as the session lookup: with two session cookies, another reader could key
+  // the lock on a junk one while the lookup signs in with the real one.
+  const token = sessionToken(c);
   await (token ? asOwner(`session:${sha256(token)}`, next) : next());
 };
 

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { isPrivatePath, PRIVATE_PATHS } from "../../server/http/headers.ts";
+import { useTestApp } from "./helpers.ts";
 
 /** What the app's own `app.use(path, …)` registrations of PRIVATE_PATHS matched. */
 async function honoMatches(path: string) {
@@ -44,5 +45,15 @@ describe("the gate's private paths", () => {
     "/api%2Fv1",
   ])("matches %s as Hono matched its patterns", async (path) => {
     expect(isPrivatePath(path)).toBe(await honoMatches(path));
+  });
+});
+
+describe("the gate's refusals", () => {
+  const ctx = useTestApp();
+
+  it("keeps its NUL refusal on a private path out of caches", async () => {
+    const res = await ctx.app.request("http://localhost/api/v1/session%00");
+    expect(res.status).toBe(400);
+    expect(res.headers.get("cache-control")).toBe("no-store");
   });
 });

@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { users } from "../../server/db/schema/index.ts";
 import { sql } from "drizzle-orm";
 import { rows } from "../../server/db/client.ts";
+import { SESSION_COOKIE } from "../../server/http/cookies.ts";
+import { HASH_ALREADY } from "../../server/services/hashQueue.ts";
 import {
   HASH_BUSY,
   hashesStarted,
@@ -60,6 +62,27 @@ describe("password checks under load", () => {
     });
     const [row] = await ctx.database.db.select().from(users).where(eq(users.email, MANAGER));
     expect(row!.totpSecret).toBe(SECRET);
+  });
+
+  it("keys the one-check-per-session lock on the session that signs in, whatever other session cookies come first", async () => {
+    const thief = await signedInWithCodes();
+    const token = thief.jar.get(SESSION_COOKIE)!;
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        ctx.app.request("http://localhost/api/v1/account/mfa/disable", {
+          method: "POST",
+          headers: {
+            origin: "http://localhost",
+            "content-type": "application/json",
+            // A junk first cookie, another each time: it must not give each request its own lock.
+            cookie: `${SESSION_COOKIE}=a.${i}; ${SESSION_COOKIE}=${token}`,
+          },
+          body: JSON.stringify({ password: `guess-number-${i}` }),
+        }),
+      ),
+    );
+    const messages = await Promise.all(answers.map(async (r) => (await r.json()).data[0].message));
+    expect(messages.filter((m) => m === HASH_ALREADY).length).toBeGreaterThanOrEqual(39);
   });
 
   it("does not starve another person's sign-in while one session floods the password check", async () => {
