@@ -46,7 +46,10 @@ const SESSION_SPREAD = 0.5;
  * check) within that time and otherwise lets the route run; `keep` stores the route's
  * answer. A sign-out, a settings save or any write on this instance empties the cache; on
  * another instance a revoked session reads its own session for at most ANSWER_CACHE_MS more.
- * Nothing else a session calls is reused.
+ * Checks of one session that arrive while its answer is being made wait for that one and
+ * take it (several tabs opened at once, a kiosk wall on one account): one database read,
+ * not one each. If that one is refused or not kept, each makes its own. Nothing else a
+ * session calls is reused.
  */
 export function sessionAnswers(cache: AnswerCache) {
   const keyOf = (c: Context) => {
@@ -55,12 +58,26 @@ export function sessionAnswers(cache: AnswerCache) {
   };
   // The cache's generation when each request began: an answer made across a write is not kept.
   const began = new WeakMap<Request, number>();
+  // The checks being made now, by session: they end (settle) after the answer is kept.
+  const making = new Map<string, Promise<void>>();
   const reuse: MiddlewareHandler = async (c, next) => {
     const key = keyOf(c);
-    const hit = key ? cache.peek<Serialized>(key, maxAgeFor(c)) : undefined;
+    if (!key) return next();
+    const maxAge = maxAgeFor(c);
+    let hit = cache.peek<Serialized>(key, maxAge);
+    const running = hit ? undefined : making.get(key);
+    if (running) hit = (await running, cache.peek<Serialized>(key, maxAge));
     if (hit) return sendSerialized(c, await hit, { gzip: false });
     began.set(c.req.raw, cache.generation);
-    return next();
+    if (running) return next();
+    const { promise, resolve } = Promise.withResolvers<void>();
+    making.set(key, promise);
+    try {
+      return await next();
+    } finally {
+      making.delete(key);
+      resolve();
+    }
   };
   const keep = (c: Context, answer: Serialized) => {
     const key = keyOf(c);

@@ -6,6 +6,7 @@ import { answerCache, type AnswerCache } from "../../server/core/answerCache.ts"
 import { orderRecord } from "../../server/data/orders.ts";
 import { rows } from "../../server/db/client.ts";
 import { acceptsGzip } from "../../server/http/reply.ts";
+import { SESSION_COOKIE } from "../../server/http/cookies.ts";
 import { DEMO } from "../../server/seed/demo.ts";
 import { browser, signIn, type Browser } from "./client.ts";
 import { cardFormFor, orderRef, payPath } from "./guestPayKit.ts";
@@ -219,6 +220,42 @@ describe("the public reads, cached", () => {
     const old = await app.request("http://localhost/api/v1/session", { headers: { cookie } });
     expect(old.status).toBe(401);
     await renameDirectly("Ada");
+  });
+
+  it("makes one answer for checks of one session that arrive together, and each its own when that one is refused", async () => {
+    const real = answerCache({ ttlMs: 10_000, maxEntries: 100 });
+    let kept = 0;
+    const counting: AnswerCache = {
+      read: (key, load, maxAgeMs) => real.read(key, load, maxAgeMs),
+      peek: (key, maxAgeMs) => real.peek(key, maxAgeMs),
+      put: (key, value, spread, since) => (kept++, real.put(key, value, spread, since)),
+      clear: () => real.clear(),
+      get size() {
+        return real.size;
+      },
+      get generation() {
+        return real.generation;
+      },
+    };
+    const shared = buildApp({
+      db: ctx.database.db,
+      config: testConfig({ ANSWER_CACHE_MS: "10000" }),
+      answers: counting,
+    });
+    const admin = browser(shared);
+    await signIn(admin, "admin@example.com");
+    real.clear();
+    const together = await Promise.all(Array.from({ length: 10 }, () => admin.get("/api/v1/session")));
+    expect(together.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const names = await Promise.all(
+      together.map(async (r) => (await r.json()).data.sessionInformation.firstName),
+    );
+    expect(names).toEqual(Array(10).fill("Ada"));
+    expect(kept).toBe(1);
+    const gone = browser(shared);
+    gone.jar.set(SESSION_COOKIE, "no-such-session-token");
+    const refused = await Promise.all(Array.from({ length: 5 }, () => gone.get("/api/v1/session")));
+    expect(refused.map((r) => r.status)).toEqual(Array(5).fill(401));
   });
 
   it("keeps no session answer made while a write ran: the next check reads afresh", async () => {
