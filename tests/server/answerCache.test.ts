@@ -14,6 +14,35 @@ import { cachingApp, testConfig, useTestApp } from "./helpers.ts";
 
 // The anonymous public reads' microcache (server/core/answerCache.ts, server/http/answers.ts).
 
+/**
+ * The app over a real answer cache (10 s), watched: `onPut` sees each answer kept,
+ * `onGeneration` each read of the generation, after it was read.
+ */
+function watchedCacheApp(
+  db: Parameters<typeof buildApp>[0]["db"],
+  watch: { onPut?: () => void; onGeneration?: (real: AnswerCache) => void },
+) {
+  const real = answerCache({ ttlMs: 10_000, maxEntries: 100 });
+  const cache: AnswerCache = {
+    read: (key, load, maxAgeMs) => real.read(key, load, maxAgeMs),
+    peek: (key, maxAgeMs) => real.peek(key, maxAgeMs),
+    put: (key, value, spread, since) => {
+      watch.onPut?.();
+      real.put(key, value, spread, since);
+    },
+    clear: () => real.clear(),
+    get size() {
+      return real.size;
+    },
+    get generation() {
+      const generation = real.generation;
+      watch.onGeneration?.(real);
+      return generation;
+    },
+  };
+  return { real, app: buildApp({ db, config: testConfig({ ANSWER_CACHE_MS: "10000" }), answers: cache }) };
+}
+
 describe("the answer cache", () => {
   const clock = () => {
     let t = 0;
@@ -223,25 +252,8 @@ describe("the public reads, cached", () => {
   });
 
   it("makes one answer for checks of one session that arrive together, and each its own when that one is refused", async () => {
-    const real = answerCache({ ttlMs: 10_000, maxEntries: 100 });
     let kept = 0;
-    const counting: AnswerCache = {
-      read: (key, load, maxAgeMs) => real.read(key, load, maxAgeMs),
-      peek: (key, maxAgeMs) => real.peek(key, maxAgeMs),
-      put: (key, value, spread, since) => (kept++, real.put(key, value, spread, since)),
-      clear: () => real.clear(),
-      get size() {
-        return real.size;
-      },
-      get generation() {
-        return real.generation;
-      },
-    };
-    const shared = buildApp({
-      db: ctx.database.db,
-      config: testConfig({ ANSWER_CACHE_MS: "10000" }),
-      answers: counting,
-    });
+    const { real, app: shared } = watchedCacheApp(ctx.database.db, { onPut: () => kept++ });
     const admin = browser(shared);
     await signIn(admin, "admin@example.com");
     real.clear();
@@ -261,29 +273,13 @@ describe("the public reads, cached", () => {
   it("keeps no session answer made while a write ran: the next check reads afresh", async () => {
     // A cache whose generation, read as a session check begins, is followed at once by a
     // write's clear(): the check's answer was made across that write.
-    const real = answerCache({ ttlMs: 10_000, maxEntries: 100 });
     let writeAsNextCheckBegins = false;
-    const cache: AnswerCache = {
-      read: (key, load, maxAgeMs) => real.read(key, load, maxAgeMs),
-      peek: (key, maxAgeMs) => real.peek(key, maxAgeMs),
-      put: (key, value, spread, since) => real.put(key, value, spread, since),
-      clear: () => real.clear(),
-      get size() {
-        return real.size;
+    const { app: raced } = watchedCacheApp(ctx.database.db, {
+      onGeneration: (real) => {
+        if (!writeAsNextCheckBegins) return;
+        writeAsNextCheckBegins = false;
+        real.clear();
       },
-      get generation() {
-        const generation = real.generation;
-        if (writeAsNextCheckBegins) {
-          writeAsNextCheckBegins = false;
-          real.clear();
-        }
-        return generation;
-      },
-    };
-    const raced = buildApp({
-      db: ctx.database.db,
-      config: testConfig({ ANSWER_CACHE_MS: "10000" }),
-      answers: cache,
     });
     const admin = browser(raced);
     await signIn(admin, "admin@example.com");
