@@ -26,6 +26,8 @@ export interface AnswerCache {
   /** How many times the cache was cleared: an answer made while it changed is stale. */
   readonly generation: number;
   readonly size: number;
+  /** How long an answer is kept (0: the cache keeps nothing). */
+  readonly ttlMs: number;
 }
 
 interface Entry {
@@ -104,5 +106,6 @@ export function answerCache(options: {
     get size() {
       return entries.size;
     },
+    ttlMs,
   };
 }

@@ -36,6 +36,16 @@ export function cachedAnswer<T>(c: Context, cache: AnswerCache, key: string, loa
   return cache.read(key, load, maxAgeFor(c));
 }
 
+/** A check waits this long, at most, for the same session's answer another check is making. */
+const SHARED_WAIT_MS = 1000;
+
+/** Settles when `p` does or after `ms`, whichever is first. */
+async function atMost(p: Promise<void>, ms: number) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([p, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
 /** A session's answer lives between half and all of the cache's time. */
 const SESSION_SPREAD = 0.5;
 
@@ -46,10 +56,11 @@ const SESSION_SPREAD = 0.5;
  * check) within that time and otherwise lets the route run; `keep` stores the route's
  * answer. A sign-out, a settings save or any write on this instance empties the cache; on
  * another instance a revoked session reads its own session for at most ANSWER_CACHE_MS more.
- * Checks of one session that arrive while its answer is being made wait for that one and
- * take it (several tabs opened at once, a kiosk wall on one account): one database read,
- * not one each. If that one is refused or not kept, each makes its own. Nothing else a
- * session calls is reused.
+ * Checks of one session that arrive while its answer is being made wait for that one (at
+ * most SHARED_WAIT_MS) and take it (several tabs opened at once, a kiosk wall on one
+ * account): one database read, not one each. If that one is refused, not kept or slow, each
+ * makes its own; a check asking for a fresh answer never waits for one begun before it.
+ * Nothing else a session calls is reused.
  */
 export function sessionAnswers(cache: AnswerCache) {
   const keyOf = (c: Context) => {
@@ -65,17 +76,22 @@ export function sessionAnswers(cache: AnswerCache) {
     if (!key) return next();
     const maxAge = maxAgeFor(c);
     let hit = cache.peek<Serialized>(key, maxAge);
-    const running = hit ? undefined : making.get(key);
-    if (running) hit = (await running, cache.peek<Serialized>(key, maxAge));
+    // An answer begun before a request for a fresh one may be older than it asks for.
+    const running = hit || maxAge !== undefined ? undefined : making.get(key);
+    if (running) {
+      await atMost(running, SHARED_WAIT_MS);
+      hit = cache.peek<Serialized>(key);
+    }
     if (hit) return sendSerialized(c, await hit, { gzip: false });
     began.set(c.req.raw, cache.generation);
-    if (running) return next();
+    // Nothing to wait for when the cache keeps nothing, or after a wait that found nothing.
+    if (running || cache.ttlMs <= 0) return next();
     const { promise, resolve } = Promise.withResolvers<void>();
     making.set(key, promise);
     try {
       return await next();
     } finally {
-      making.delete(key);
+      if (making.get(key) === promise) making.delete(key);
       resolve();
     }
   };

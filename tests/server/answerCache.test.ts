@@ -34,6 +34,7 @@ function watchedCacheApp(
     get size() {
       return real.size;
     },
+    ttlMs: real.ttlMs,
     get generation() {
       const generation = real.generation;
       watch.onGeneration?.(real);
