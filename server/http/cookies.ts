@@ -22,21 +22,15 @@ const TOKEN_VALUE = /^[A-Za-z0-9_-]+$/;
 
 /**
  * The first `name` cookie's value, for cookies whose values are base64url tokens: no
- * percent-decoding and no other cookie parsed. Every signed-in request (and its cached
- * session check) reads the session cookie; Hono's getCookie split and decoded the whole
- * header each time. A value outside base64url is no token, as a wrong token is.
+ * percent-decoding, one pattern for the value. Every signed-in request (and its cached
+ * session check) reads the session cookie; Hono's getCookie checked and decoded every pair
+ * each time. A value outside base64url is no token, as a wrong token is.
  */
 export function tokenCookie(header: string | undefined, name: string): string | null {
-  if (!header) return null;
-  for (let at = header.indexOf(name); at !== -1; at = header.indexOf(name, at + 1)) {
-    let start = at + name.length;
-    // A whole name: at the start or after "; " (or ";"), then optional spaces and "=".
-    const before = header.slice(0, at).trimEnd();
-    if (before !== "" && !before.endsWith(";")) continue;
-    while (header[start] === " " || header[start] === "\t") start++;
-    if (header[start] !== "=") continue;
-    const end = header.indexOf(";", start);
-    const value = header.slice(start + 1, end === -1 ? undefined : end).trim();
+  for (const pair of header ? header.split(";") : []) {
+    const eq = pair.indexOf("=");
+    if (eq === -1 || pair.slice(0, eq).trim() !== name) continue;
+    const value = pair.slice(eq + 1).trim();
     // As Hono's getCookie: a value that is not one passes over to the next cookie of that name.
     if (TOKEN_VALUE.test(value)) return value;
   }
