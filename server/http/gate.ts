@@ -11,10 +11,10 @@ import { crossSiteCheck } from "./origin.ts";
 
 /**
  * The checks every request passes before any route, as one middleware: the private paths'
- * no-store (on their refusals too), a NUL in the URL (400), a host name not ours (421), the local-only demo (403),
- * a cross-site write (403); after the answer, a write empties the answer cache. One layer,
- * not six: each async layer cost about 2 µs of a cached read's ~150 (measured here), and
- * every request of the portal passes through all of them.
+ * no-store (on their refusals too), a NUL in the URL (400), a host name not ours (421), the
+ * local-only demo (403), a cross-site write (403); after the answer, a write empties the
+ * answer cache. One layer, not six: each async layer cost about 2 µs of a cached read's ~150
+ * (measured here), and every request of the portal passes through all of them.
  */
 export function gate(
   config: Config,
