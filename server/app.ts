@@ -77,12 +77,11 @@ export function buildApp(input: AppDeps) {
   app.use("/gateway/*", limitBody);
   app.use("/user/*", limitBody);
   app.use("/devices/*", limitBody);
-  // The report page's big answers (chart image ~46 KB, chart data ~80 KB) shrink to a third
-  // or less with gzip: on a slow link that is most of the wait for the first chart.
-  // Gzip only: an answer sent plain to a visitor who takes no gzip (deflate, say) must not be
-  // compressed again on every request.
+  // The report page's chart image (~46 KB) shrinks to a third or less with gzip: on a slow
+  // link that is most of the wait for the first chart. Gzip only: an answer sent plain to a
+  // visitor who takes no gzip (deflate, say) must not be compressed again on every request.
+  // The report's JSON reads gzip their own answers (sendSerialized), once per cached answer.
   app.use("/public/report-svg/*", compress({ encoding: "gzip" }));
-  app.use("/api/v1/device-data/public/report/*", compress({ encoding: "gzip" }));
 
   // api host: the JSON API of the signed-in app, devices and integrators. Unknown /api/ paths
   // answer the error list, never a page.

@@ -13,7 +13,7 @@ export function reply<E extends Endpoint>(c: Context, _endpoint: E, data: Respon
 
 const gzipped = promisify(gzip);
 /** Below this a gzip saves less than its own headers cost. */
-const GZIP_FROM_BYTES = 1024;
+export const GZIP_FROM_BYTES = 1024;
 
 /**
  * A success envelope serialized once and sent to many: a cached public answer (a report on a
@@ -55,8 +55,7 @@ export function acceptsGzip(accept: string | undefined): boolean {
  * enough, and shared (`gzip: false` for an answer few will get, such as one session's).
  */
 export async function sendSerialized(c: Context, answer: Serialized, opts: { gzip?: boolean } = {}) {
-  // Vary is set here. A compress() middleware on the path (gzip only, app.ts) leaves a gzipped
-  // answer alone, and one this function sent plain goes to a visitor who takes no gzip.
+  // Vary is set here: the same URL is answered gzipped or plain by the request's Accept-Encoding.
   const headers: Record<string, string> = { "Content-Type": "application/json", Vary: "Accept-Encoding" };
   const worth = opts.gzip !== false && answer.json.length >= GZIP_FROM_BYTES;
   if (!worth || !acceptsGzip(c.req.header("accept-encoding"))) return c.body(answer.json, 200, headers);

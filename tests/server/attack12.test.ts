@@ -6,6 +6,7 @@ import { rows } from "../../server/db/client.ts";
 import { rateLimits, userAssignments, users } from "../../server/db/schema/index.ts";
 import { DEMO } from "../../server/seed/demo.ts";
 import { hashQueueFull, withHashSlot } from "../../server/services/hashQueue.ts";
+import { GZIP_FROM_BYTES } from "../../server/http/reply.ts";
 import { browser, signIn, type Browser } from "./client.ts";
 import { orderRef } from "./guestPayKit.ts";
 import { cachingApp, TEST_NOW, useTestApp } from "./helpers.ts";
@@ -180,16 +181,21 @@ describe("attacks on the cached public answers", () => {
     },
   );
 
-  it("never sends a zipped chart or report answer to a visitor who refuses gzip", async () => {
+  it("never sends a zipped chart or report answer to a visitor who refuses gzip, and zips only one worth it", async () => {
     for (const path of [REPORT_PATH, REPORT_DATA_PATH]) {
       const refused = await get(path, { "accept-encoding": "gzip;q=0, identity" });
       expect(refused.status).toBe(200);
       expect(refused.headers.get("content-encoding")).toBeNull();
       expect(refused.headers.get("vary")).toMatch(/accept-encoding/i);
+      const plain = await textOf(refused);
       const zipped = await get(path, { "accept-encoding": "gzip" });
-      expect(zipped.headers.get("content-encoding")).toBe("gzip");
-      expect(JSON.parse(await textOf(zipped))).toEqual(JSON.parse(await textOf(refused)));
+      const worth = plain.length >= GZIP_FROM_BYTES;
+      expect(zipped.headers.get("content-encoding"), path).toBe(worth ? "gzip" : null);
+      expect(JSON.parse(await textOf(zipped))).toEqual(JSON.parse(plain));
     }
+    // Both kinds are covered: the fixed report's metadata goes zipped, its short chart data plain.
+    expect((await textOf(await get(REPORT_PATH))).length).toBeGreaterThanOrEqual(GZIP_FROM_BYTES);
+    expect((await textOf(await get(REPORT_DATA_PATH))).length).toBeLessThan(GZIP_FROM_BYTES);
   });
 
   it("answers a HEAD of a cached answer without a body", async () => {
