@@ -2,8 +2,8 @@ import { availableParallelism } from "node:os";
 import { ApiError } from "../core/errors.ts";
 
 /**
- * Password hashing is deliberately slow (~100 ms of CPU and 32 MiB each) and runs on libuv's
- * four shared threads, which file access needs too. So at most RUNNING hashes run at once,
+ * Password hashing is deliberately slow (~100 ms of CPU and 32 MiB each); it runs on threads
+ * of its own at a lower priority (hashThreads.ts). So at most RUNNING hashes run at once,
  * at most WAITING wait their turn, and each owner (a signed-in person) has one at a time;
  * beyond that a request is refused at once with 429 instead of queueing for seconds, so one
  * flood cannot hold up everybody else's sign-in.

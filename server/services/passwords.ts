@@ -1,12 +1,8 @@
-import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import { hashesWaiting, withHashSlot } from "./hashQueue.ts";
+import { scryptOnThread as scrypt } from "./hashThreads.ts";
 
 export { HASH_BUSY, hashesStarted, hashesWaiting, hashQueueFull, withHashSlot } from "./hashQueue.ts";
-
-const scrypt = (pw: string, salt: Buffer, len: number, opts: ScryptOptions) =>
-  new Promise<Buffer>((resolve, reject) =>
-    scryptCb(pw, salt, len, opts, (e, k) => (e ? reject(e) : resolve(k))),
-  );
 
 /**
  * scrypt is memory-hard: N=2^15, r=8 uses 32 MiB and ~100 ms of a core per hash.

@@ -169,6 +169,9 @@ describe("attacks on the cached public answers", () => {
     ["GZIP", true],
     ["br;q=1, gzip;q=0.1", true],
     ["identity;q=0, gzip", true],
+    ["*", true],
+    ["*;q=0", false],
+    ["gzip;q=0, *", false],
   ])(
     "sends the order plain or gzipped as %j allows (gzip: %s), the same text either way",
     async (accept, zipped) => {

@@ -1,0 +1,35 @@
+import { scryptSync } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { NICE, scryptOnThread } from "../../server/services/hashThreads.ts";
+
+const OPTIONS = { N: 1024, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+const salt = Buffer.from("0123456789abcdef");
+
+/** The nice value of each thread of this process (field 19 of /proc/self/task/<id>/stat). */
+const niceValues = () =>
+  readdirSync("/proc/self/task").map((id) => {
+    const stat = readFileSync(`/proc/self/task/${id}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+  });
+
+describe("password hashing threads", () => {
+  it("gives the key crypto.scrypt gives, for hashes at once", async () => {
+    const passwords = ["correct horse", "battery staple", "ünïcödé", ""];
+    const keys = await Promise.all(passwords.map((pw) => scryptOnThread(pw, salt, 32, OPTIONS)));
+    keys.forEach((key, i) => expect(key.equals(scryptSync(passwords[i]!, salt, 32, OPTIONS))).toBe(true));
+  });
+
+  it.runIf(process.platform === "linux")("hashes on a thread below the event loop's priority", async () => {
+    await scryptOnThread("pw", salt, 32, OPTIONS);
+    expect(niceValues()).toContain(NICE);
+    // The process's own threads keep theirs: only the hashing thread is lowered.
+    expect(readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ")[16]).toBe("0");
+  });
+
+  it("rejects what scrypt refuses and goes on hashing afterwards", async () => {
+    await expect(scryptOnThread("pw", salt, 32, { ...OPTIONS, maxmem: 1024 })).rejects.toThrow(/memory/i);
+    const key = await scryptOnThread("pw", salt, 32, OPTIONS);
+    expect(key.equals(scryptSync("pw", salt, 32, OPTIONS))).toBe(true);
+  });
+});
