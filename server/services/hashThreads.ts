@@ -65,6 +65,8 @@ export function scryptOnThread(
     const onError = (error: Error) => settle(false, error);
     const onExit = () => settle(false, new Error("The password thread stopped."));
     worker.on("message", onAnswer).on("error", onError).on("exit", onExit);
+    // A worker thread's postMessage, not a window's: there is no origin to name.
+    // oxlint-disable-next-line unicorn/require-post-message-target-origin
     worker.postMessage({ password, salt, len, options });
   });
 }
