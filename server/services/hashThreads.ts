@@ -22,7 +22,10 @@ export const NICE = 10;
 const SOURCE = `
 const { parentPort, workerData } = process.getBuiltinModule("node:worker_threads");
 const { scryptSync } = process.getBuiltinModule("node:crypto");
-if (workerData.nice !== null) process.getBuiltinModule("node:os").setPriority(workerData.nice);
+// A system that refuses the lower priority (a locked-down container) still gets its hashes.
+try {
+  if (workerData.nice !== null) process.getBuiltinModule("node:os").setPriority(workerData.nice);
+} catch {}
 parentPort.on("message", ({ password, salt, len, options }) => {
   try {
     parentPort.postMessage({ key: scryptSync(password, salt, len, options) });
@@ -37,8 +40,8 @@ type Answer = { key: Uint8Array; error?: undefined } | { error: string; key?: un
 /** Threads waiting for a hash; one is started when none waits (hashQueue bounds how many run). */
 const idle: Worker[] = [];
 
-function start(): Worker {
-  const nice = process.platform === "linux" ? NICE : null;
+/** A hashing thread at `nice` (null: the process's own priority). */
+export function startHashThread(nice: number | null = process.platform === "linux" ? NICE : null): Worker {
   const worker = new Worker(SOURCE, { eval: true, workerData: { nice } });
   // An idle thread never keeps a stopping process (or a test run) alive.
   worker.unref();
@@ -52,7 +55,7 @@ export function scryptOnThread(
   len: number,
   options: ScryptOptions,
 ): Promise<Buffer> {
-  const worker = idle.pop() ?? start();
+  const worker = idle.pop() ?? startHashThread();
   return new Promise((resolve, reject) => {
     /** Ends this hash; a thread that answered waits for the next one, a failed one is dropped. */
     const settle = (answered: boolean, error: Error | null, key?: Uint8Array) => {

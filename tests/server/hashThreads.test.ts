@@ -1,7 +1,7 @@
 import { scryptSync } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { NICE, scryptOnThread } from "../../server/services/hashThreads.ts";
+import { NICE, scryptOnThread, startHashThread } from "../../server/services/hashThreads.ts";
 
 const OPTIONS = { N: 1024, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const salt = Buffer.from("0123456789abcdef");
@@ -25,6 +25,15 @@ describe("password hashing threads", () => {
     expect(niceValues()).toContain(NICE);
     // The process's own threads keep theirs: only the hashing thread is lowered.
     expect(readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ")[16]).toBe("0");
+  });
+
+  it("still hashes where the system refuses the lower priority", async () => {
+    // 100 is out of setPriority's range: it throws as a refusing system would.
+    const thread = startHashThread(100);
+    thread.postMessage({ password: "pw", salt, len: 32, options: OPTIONS });
+    const answer = await new Promise<{ key: Uint8Array }>((resolve) => thread.once("message", resolve));
+    await thread.terminate();
+    expect(Buffer.from(answer.key).equals(scryptSync("pw", salt, 32, OPTIONS))).toBe(true);
   });
 
   it("rejects what scrypt refuses and goes on hashing afterwards", async () => {
