@@ -30,6 +30,7 @@ describe("password hashing threads", () => {
   it("still hashes where the system refuses the lower priority", async () => {
     // 100 is out of setPriority's range: it throws as a refusing system would.
     const thread = startHashThread(100);
+    // oxlint-disable-next-line unicorn/require-post-message-target-origin -- a worker thread's, not a window's
     thread.postMessage({ password: "pw", salt, len: 32, options: OPTIONS });
     const answer = await new Promise<{ key: Uint8Array }>((resolve) => thread.once("message", resolve));
     await thread.terminate();
