@@ -22,9 +22,11 @@ export const NICE = 10;
 const SOURCE = `
 const { parentPort, workerData } = process.getBuiltinModule("node:worker_threads");
 const { scryptSync } = process.getBuiltinModule("node:crypto");
-// A system that refuses the lower priority (a locked-down container) still gets its hashes.
+// Only ever lowered (a process started at a lower priority keeps it); a system that refuses
+// (a locked-down container) still gets its hashes.
 try {
-  if (workerData.nice !== null) process.getBuiltinModule("node:os").setPriority(workerData.nice);
+  const os = process.getBuiltinModule("node:os");
+  if (workerData.nice !== null && os.getPriority() < workerData.nice) os.setPriority(workerData.nice);
 } catch {}
 parentPort.on("message", ({ password, salt, len, options }) => {
   try {
@@ -43,7 +45,14 @@ const idle: Worker[] = [];
 /** A hashing thread at `nice` (null: the process's own priority). */
 export function startHashThread(nice: number | null = process.platform === "linux" ? NICE : null): Worker {
   const worker = new Worker(SOURCE, { eval: true, workerData: { nice } });
-  // An idle thread never keeps a stopping process (or a test run) alive.
+  // A thread that fails or stops while idle leaves the pool (a hash under way is rejected by its
+  // own listeners), and its error never goes unheard.
+  const drop = () => {
+    const at = idle.indexOf(worker);
+    if (at >= 0) idle.splice(at, 1);
+  };
+  worker.on("error", drop).on("exit", drop);
+  // Idle, it never keeps a stopping process (or a test run) alive; a hash under way does.
   worker.unref();
   return worker;
 }
@@ -59,7 +68,8 @@ export function scryptOnThread(
   return new Promise((resolve, reject) => {
     /** Ends this hash; a thread that answered waits for the next one, a failed one is dropped. */
     const settle = (answered: boolean, error: Error | null, key?: Uint8Array) => {
-      worker.off("message", onAnswer).off("error", onError).off("exit", onExit);
+      worker.off("message", onAnswer).off("messageerror", onError).off("error", onError).off("exit", onExit);
+      worker.unref();
       if (answered) idle.push(worker);
       if (error) return reject(error);
       resolve(Buffer.from(key!.buffer, key!.byteOffset, key!.byteLength));
@@ -67,7 +77,9 @@ export function scryptOnThread(
     const onAnswer = (a: Answer) => settle(true, a.error === undefined ? null : new Error(a.error), a.key);
     const onError = (error: Error) => settle(false, error);
     const onExit = () => settle(false, new Error("The password thread stopped."));
-    worker.on("message", onAnswer).on("error", onError).on("exit", onExit);
+    worker.on("message", onAnswer).on("messageerror", onError).on("error", onError).on("exit", onExit);
+    // A seed or a script awaiting its hash has nothing else keeping the process alive.
+    worker.ref();
     // A worker thread's postMessage, not a window's: there is no origin to name.
     // oxlint-disable-next-line unicorn/require-post-message-target-origin
     worker.postMessage({ password, salt, len, options });
