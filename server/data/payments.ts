@@ -144,7 +144,9 @@ export async function writeQuoteOrder(
     validationId,
     productFamily: quote.productFamily,
     contactName: quote.contactName,
-    contactEmail: quote.contactEmail ?? p.email,
+    // The typed address is where receipts go, never the contact: it grants nothing (decisions.md).
+    contactEmail: quote.contactEmail,
+    receiptEmail: p.email,
     createdAt: at,
     shippingStatus: "Received",
     poNumber: p.poNumber,

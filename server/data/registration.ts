@@ -32,34 +32,58 @@ const FREE_FEATURES = {
 };
 
 /**
- * The subscription a new account joins. When it registered from an order or quote whose
- * contact email is its own, it joins that record's subscription (Billing role, or
- * Administrator when nobody is there yet) while that subscription's plan has a user place
- * left; an invitation (Grant Account Access, which took its place when sent) places it in
- * the inviting subscription with the invited role; otherwise it gets a subscription of its own.
+ * Whether a subscription signs its people in through an identity provider. Nobody joins such a
+ * subscription except by the provider's assertion (server/routes/samlComplete.ts).
+ */
+async function federated(db: Db, subscriptionId: number): Promise<boolean> {
+  const [row] = await rows<{ saml: boolean }>(
+    db,
+    sql`select exists (select 1 from subscriptions s join saml_configs c on c.name = s.saml_config_name
+        where s.id = ${subscriptionId}) as saml`,
+  );
+  return row?.saml ?? false;
+}
+
+/**
+ * The record a referrer names with its back-office contact: the address the company's own
+ * systems set on the quote (an order keeps its quote's), never one typed into a form.
+ */
+async function referredContact(db: Db, referrer: string | null) {
+  const record = parseReferrer(referrer);
+  // A referrer stored before ids were bounded may name no possible record: it names none.
+  if (!record || record.id > MAX_ID) return null;
+  const table = record.kind === "order" ? sql`orders` : sql`quotes`;
+  const [rec] = await rows<{ subscription_id: number | null; contact_email: string | null }>(
+    db,
+    sql`select subscription_id, contact_email from ${table} where id = ${record.id}`,
+  );
+  return rec?.subscription_id ? { subscriptionId: rec.subscription_id, email: rec.contact_email } : null;
+}
+
+/**
+ * The subscription a new account joins, only on a proof the subscription itself issued:
+ * an invitation (Grant Account Access, which took its place when sent) places it with the
+ * invited role; registering from a quote or order whose back-office contact address is its
+ * own places it as Billing (Administrator when nobody is there yet) while the plan has a user
+ * place left. An address typed by a payer is a receipt address and proves nothing. A
+ * federated subscription is never joined this way. Otherwise the account gets a
+ * subscription of its own (docs/decisions.md, "Who may join a subscription").
  */
 async function subscriptionFor(db: Db, email: string, referrer: string | null, now: Date) {
   const invited = await takeInvitation(db, referrer, email);
-  if (invited) return invited;
-  const record = parseReferrer(referrer);
-  // A referrer stored before ids were bounded may name no possible record: it names none.
-  if (record && record.id <= MAX_ID) {
-    const table = record.kind === "order" ? sql`orders` : sql`quotes`;
-    const [rec] = await rows<{ subscription_id: number | null; contact_email: string | null }>(
+  if (invited && !(await federated(db, invited.id))) return invited;
+  const contact = invited ? null : await referredContact(db, referrer);
+  if (
+    contact &&
+    contact.email?.toLowerCase() === email &&
+    !(await federated(db, contact.subscriptionId)) &&
+    (await roomForPerson(db, contact.subscriptionId, email, now)).ok
+  ) {
+    const [n] = await rows<{ n: number }>(
       db,
-      sql`select subscription_id, contact_email from ${table} where id = ${record.id}`,
+      sql`select count(*)::int as n from user_assignments where subscription_id = ${contact.subscriptionId}`,
     );
-    if (
-      rec?.subscription_id &&
-      rec.contact_email?.toLowerCase() === email &&
-      (await roomForPerson(db, rec.subscription_id, email, now)).ok
-    ) {
-      const [n] = await rows<{ n: number }>(
-        db,
-        sql`select count(*)::int as n from user_assignments where subscription_id = ${rec.subscription_id}`,
-      );
-      return { id: rec.subscription_id, roleId: n?.n ? Role.BILLING : Role.ADMINISTRATOR };
-    }
+    return { id: contact.subscriptionId, roleId: n?.n ? Role.BILLING : Role.ADMINISTRATOR };
   }
   const [sub] = await db
     .insert(subscriptions)

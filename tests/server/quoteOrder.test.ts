@@ -1,10 +1,10 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { eq, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
-import { orders, quotes, sandboxCharges, uploadedFiles } from "../../server/db/schema/index.ts";
+import { orders, outbox, quotes, sandboxCharges, uploadedFiles } from "../../server/db/schema/index.ts";
 import { quoteRecord } from "../../server/data/quotes.ts";
 import { AMOUNT_CHANGED, KEY_REUSED } from "../../server/routes/paymentFlow.ts";
 import { QUOTE_EXPIRED, QUOTE_ORDERED } from "../../server/routes/paymentPlans.ts";
@@ -391,6 +391,29 @@ describe("signed-in quote order and balance payment", () => {
       });
       expect(file!.storedPath).toMatch(/^uploads\/[0-9a-f]{32}$/);
       expect(readdirSync(join(dataDir, "uploads"))).toContain(file!.storedPath.slice("uploads/".length));
+    });
+
+    it("keeps an outsider a Billing member names in an order on terms out of the subscription (issue 32)", async () => {
+      // A quote the back office sent without a contact address: the form's is the only one.
+      await db().update(quotes).set({ contactEmail: null }).where(eq(quotes.id, OPEN));
+      const b = await as("billing@example.com");
+      const outsider = "outsider@elsewhere.example";
+      const form = await poForm(b, { email: outsider });
+      const res = await multipart(b, "/quote/order", form, poFile(CSV, "po.csv", "text/csv"));
+      expect(res.status).toBe(200);
+      const { orderId } = (await res.json()).data as { orderId: number };
+      const [order] = await db().select().from(orders).where(eq(orders.id, orderId));
+      expect([order!.contactEmail, order!.receiptEmail]).toEqual([null, outsider]);
+      const stranger = browser(app, ORIGIN);
+      await stranger.form("/user/new/sign-up", { emailAddress: outsider, referrer: `ord-${orderId}` });
+      const [mail] = await db().select().from(outbox).orderBy(desc(outbox.id)).limit(1);
+      const token = /token=([\w-]+)/.exec(mail!.text)![1]!;
+      const fields = { token, firstName: "Out", lastName: "Sider", password: "a-good-password" };
+      expect((await stranger.form("/user/validate", fields)).status).toBe(200);
+      expect((await stranger.json("/api/v1/session/terms-accepted", {})).status).toBe(200);
+      const info = (await (await stranger.get("/api/v1/session")).json()).data.sessionInformation;
+      expect(info.activeSubscription.name).toBe(`${outsider} account`);
+      expect((await stranger.get(`/api/v1/orders/${orderId}`)).status).toBe(404);
     });
 
     it("accepts a CSV", async () => {

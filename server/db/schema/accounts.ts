@@ -200,4 +200,6 @@ export const outbox = pgTable("outbox", {
   html: text("html"),
   createdAt: createdAt(),
   sentAt: tz("sent_at"),
+  /** Until when the one-time link in the text works; after it (or once sent) the link is cut out. */
+  secretUntil: tz("secret_until"),
 });

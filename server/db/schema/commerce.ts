@@ -99,7 +99,10 @@ export const orders = pgTable(
     validationId: text("validation_id").notNull().unique(),
     productFamily: text("product_family").notNull(),
     contactName: text("contact_name").notNull(),
+    /** The quote's contact as the back office set it: the only address that may join its subscription. */
     contactEmail: text("contact_email"),
+    /** Where the payer asked for receipts (typed into a payment or order form): grants nothing. */
+    receiptEmail: text("receipt_email"),
     createdAt: createdAt(),
     shippingTimestamp: tz("shipping_timestamp"),
     shippingStatus: text("shipping_status").notNull(),
