@@ -16,7 +16,7 @@ export function BackToList({ to }: { to: "orders" | "quotes" }) {
 export function RecordPending(props: {
   title: string;
   to: "orders" | "quotes";
-  state: { status: "loading" } | { status: "failed"; message: string | null };
+  state: { status: "loading" } | { status: "failed"; message: string | null; hint?: string };
   onDismiss: () => void;
 }) {
   return (
@@ -25,7 +25,10 @@ export function RecordPending(props: {
       {props.state.status === "loading" ? (
         <p aria-busy="true">Loading...</p>
       ) : (
-        props.state.message && <ErrorBanner message={props.state.message} onDismiss={props.onDismiss} />
+        <>
+          {props.state.message && <ErrorBanner message={props.state.message} onDismiss={props.onDismiss} />}
+          {props.state.hint && <p className="record-hint">{props.state.hint}</p>}
+        </>
       )}
       <BackToList to={props.to} />
     </section>

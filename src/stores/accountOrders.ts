@@ -13,7 +13,7 @@ import {
 import { getTrackingDetails, type Shipment } from "../api/shipments.ts";
 import { parsePublicOrderRef } from "../domain/order.ts";
 import { parseQuoteNumber } from "../domain/quote.ts";
-import { call } from "./http.ts";
+import { call, RequestFailure } from "./http.ts";
 import { $shipmentDialog } from "./shipments.ts";
 
 /*
@@ -27,6 +27,23 @@ export const RECORD_LOAD_FAILED = {
   order: "Unexpected Error retrieving order.",
   quote: "Unexpected Error retrieving quote.",
 } as const;
+/**
+ * Said under the spec's banner when the server does not show the record to this person
+ * (another subscription's, or none): someone who registered from its link without an
+ * invitation lands here (docs/decisions.md, "Who may join a subscription").
+ */
+export const NOT_IN_ACCOUNT = {
+  order:
+    "This order is not in your account. If it belongs to your organization, ask your administrator to grant you access.",
+  quote:
+    "This quote is not in your account. If it belongs to your organization, ask your administrator to grant you access.",
+} as const;
+/** A failed record load: the spec's banner, and the advice when the record is not this person's. */
+const recordFailure = (e: unknown, kind: "order" | "quote") => ({
+  status: "failed" as const,
+  message: RECORD_LOAD_FAILED[kind],
+  ...(e instanceof RequestFailure && e.status === 404 && { hint: NOT_IN_ACCOUNT[kind] }),
+});
 export const LIST_LOAD_FAILED = {
   order: "Unexpected error loading orders. Please try again.",
   quote: "Unexpected error loading quotes. Please try again.",
@@ -93,7 +110,9 @@ export function quoteIdOf(param: string): number | null {
 }
 
 export type RecordState<T> =
-  { status: "loading" } | { status: "ready"; record: T } | { status: "failed"; message: string | null };
+  | { status: "loading" }
+  | { status: "ready"; record: T }
+  | { status: "failed"; message: string | null; hint?: string };
 
 /** The order page's order and its shipments (null when their list failed: the page's banner). */
 export const $accountOrder = atom<RecordState<{ order: AccountOrder; shipments: Shipment[] | null }>>({
@@ -118,8 +137,8 @@ export async function loadAccountOrder(param: string) {
     ]);
     if (ask === askedOrder)
       $accountOrder.set({ status: "ready", record: { order: orderDetails, shipments } });
-  } catch {
-    if (ask === askedOrder) $accountOrder.set({ status: "failed", message: RECORD_LOAD_FAILED.order });
+  } catch (e) {
+    if (ask === askedOrder) $accountOrder.set(recordFailure(e, "order"));
   }
 }
 
@@ -133,15 +152,16 @@ export async function loadAccountQuote(param: string) {
     if (id === null) throw new Error("Not a quote address.");
     const { quoteDetails } = await call(getAccountQuote, undefined, { quoteId: id });
     if (ask === askedQuote) $accountQuote.set({ status: "ready", record: quoteDetails });
-  } catch {
-    if (ask === askedQuote) $accountQuote.set({ status: "failed", message: RECORD_LOAD_FAILED.quote });
+  } catch (e) {
+    if (ask === askedQuote) $accountQuote.set(recordFailure(e, "quote"));
   }
 }
 
 /** Hides a record page's failure banner (the page keeps its Back to List). */
 export function dismissRecordError(kind: "order" | "quote") {
   const store = kind === "order" ? $accountOrder : $accountQuote;
-  if (store.get().status === "failed") store.set({ status: "failed", message: null });
+  const state = store.get();
+  if (state.status === "failed") store.set({ ...state, message: null });
 }
 
 /**

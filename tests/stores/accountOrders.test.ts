@@ -180,12 +180,34 @@ describe("an order page", () => {
     api.on(getAccountOrder, NOT_FOUND);
     api.on(getAccountShipmentList, NOT_FOUND);
     await loadAccountOrder("5012");
-    expect($accountOrder.get()).toEqual({ status: "failed", message: "Unexpected Error retrieving order." });
+    expect($accountOrder.get()).toEqual({
+      status: "failed",
+      message: "Unexpected Error retrieving order.",
+      hint: "This order is not in your account. If it belongs to your organization, ask your administrator to grant you access.",
+    });
     await loadAccountOrder("not-an-order");
     expect($accountOrder.get()).toEqual({ status: "failed", message: RECORD_LOAD_FAILED.order });
     expect(api.calls(getAccountOrder)).toHaveLength(1);
     dismissRecordError("order");
     expect($accountOrder.get()).toEqual({ status: "failed", message: null });
+  });
+
+  test("asks a person shown no quote to ask their administrator, under the spec's banner; a server failure only shows the banner", async () => {
+    api.on(getAccountQuote, NOT_FOUND);
+    await loadAccountQuote("QUO-1005");
+    expect($accountQuote.get()).toEqual({
+      status: "failed",
+      message: "Unexpected Error retrieving quote.",
+      hint: "This quote is not in your account. If it belongs to your organization, ask your administrator to grant you access.",
+    });
+    dismissRecordError("quote");
+    expect($accountQuote.get()).toMatchObject({
+      message: null,
+      hint: expect.stringMatching(/administrator/),
+    });
+    api.on(getAccountQuote, FAILED);
+    await loadAccountQuote("QUO-1005");
+    expect($accountQuote.get()).toEqual({ status: "failed", message: RECORD_LOAD_FAILED.quote });
   });
 
   test("opens the Shipment Details dialog on Track and shows the carrier's activity", async () => {
@@ -219,6 +241,6 @@ describe("a quote page", () => {
   test("shows the spec's banner when the quote cannot load", async () => {
     api.on(getAccountQuote, NOT_FOUND);
     await loadAccountQuote("QUO-1005");
-    expect($accountQuote.get()).toEqual({ status: "failed", message: "Unexpected Error retrieving quote." });
+    expect($accountQuote.get()).toMatchObject({ status: "failed", message: "Unexpected Error retrieving quote." });
   });
 });
