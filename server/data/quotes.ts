@@ -43,6 +43,8 @@ export async function quoteRecord(db: Db, id: number): Promise<QuoteRecord | nul
 
 /** A quote token: 128 random bits as lower-case hex (core/crypto.ts hexToken). */
 const TOKEN = /^[0-9a-f]{32}$/;
+/** Whether a public quote id has the shape of a quote's link token (else it is a number, or nothing). */
+export const isQuoteToken = (text: string) => TOKEN.test(text);
 
 /** A quote by its token link (the token is unique and indexed; 128 random bits). */
 export async function quoteByToken(db: Db, token: string): Promise<QuoteRecord | null> {

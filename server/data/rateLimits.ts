@@ -94,6 +94,37 @@ export async function runCounted<T>(db: Db, slot: Slot, check: () => Promise<T>)
   }
 }
 
+/**
+ * Counts an event nobody is refused for (a lookup's miss, counted over all clients): the
+ * window keeps at most `limit.max` of its newest events, so the row stays small however busy
+ * the key. Returns how many the window holds now.
+ */
+export async function noteEvent(db: Db, limit: Limit, now: Date): Promise<number> {
+  const at = now.toISOString();
+  const cutoff = new Date(now.getTime() - limit.windowSeconds * 1000).toISOString();
+  const [row] = await rows<{ n: number }>(
+    db,
+    sql`insert into rate_limits as r (key, events) values (${limit.key}, array[${at}::timestamptz])
+        on conflict (key) do update
+          set events = array(select k.e from (select e from unnest(r.events) e where e > ${cutoff}::timestamptz
+                                              order by e desc limit ${Math.max(0, limit.max - 1)}) k order by k.e)
+                       || ${at}::timestamptz
+        returning cardinality(events)::int as n`,
+  );
+  return row?.n ?? 0;
+}
+
+/** How many events a key's window holds (see noteEvent). */
+export async function eventsInWindow(db: Db, limit: Limit, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - limit.windowSeconds * 1000).toISOString();
+  const [row] = await rows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from rate_limits, unnest(events) e
+        where key = ${limit.key} and e > ${cutoff}::timestamptz`,
+  );
+  return row?.n ?? 0;
+}
+
 /** Forgets a key's events, e.g. an address's wrong passwords once its password is reset. */
 export async function clear(db: Db, limit: Limit) {
   await db.execute(sql`delete from rate_limits where key = ${limit.key}`);

@@ -1,12 +1,21 @@
 import { Hono } from "hono";
 import { ApiError, NOT_FOUND } from "../core/errors.ts";
-import { quoteByPublicId, quoteDetails } from "../data/quotes.ts";
+import { reserve } from "../data/rateLimits.ts";
+import { isQuoteToken, quoteByPublicId, quoteDetails } from "../data/quotes.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
+import { clientIp } from "../http/clientIp.ts";
 import { reply } from "../http/reply.ts";
 import { memberPath } from "../http/viewer.ts";
 import { getPublicQuote } from "../../src/api/quotes.ts";
 import { quoteNumber } from "../../src/domain/quote.ts";
+
+/**
+ * Reads by number (QUO-{n}, sequential) and unknown tokens a client (an address, an IPv6 /64)
+ * may make per 15 minutes, as the lookup counts its misses: a found token link costs nothing,
+ * so walking the numbers is slow while a shared link opens as often as people like.
+ */
+export const QUOTE_NUMBER_READS = { max: 60, windowSeconds: 900 };
 
 /**
  * The public quote page's read: QUO-{n} shows the summary card only (the number is
@@ -15,8 +24,16 @@ import { quoteNumber } from "../../src/domain/quote.ts";
 export function publicQuoteRoutes(deps: Deps) {
   const { db, now } = deps;
   return new Hono().get(getPublicQuote.path, guard(getPublicQuote, deps), async (c) => {
-    const found = await quoteByPublicId(db, c.req.param("id") ?? "");
-    if (!found) throw new ApiError(404, NOT_FOUND);
+    const id = c.req.param("id") ?? "";
+    const count = () =>
+      reserve(db, { key: `quote-read:${clientIp(c, deps.config.trustProxy)}`, ...QUOTE_NUMBER_READS }, now());
+    // A number is counted before it is read, so parallel reads cannot all pass the limit.
+    if (!isQuoteToken(id)) await count();
+    const found = await quoteByPublicId(db, id);
+    if (!found) {
+      if (isQuoteToken(id)) await count();
+      throw new ApiError(404, NOT_FOUND);
+    }
     const { row } = found.record;
     const member = await memberPath(c, deps, row, `/s/quotes/details/${quoteNumber(row.id)}`);
     const details = await quoteDetails(db, found.record, {

@@ -120,3 +120,30 @@ describe("the public quote", () => {
     expect((await quote("QUO-1001")).details.memberPath).toBeNull();
   });
 });
+
+describe("the public quote's limit per client (issue 32)", () => {
+  const ctx = useTestApp({ seeded: true });
+  const peer = (address: string) => ({
+    incoming: { socket: { remoteAddress: address, remotePort: 40000, remoteFamily: "IPv6" } },
+  });
+  const read = (id: string, address: string) =>
+    ctx.app.request(`${ORIGIN}${quotePath(id)}`, {}, peer(address)).then((r) => r.status);
+
+  it("answers 60 reads by number per client in 15 minutes, parallel ones included, then 429; other clients and token links go on", async () => {
+    const walk = await Promise.all(
+      Array.from({ length: 70 }, (_, i) => read(`QUO-${1001 + (i % 5)}`, "2001:db8:1::1")),
+    );
+    expect(walk.filter((s) => s === 429)).toHaveLength(10);
+    expect(walk.filter((s) => s === 200)).toHaveLength(60);
+    // The same /64 is the same client; another /64 is not.
+    expect(await read("QUO-1001", "2001:db8:1::2")).toBe(429);
+    expect(await read("QUO-1001", "2001:db8:2::1")).toBe(200);
+    for (let i = 0; i < 5; i++) expect(await read(DEMO.openQuoteToken, "2001:db8:1::1")).toBe(200);
+  });
+
+  it("counts an unknown token like a number", async () => {
+    const statuses = [];
+    for (let i = 0; i < 61; i++) statuses.push(await read(demoHexToken(`guess-${i}`), "2001:db8:3::1"));
+    expect(statuses).toEqual([...Array(60).fill(404), 429]);
+  });
+});
