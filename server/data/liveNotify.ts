@@ -24,15 +24,29 @@ export async function announceDevice(db: Db, deviceId: number, at: Date) {
   await db.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${payload})`);
 }
 
-/** The device id of an announcement, or null for anything else on the channel. */
-export function announcedDevice(payload: string): number | null {
+/**
+ * Announces that sessions of a person ended (sign-out, sign out everywhere, a new password):
+ * every instance asks that person's sockets at once whether their session still holds,
+ * instead of at the next heartbeat. Inside a transaction it is delivered on commit.
+ */
+export async function announceSessionsEnded(db: Db, userId: number) {
+  await db.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${JSON.stringify({ userId })})`);
+}
+
+/** A positive integer field of an announcement, or null (anything else on the channel). */
+function announcedId(payload: string, field: "deviceId" | "userId"): number | null {
   try {
-    const id = (JSON.parse(payload) as { deviceId?: unknown }).deviceId;
+    const id = (JSON.parse(payload) as Record<string, unknown>)[field];
     return Number.isInteger(id) && (id as number) > 0 ? (id as number) : null;
   } catch {
     return null;
   }
 }
+
+/** The device id of an announcement, or null for anything else on the channel. */
+export const announcedDevice = (payload: string) => announcedId(payload, "deviceId");
+/** The person whose sessions ended, or null for anything else on the channel. */
+export const announcedUser = (payload: string) => announcedId(payload, "userId");
 
 export interface DeviceListener {
   close(): Promise<void>;
@@ -40,6 +54,8 @@ export interface DeviceListener {
 export interface ListenHandlers {
   /** A device was announced. */
   onDevice(deviceId: number): void;
+  /** Sessions of this person ended. */
+  onUser(userId: number): void;
   /** Listening resumed after the connection dropped: announcements may have been missed. */
   onResume(): void;
 }
@@ -53,6 +69,8 @@ export async function listenDevices(db: Db, handlers: ListenHandlers): Promise<D
   const hear = (payload: string | undefined) => {
     const id = announcedDevice(payload ?? "");
     if (id !== null) handlers.onDevice(id);
+    const userId = announcedUser(payload ?? "");
+    if (userId !== null) handlers.onUser(userId);
   };
   if ("listen" in client) {
     const unlisten = await client.listen(LIVE_CHANNEL, hear);

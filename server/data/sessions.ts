@@ -2,6 +2,7 @@ import { and, desc, eq, gt, inArray, isNull, ne } from "drizzle-orm";
 import { randomToken, sha256 } from "../core/crypto.ts";
 import type { Db } from "../db/client.ts";
 import { loginChallenges, rememberedDevices, sessions, users } from "../db/schema/index.ts";
+import { announceSessionsEnded } from "./liveNotify.ts";
 
 /** Sliding: a session unused for 7 days ends... */
 const SESSION_DAYS = 7;
@@ -111,12 +112,17 @@ export async function endOtherSessions(db: Db, userId: number, keep: string | nu
     .delete(sessions)
     .where(and(eq(sessions.userId, userId), ne(sessions.idHash, keep ? sha256(keep) : "")))
     .returning({ idHash: sessions.idHash });
+  if (ended.length) await announceSessionsEnded(db, userId);
   return ended.length;
 }
 
-/** Ends one session (sign-out). */
+/** Ends one session (sign-out); its live sockets close at once, on every instance. */
 export async function endSession(db: Db, token: string) {
-  await db.delete(sessions).where(eq(sessions.idHash, sha256(token)));
+  const [ended] = await db
+    .delete(sessions)
+    .where(eq(sessions.idHash, sha256(token)))
+    .returning({ userId: sessions.userId });
+  if (ended) await announceSessionsEnded(db, ended.userId);
 }
 
 /**
@@ -126,6 +132,7 @@ export async function endSession(db: Db, token: string) {
  */
 export async function endEverySignIn(db: Db, userId: number, now: Date) {
   await db.delete(sessions).where(eq(sessions.userId, userId));
+  await announceSessionsEnded(db, userId);
   await db.delete(loginChallenges).where(eq(loginChallenges.userId, userId));
   await db
     .update(rememberedDevices)

@@ -165,5 +165,14 @@ async function watcherFor(
     const again = await sessionRefusal(deps, token, { subscriptionId });
     return "refusal" in again ? again.refusal : null;
   };
-  return { watcher: { ...socket, deviceId: subscribe.deviceId, admits, recheck, render: render("owner") } };
+  const userId = checked.auth.user.id;
+  const watcher = {
+    ...socket,
+    deviceId: subscribe.deviceId,
+    userId,
+    admits,
+    recheck,
+    render: render("owner"),
+  };
+  return { watcher };
 }

@@ -14,6 +14,8 @@ export interface Refusal {
 /** One socket's subscription to one device. `D` is the device as the loader reads it. */
 export interface Watcher<D> {
   deviceId: number;
+  /** The signed-in person whose session this watch rides on (none for a public page's). */
+  userId?: number;
   /** Whether the device as just read still lets this watcher see it (its public hash, its subscription). */
   admits(device: D): boolean;
   /** Whether the watcher itself is still allowed (its session); null when it is. Asked at every heartbeat. */
@@ -33,6 +35,7 @@ export interface LiveHubDeps<D> {
   /** Starts hearing announcements; `onResume` after announcements may have been missed. */
   listen(handlers: {
     onDevice(deviceId: number): void;
+    onUser(userId: number): void;
     onResume(): void;
   }): Promise<{ close(): Promise<void> }>;
   /** The device's live fields, or null when it is gone. */
@@ -113,10 +116,24 @@ export function createLiveHub<D>(deps: LiveHubDeps<D>) {
     }
   }
 
+  /** Asks every watch of this person whether its session holds, now (a session of theirs ended). */
+  function recheckUser(userId: number) {
+    const mine = [...watchers.values()].flatMap((set) => [...set].filter((w) => w.userId === userId));
+    return Promise.all(
+      mine.map((w) =>
+        serial(w.deviceId, async () => {
+          const refusal = await w.recheck().catch(() => null);
+          if (refusal && watchers.get(w.deviceId)?.has(w)) refuse(w, refusal);
+        }),
+      ),
+    );
+  }
+
   function listen() {
     listening ??= deps
       .listen({
         onDevice: (id) => void (watchers.has(id) && refresh(id)),
+        onUser: (id) => void recheckUser(id),
         onResume: () => [...watchers.keys()].forEach((id) => void refresh(id)),
       })
       .catch((e) => {

@@ -1,13 +1,14 @@
 import { get } from "node:http";
-import { eq, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { randomToken, sha256 } from "../../server/core/crypto.ts";
-import { devices } from "../../server/db/schema/index.ts";
+import { devices, outbox } from "../../server/db/schema/index.ts";
 import { defaultLiveHub, type PortalLiveHub } from "../../server/live.ts";
 import { DEMO } from "../../server/seed/demo.ts";
 import { LIVE_PATH } from "../../src/api/live.ts";
 import { deviceId, NO_SUCH_ID, ORIGIN, RA_MAC, signedIn } from "./deviceTestKit.ts";
+import type { Browser } from "./client.ts";
 import { TEST_NOW, testConfig, useTestApp } from "./helpers.ts";
 import { cookieOf, openLive, serveApp, type LiveClient } from "./liveKit.ts";
 import { rowsOf } from "./ownership.ts";
@@ -155,6 +156,45 @@ describe("live readings over the websocket", () => {
     await hub.beat();
     expect(await live.next("refused")).toMatchObject({ status: 401, message: "You are not signed in." });
   });
+
+  it.each([
+    ["signs out", async (b: Browser) => b.form("/gateway/logout", {})],
+    [
+      "is signed out everywhere else",
+      async (_: Browser, other: Browser) => other.delete("/api/v1/account/sessions/others"),
+    ],
+    [
+      "has its password reset",
+      async (_: Browser, other: Browser) => {
+        await other.form("/gateway/request-password-reset", { emailAddress: "manager@example.com" });
+        const [mail] = await ctx.database.db.select().from(outbox).orderBy(desc(outbox.id)).limit(1);
+        const token = /token=([\w-]+)/.exec(mail!.text)![1]!;
+        return other.form("/gateway/reset-password", { token, password: "a-brand-new-password" });
+      },
+    ],
+  ])(
+    "closes a signed-in watch at once, without a heartbeat, when its browser %s (issue 32)",
+    async (_, end) => {
+      const person = await signedIn(ctx, "manager@example.com");
+      const other = await signedIn(ctx, "manager@example.com");
+      const live = await openLive(served.origin, { cookie: cookieOf(person) });
+      const bystander = await openLive(served.origin, {
+        cookie: cookieOf(await signedIn(ctx, "admin@example.com")),
+      });
+      sockets.push(live, bystander);
+      live.send({ type: "subscribe", deviceId: lab });
+      bystander.send({ type: "subscribe", deviceId: lab });
+      await Promise.all([live.next("state"), bystander.next("state")]);
+      expect((await end(person, other)).status).toBe(200);
+      expect(await live.next("refused", 2000)).toMatchObject({
+        status: 401,
+        message: "You are not signed in.",
+      });
+      expect(await live.closed).toBe(4401);
+      expect((await push(-7.5)).status).toBe(200);
+      expect(await bystander.next("state", 2000, (m: { cause: string }) => m.cause === "push")).toBeTruthy();
+    },
+  );
 
   it("answers a message it cannot read and keeps the socket open", async () => {
     const live = await open();

@@ -142,6 +142,23 @@ describe.skipIf(!URL_OF_SERVER)("live readings across two server instances on on
     );
   });
 
+  it("closes a socket on one instance at once when its session signs out on the other", async () => {
+    const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    const cookie = await signInAt(a.origin, "manager@example.com");
+    const live = await openLive(b.origin, { cookie });
+    sockets.push(live);
+    live.send({ type: "subscribe", deviceId: labId });
+    await live.next("state", 5000);
+    const out = await fetch(`${a.origin}/gateway/logout`, {
+      method: "POST",
+      headers: { origin: a.origin, cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: "",
+    });
+    expect(out.status).toBe(200);
+    // The heartbeat is 20 s: only the announcement can end it this fast.
+    expect(await live.next("refused", 3000)).toMatchObject({ status: 401 });
+  });
+
   it("tells its sockets to go away when an instance stops, and the stop finishes", async () => {
     const b = instances[1]!;
     const live = await openLive(b.origin);

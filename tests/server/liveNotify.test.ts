@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../server/db/client.ts";
 import {
   announceDevice,
+  announceSessionsEnded,
   LIVE_CHANNEL,
   listenDevices,
   type DeviceListener,
@@ -18,10 +19,15 @@ describe("device announcements", () => {
   let database: Database & { drop(): Promise<void> };
   let listener: DeviceListener;
   const heard: number[] = [];
+  const users: number[] = [];
 
   beforeAll(async () => {
     database = await openTestDatabase();
-    listener = await listenDevices(database.db, { onDevice: (id) => heard.push(id), onResume: () => {} });
+    listener = await listenDevices(database.db, {
+      onDevice: (id) => heard.push(id),
+      onUser: (id) => users.push(id),
+      onResume: () => {},
+    });
   });
   afterAll(async () => {
     await listener?.close();
@@ -61,5 +67,14 @@ describe("device announcements", () => {
     await announceDevice(database.db, 10, AT);
     await settle();
     expect(heard).toEqual([10]);
+  });
+
+  it("tell a listener whose sessions ended, apart from the devices", async () => {
+    heard.length = 0;
+    users.length = 0;
+    await announceSessionsEnded(database.db, 42);
+    await database.db.execute(sql`select pg_notify(${LIVE_CHANNEL}, '{"userId":"42"}')`);
+    await settle();
+    expect([heard, users]).toEqual([[], [42]]);
   });
 });

@@ -127,7 +127,7 @@ describe("the public quote's limit per client (issue 32)", () => {
     incoming: { socket: { remoteAddress: address, remotePort: 40000, remoteFamily: "IPv6" } },
   });
   const read = (id: string, address: string) =>
-    ctx.app.request(`${ORIGIN}${quotePath(id)}`, {}, peer(address)).then((r) => r.status);
+    Promise.resolve(ctx.app.request(`${ORIGIN}${quotePath(id)}`, {}, peer(address))).then((r) => r.status);
 
   it("answers 60 reads by number per client in 15 minutes, parallel ones included, then 429; other clients and token links go on", async () => {
     const walk = await Promise.all(
