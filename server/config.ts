@@ -63,6 +63,7 @@ const Env = z.object({
   METRICS_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
   LOG_REQUESTS: flag.optional(),
   ANSWER_CACHE_MS: z.coerce.number().int().min(0).max(10_000).optional(),
+  MAIL_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
 });
 type Env = z.infer<typeof Env>;
 
@@ -118,6 +119,8 @@ export function parseConfig(env: Record<string, string | undefined>) {
      * requests without going through the API (the cache's own test turns it on).
      */
     answerCacheMs: e.ANSWER_CACHE_MS ?? (process.env["VITEST"] ? 0 : 1000),
+    /** Days the outbox keeps a message (sent or not); one-time links leave it sooner (data/outbox.ts). */
+    mailRetentionDays: e.MAIL_RETENTION_DAYS,
   };
 }
 

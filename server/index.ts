@@ -13,7 +13,8 @@ import { refuseTestCost } from "./services/passwords.ts";
 import { loadSite } from "./static/site.ts";
 import { defaultLiveHub } from "./live.ts";
 import { viewCounter } from "./data/reportLinks.ts";
-import { startPartitionJob } from "./core/partitionJob.ts";
+import { startMailHousekeeping, startPartitionJob } from "./core/repeatingJob.ts";
+import { purgeMail } from "./data/outbox.ts";
 import { ensureSamplePartitions } from "./data/partitions.ts";
 import { socketOrigin } from "../src/api/live.ts";
 import type { Server as HttpServer } from "node:http";
@@ -36,6 +37,10 @@ const database = await openDatabase({
 });
 // Next months' sample partitions exist before their first reading (at start, then daily).
 const stopPartitions = startPartitionJob((now) => ensureSamplePartitions(database.db, now));
+// Mailed one-time links are cut out once expired, and mail is deleted after MAIL_RETENTION_DAYS.
+const stopMailHousekeeping = startMailHousekeeping((now) =>
+  purgeMail(database.db, now, config.mailRetentionDays),
+);
 if (config.demo && (await isEmpty(database.db))) {
   console.log("Seeding demo records (the year of report history follows in the background)...");
   await seedDemo(database.db, { now: new Date(), sampleDays: config.demoSampleDays });
@@ -126,6 +131,7 @@ async function shutdown(signal: string) {
   console.log(`${signal}: finishing open requests, then stopping.`);
   simulator?.stop();
   stopPartitions();
+  stopMailHousekeeping();
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
   // The listener closes first: a new connection is refused at once (the client goes elsewhere)

@@ -65,7 +65,7 @@ export function grantAccessRoutes(deps: Deps) {
       }
       const token = await createInvitation(db, { email, subscriptionId, roleId }, now());
       const link = `${linkOrigin(config)}/user/validate?token=${token}`;
-      await mailer.send(invitationMail(email, facts, link, INVITATION_HOURS));
+      await mailer.send(invitationMail(email, facts, link, INVITATION_HOURS, now()));
       return reply(c, grantAccountAccess, { outcome: "invited", emailAddress: email, role });
     },
   );

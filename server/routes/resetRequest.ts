@@ -31,6 +31,7 @@ export function resetRequestRoutes(deps: Deps) {
       await mailer.send({
         to: user.email,
         subject: "Reset your Device Portal password",
+        secretUntil: new Date(t.getTime() + 3_600_000),
         text: `Someone asked to reset the password of your Device Portal account.\n\nChoose a new password here (the link works once, for one hour):\n${linkOrigin(config)}/gateway/reset-password?token=${token}\n\nIf it was not you, ignore this message; your password stays as it is.`,
       });
     }

@@ -10,6 +10,9 @@ import { linkOrigin } from "../http/links.ts";
 import { reply } from "../http/reply.ts";
 import { signUp } from "../../src/api/accounts.ts";
 
+/** How long a registration link works (once). */
+const REGISTER_HOURS = 24;
+
 /**
  * Registration from the public order and quote cards: mails a validation link, or says the
  * address already has an account (and where it signs in, when federated).
@@ -29,12 +32,13 @@ export function signupRoutes(deps: Deps) {
     }
     const token = await issueToken(
       db,
-      { purpose: "register", email, referrer: referrer || null, hours: 24 },
+      { purpose: "register", email, referrer: referrer || null, hours: REGISTER_HOURS },
       t,
     );
     await mailer.send({
       to: email,
       subject: "Validate your Device Portal account",
+      secretUntil: new Date(t.getTime() + REGISTER_HOURS * 3_600_000),
       text: `Welcome to the Device Portal.\n\nValidate your account and choose a password here (the link works once, for 24 hours):\n${linkOrigin(config)}/user/validate?token=${token}\n\nIf you did not ask for an account, ignore this message.`,
     });
     return reply(c, signUp, { userExists: 0 });

@@ -12,9 +12,10 @@ const intro = (f: GrantFacts) =>
   `${f.grantedBy} gave you access to the Device Portal account "${f.accountName}" (as ${f.roleName}), from ${f.recordNumber}.`;
 
 /** The invitation of someone without a profile: a single-use registration link into that account. */
-export function invitationMail(to: string, f: GrantFacts, link: string, hours: number): Mail {
+export function invitationMail(to: string, f: GrantFacts, link: string, hours: number, now: Date): Mail {
   return {
     to,
+    secretUntil: new Date(now.getTime() + hours * 3_600_000),
     subject: `You are invited to the Device Portal account "${f.accountName}"`,
     text: [
       intro(f),

@@ -4,13 +4,19 @@ export interface Mail {
   to: string;
   subject: string;
   text: string;
+  /**
+   * When the one-time link in the text stops working. The outbox keeps the link only until
+   * then, or until the message is sent, whichever comes first (server/data/outbox.ts).
+   */
+  secretUntil?: Date;
 }
 export interface Mailer {
   send(mail: Mail): Promise<void>;
 }
 /** Where messages are kept (data/outbox.ts in the app). */
 export interface Outbox {
-  add(mail: Mail): Promise<number>;
+  /** Writes the message, made at `at` (the portal's clock: retention counts from it). */
+  add(mail: Mail, at: Date): Promise<number>;
   markSent(id: number, at: Date): Promise<void>;
 }
 
@@ -24,7 +30,7 @@ export function createMailer(outbox: Outbox, smtpUrl: string | undefined, now: (
   const transport = smtpUrl ? createTransport(smtpUrl) : null;
   return {
     async send(mail) {
-      const id = await outbox.add(mail);
+      const id = await outbox.add(mail, now());
       if (!transport) return;
       try {
         await transport.sendMail({ from: FROM, to: mail.to, subject: mail.subject, text: mail.text });

@@ -22,6 +22,12 @@ describe("configuration", () => {
       /API_ORIGIN: must be an origin/,
     );
     expect(() => parseConfig({ DEMO: "maybe" })).toThrow(/DEMO/);
+    expect(() => parseConfig({ MAIL_RETENTION_DAYS: "0" })).toThrow(/MAIL_RETENTION_DAYS/);
+  });
+
+  it("keeps mail 30 days unless MAIL_RETENTION_DAYS says otherwise", () => {
+    expect(parseConfig({}).mailRetentionDays).toBe(30);
+    expect(parseConfig({ MAIL_RETENTION_DAYS: "7" }).mailRetentionDays).toBe(7);
   });
 
   it("keeps the default demo on this computer: demo mode answers loopback clients only", () => {

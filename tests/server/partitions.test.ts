@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { rows } from "../../server/db/client.ts";
 import { channels, devices, samples } from "../../server/db/schema/index.ts";
 import { randomToken, sha256 } from "../../server/core/crypto.ts";
-import { startPartitionJob } from "../../server/core/partitionJob.ts";
+import { startPartitionJob } from "../../server/core/repeatingJob.ts";
 import {
   ensureSamplePartitions,
   ensureSamplePartitionsBetween,

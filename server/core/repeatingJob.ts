@@ -1,0 +1,47 @@
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+/**
+ * Runs `task` at once and then every `intervalMs`; returns the function that stops it. The
+ * task is passed in because core imports nothing else of the server. A failure is logged
+ * under `what` and the task runs again at the next interval, so each task must be safe to
+ * repeat and to run on several instances at once (idempotent statements, or rows claimed
+ * with FOR UPDATE SKIP LOCKED).
+ */
+export function startRepeatingJob(
+  what: string,
+  task: (now: Date) => Promise<unknown>,
+  opts: { intervalMs: number; now?: () => Date },
+): () => void {
+  let stopped = false;
+  const run = async () => {
+    try {
+      await task((opts.now ?? (() => new Date()))());
+    } catch (e) {
+      if (!stopped) console.warn(JSON.stringify({ level: "warn", what, error: String(e) }));
+    }
+  };
+  void run();
+  const timer = setInterval(() => void run(), opts.intervalMs);
+  // The timer alone must not keep a stopping process alive.
+  timer.unref();
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
+}
+
+/**
+ * Creates the samples' months ahead (server/data/partitions.ts) at start and daily: months
+ * are created three ahead, so one missed day loses nothing.
+ */
+export const startPartitionJob = (
+  ensure: (now: Date) => Promise<unknown>,
+  opts: { intervalMs?: number; now?: () => Date } = {},
+) => startRepeatingJob("sample partitions", ensure, { intervalMs: DAY_MS, ...opts });
+
+/** Outbox housekeeping (server/data/outbox.ts purgeMail) at start and hourly. */
+export const startMailHousekeeping = (
+  purge: (now: Date) => Promise<unknown>,
+  opts: { intervalMs?: number; now?: () => Date } = {},
+) => startRepeatingJob("mail housekeeping", purge, { intervalMs: HOUR_MS, ...opts });
