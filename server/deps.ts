@@ -6,6 +6,7 @@ import { rateTable, taxRateReader } from "./data/quoteOrders.ts";
 import { trackingReader } from "./data/shipments.ts";
 import { viewCounter, type ReportViewCounter } from "./data/reportLinks.ts";
 import { answerCache, type AnswerCache } from "./core/answerCache.ts";
+import { keyLimiter, type KeyLimiter, type KeyLimits } from "./core/keyLimiter.ts";
 import { createCarriers, type Carriers } from "./services/carriers.ts";
 import { createMailer, type Mailer } from "./services/mail.ts";
 import { createSandboxGateway, type PaymentGateway } from "./services/payments.ts";
@@ -34,6 +35,8 @@ export interface AppDeps {
   views?: ReportViewCounter;
   /** The answer cache (tests that need to see into it); one sized from the config otherwise. */
   answers?: AnswerCache;
+  /** Pushes per device key on this instance; the product's limits by default. */
+  pushLimiter?: KeyLimiter;
 }
 
 /**
@@ -55,7 +58,23 @@ export interface Deps {
   /** The anonymous public reads' microcache (emptied by every write on this instance). */
   answers: AnswerCache;
   views: ReportViewCounter;
+  /** Pushes per device key on this instance (routes/devicePush.ts). */
+  pushLimiter: KeyLimiter;
 }
+
+/**
+ * What one device key may push on one instance: four pushes at once (a retry beside a slow push), 50 a second after a burst
+ * of 100, and 1 MB a second after a burst of 4 MB, so one device (or a stolen key) cannot
+ * take the database from the others (docs/decisions.md, "Pushes per device key").
+ */
+export const PUSH_LIMITS: KeyLimits = {
+  inFlight: 4,
+  burst: 100,
+  perSecond: 50,
+  burstBytes: 4 * 1024 * 1024,
+  bytesPerSecond: 1024 * 1024,
+  maxKeys: 10_000,
+};
 
 /**
  * Answers kept at once: a few hundred shared links busy at the same second, and the session
@@ -80,5 +99,6 @@ export function resolveDeps(input: AppDeps): Deps {
     answers:
       input.answers ?? answerCache({ ttlMs: input.config.answerCacheMs, maxEntries: ANSWER_CACHE_ENTRIES }),
     views: input.views ?? viewCounter(input.db),
+    pushLimiter: input.pushLimiter ?? keyLimiter(PUSH_LIMITS),
   };
 }

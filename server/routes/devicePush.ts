@@ -1,4 +1,5 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
+import { createMiddleware } from "hono/factory";
 import { ApiError } from "../core/errors.ts";
 import { ingestPush } from "../data/ingest.ts";
 import type { Deps } from "../deps.ts";
@@ -14,19 +15,55 @@ const PUSH_BODY_LIMIT = 256 * 1024;
 const PUSH_RETRY_AFTER = "5";
 const pushLimit = limitBodyTo(PUSH_BODY_LIMIT, "The push is too large (256 KB at most).");
 
+/** The answer to a device key past its limits (deps.ts PUSH_LIMITS). */
+export const tooManyPushes = (seconds: number) =>
+  `Too many pushes with this device key. Try again in ${seconds} second${seconds === 1 ? "" : "s"}.`;
+
+/** The device key of a push, as its Authorization header names it. */
+const keyOf = (c: Context) => /^Device\s+(\S+)$/.exec(c.req.header("authorization") ?? "")?.[1] ?? null;
+
+/**
+ * Takes a place in the key's limits before the body is read (a flood costs no parsing) and
+ * gives it back when the push is answered; 429 with Retry-After past them.
+ */
+const perKey = (deps: Deps) =>
+  createMiddleware(async (c, next) => {
+    const key = keyOf(c);
+    if (key === null) return next();
+    const declared = Number(c.req.header("content-length"));
+    const bytes = Number.isSafeInteger(declared) && declared >= 0 ? declared : PUSH_BODY_LIMIT;
+    // Real elapsed time, not the portal's clock (which tests pin): the buckets refill by it.
+    const taken = deps.pushLimiter.take(key, bytes, performance.now());
+    if (!taken.ok) {
+      c.header("Retry-After", String(taken.retryAfterSeconds));
+      throw new ApiError(429, [{ field: null, message: tooManyPushes(taken.retryAfterSeconds) }]);
+    }
+    try {
+      await next();
+    } finally {
+      taken.done();
+    }
+  });
+
 /** Device data ingestion: devices (and the demo simulator) post readings with their key. */
 export function devicePushRoutes(deps: Deps) {
   const { db, now } = deps;
-  return new Hono().post(pushReadings.path, guard(pushReadings, deps), countPushes, pushLimit, async (c) => {
-    const key = /^Device\s+(\S+)$/.exec(c.req.header("authorization") ?? "")?.[1] ?? null;
-    const push = await inputOf(c, pushReadings);
-    try {
-      return reply(c, pushReadings, await ingestPush(db, key, push, now(), { gone: clientGone(c) }));
-    } catch (e) {
-      // "Try again in a few seconds", said to the device's HTTP client too.
-      if (e instanceof ApiError && (e.status === 429 || e.status === 503))
-        c.header("Retry-After", PUSH_RETRY_AFTER);
-      throw e;
-    }
-  });
+  return new Hono().post(
+    pushReadings.path,
+    guard(pushReadings, deps),
+    countPushes,
+    perKey(deps),
+    pushLimit,
+    async (c) => {
+      const push = await inputOf(c, pushReadings);
+      try {
+        return reply(c, pushReadings, await ingestPush(db, keyOf(c), push, now(), { gone: clientGone(c) }));
+      } catch (e) {
+        // "Try again in a few seconds", said to the device's HTTP client too.
+        if (e instanceof ApiError && (e.status === 429 || e.status === 503))
+          c.header("Retry-After", PUSH_RETRY_AFTER);
+        throw e;
+      }
+    },
+  );
 }

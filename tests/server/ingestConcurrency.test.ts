@@ -5,7 +5,7 @@ import { MAX_WAITING_PUSHES, PUSHES_BUSY } from "../../server/data/ingest.ts";
 import { COLD_HUM, COLD_TEMP, MAC, NOW_S, useIngestApp } from "./ingestKit.ts";
 
 describe("one device's pushes at once", () => {
-  const { ctx, push, sampleCount } = useIngestApp();
+  const { ctx, push, sampleCount } = useIngestApp({ unlimited: true });
 
   it("answers 20 simultaneous pushes of one device in opposite channel orders, none refused", async () => {
     const keys = (

@@ -27,7 +27,7 @@ async function until(check: () => Promise<boolean>) {
 }
 
 describe("a push waiting for its device's row", () => {
-  const { ctx, push, sampleCount } = useIngestApp();
+  const { ctx, push, sampleCount } = useIngestApp({ unlimited: true });
   const reading = (value: number) => ({
     macAddress: MAC,
     readings: [{ channelKey: COLD_TEMP, value, time: NOW_S - 5 }],
