@@ -6,12 +6,25 @@ import { addresses, countries, quoteLineItems, quotes, subscriptions } from "../
 import { cents } from "../../src/domain/brand.ts";
 import { CLOSED, isQuoteOpen, quoteNumber } from "../../src/domain/quote.ts";
 import type { OpsAddress, OpsQuoteInput, OpsQuoteUpdate } from "../../src/api/ops.ts";
+import { MAX_PAYMENT_CENTS } from "../../src/api/payments.ts";
 import { quoteRecord } from "./quotes.ts";
 
 export const QUOTE_EXISTS = "A quote with this id exists already; change it with PATCH.";
 export const QUOTE_CLOSED = "The quote is closed; it cannot change.";
 export const NO_SUBSCRIPTION = "No subscription has this id.";
 export const UNKNOWN_COUNTRY = "Unknown country id.";
+export const TOTAL_TOO_LARGE =
+  "The quote's total (line items, tax and shipping) is larger than one payment can carry (9,999,999,999,999.99).";
+
+/**
+ * Refuses (400, the write rolls back) a quote whose grand total a payment form cannot carry:
+ * each line is bounded, their sum is not, and a total past 2^53 cents would lose precision.
+ */
+async function requirePayableTotal(tx: Db, id: number) {
+  const record = (await quoteRecord(tx, id))!;
+  if (!(record.grandTotal <= MAX_PAYMENT_CENTS))
+    throw new ApiError(400, [{ field: null, message: TOTAL_TOO_LARGE }]);
+}
 
 /** The answer of every quote write: what the back office needs to send the quote's link. */
 export async function opsQuoteAnswer(tx: Db, id: number) {
@@ -135,6 +148,7 @@ export async function createOpsQuote(tx: Db, q: OpsQuoteInput, now: Date) {
     publicToken: hexToken(),
   });
   await replaceLineItems(tx, q.id, q.currency ?? 1, q.lineItems);
+  await requirePayableTotal(tx, q.id);
   return opsQuoteAnswer(tx, q.id);
 }
 
@@ -156,6 +170,7 @@ export async function updateOpsQuote(tx: Db, id: number, q: OpsQuoteUpdate) {
   if (q.lineItems) await replaceLineItems(tx, id, currency, q.lineItems);
   else if (q.currency !== undefined)
     await tx.update(quoteLineItems).set({ currency }).where(eq(quoteLineItems.quoteId, id));
+  await requirePayableTotal(tx, id);
   return opsQuoteAnswer(tx, id);
 }
 

@@ -30,6 +30,8 @@ export const idempotencyKeyField = z
   .check(z.regex(/^[A-Za-z0-9_-]{16,100}$/, "The payment attempt has no key; reload the page."));
 
 const CENTS = "The amount must be a whole number of cents.";
+/** The largest amount the payment forms carry: 15 digits of cents (shownAmountField). */
+export const MAX_PAYMENT_CENTS = 999_999_999_999_999;
 /**
  * An amount the browser showed, in cents, compared with the server's: digits only (a form's
  * text) or a whole number. Number() alone would read '0x25369', '1e5' and '' as amounts.

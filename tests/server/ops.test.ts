@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sha256 } from "../../server/core/crypto.ts";
+import { TOTAL_TOO_LARGE } from "../../server/data/opsQuotes.ts";
 import { createOpsToken, revokeOpsToken } from "../../server/data/opsTokens.ts";
 import { opsTokens, quotes, subscriptions } from "../../server/db/schema/index.ts";
 import { demoToken } from "../../server/seed/demo.ts";
@@ -130,6 +131,42 @@ describe("the back-office operations API", () => {
   });
 
   describe("quotes", () => {
+    it("refuses a quote whose total one payment cannot carry, created or changed, and keeps the quote as it was (issue 32)", async () => {
+      const t = await token();
+      const line = {
+        productNumber: "BIG",
+        description: "Big",
+        quantity: 100_000,
+        listPrice: 100_000_000_000,
+      };
+      const huge = { ...(await quoteInput()), lineItems: Array(200).fill(line) };
+      const refused = await call(`${OPS}/quotes`, huge, { token: t });
+      expect(refused).toEqual({
+        status: 400,
+        body: { success: false, data: [{ field: null, message: TOTAL_TOO_LARGE }] },
+      });
+      expect(await db().select().from(quotes).where(eq(quotes.id, 7001))).toEqual([]);
+      expect((await call(`${OPS}/quotes`, await quoteInput(), { token: t })).status).toBe(200);
+      const before = (await call(`${OPS}/quotes/7001`, {}, { token: t, method: "PATCH" })).body.data;
+      const change = await call(
+        `${OPS}/quotes/7001`,
+        { lineItems: [line, line] },
+        { token: t, method: "PATCH" },
+      );
+      expect(change.status).toBe(400);
+      const after = (await call(`${OPS}/quotes/7001`, {}, { token: t, method: "PATCH" })).body.data;
+      expect(after).toEqual(before);
+      // The largest payable total still goes through: 9,999,999,999,999.99.
+      const edge = { productNumber: "EDGE", description: "Edge", quantity: 9999, listPrice: 100_000_000_000 };
+      const rest = { productNumber: "REST", description: "Rest", quantity: 1, listPrice: 99_999_999_999 };
+      const ok = await call(
+        `${OPS}/quotes/7001`,
+        { lineItems: [edge, rest], tax: 0, shippingCost: 0 },
+        { token: t, method: "PATCH" },
+      );
+      expect(ok).toMatchObject({ status: 200, body: { data: { grandTotal: 999_999_999_999_999 } } });
+    });
+
     it("creates a quote that its public page shows with items, totals and specialist", async () => {
       const res = await call(`${OPS}/quotes`, await quoteInput(), { token: await token() });
       expect(res.status).toBe(200);
