@@ -31,7 +31,9 @@ const perKey = (deps: Deps) =>
     const key = keyOf(c);
     if (key === null) return next();
     const declared = Number(c.req.header("content-length"));
-    const bytes = Number.isSafeInteger(declared) && declared >= 0 ? declared : PUSH_BODY_LIMIT;
+    // A larger body is refused unread (413), so no push costs more than the limit.
+    const bytes =
+      Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, PUSH_BODY_LIMIT) : PUSH_BODY_LIMIT;
     // Real elapsed time, not the portal's clock (which tests pin): the buckets refill by it.
     const taken = deps.pushLimiter.take(key, bytes, performance.now());
     if (!taken.ok) {

@@ -1,16 +1,15 @@
-import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { rows, type Db } from "../../server/db/client.ts";
-import { devices } from "../../server/db/schema/index.ts";
-import { randomToken, sha256 } from "../../server/core/crypto.ts";
 import { rollUpRange } from "../../server/data/rollups.ts";
 import { DEMO } from "../../server/seed/demo.ts";
 import { fillHistory } from "../../server/seed/history.ts";
 import { emptyDatabase, seedDemo } from "../../server/seed/index.ts";
 import type { ReportDataWire } from "../../src/api/reports.ts";
 import { unpackSeries } from "../../src/domain/chartPoints.ts";
-import { openTestDatabase, TEST_NOW, testConfig, useTestApp } from "./helpers.ts";
+import { openTestDatabase, TEST_NOW, testConfig } from "./helpers.ts";
+import { useIngestApp } from "./ingestKit.ts";
 
 const MAC = "00:1A:2B:3C:4D:01";
 const COLD_TEMP = `${MAC}_W1A001_1200_0_1`;
@@ -18,7 +17,6 @@ const COLD_HUM = `${MAC}_W1A001_1200_0_2`;
 const INCUBATOR = `${MAC}_W1A002_1200_0_1`;
 const NOW = TEST_NOW.getTime() / 1000;
 const DAY = 86_400;
-const KEY = randomToken();
 const YEAR_HASH = "year-report-hash-0123456789";
 
 /** The rollups as stored, and as recomputed from the raw samples, in one comparable shape. */
@@ -43,20 +41,11 @@ async function rollupsVersusSamples(db: Db) {
 }
 
 describe("chart rollups", () => {
-  const ctx = useTestApp({ seeded: true });
+  // Eight pushes of one device at once: the per-key limit in front is attack32Push's subject.
+  const { ctx, push: pushBody } = useIngestApp({ unlimited: true });
   const db = () => ctx.database.db;
-  beforeEach(async () => {
-    await db()
-      .update(devices)
-      .set({ ingestKeyHash: sha256(KEY) })
-      .where(eq(devices.macAddress, MAC));
-  });
   const push = (readings: { channelKey: string; value: number; time?: number }[]) =>
-    ctx.app.request("/api/v1/device-data/push", {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Device ${KEY}` },
-      body: JSON.stringify({ macAddress: MAC, readings }),
-    });
+    pushBody({ macAddress: MAC, readings });
 
   it("stay equal to a recomputation from the raw samples after pushes through the real endpoint", async () => {
     // The seed's one sample per channel has no rollup until a start fills them in.
