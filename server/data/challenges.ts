@@ -1,6 +1,6 @@
 import { and, eq, gt } from "drizzle-orm";
 import { randomToken, sha256 } from "../core/crypto.ts";
-import type { Db } from "../db/client.ts";
+import { type Db, inTransaction } from "../db/client.ts";
 import { loginChallenges, users } from "../db/schema/index.ts";
 import { credentialsStill } from "./sessions.ts";
 
@@ -19,8 +19,7 @@ export async function startChallenge(
   now: Date,
 ): Promise<string | null> {
   const token = randomToken();
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return inTransaction(db, async (tx) => {
     if (!(await credentialsStill(tx, userId, credentialVersion))) return null;
     await tx.insert(loginChallenges).values({
       idHash: sha256(token),

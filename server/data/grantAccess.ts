@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { rows, type Db } from "../db/client.ts";
+import { type Db, inTransaction, rows } from "../db/client.ts";
 import { pendingUserAssignments, userAssignments } from "../db/schema/index.ts";
 import { ApiError } from "../core/errors.ts";
 import { roomFor, requireRoom } from "./planLimits.ts";
@@ -59,8 +59,7 @@ export async function addMember(
   roleId: number,
   now: Date,
 ) {
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return inTransaction(db, async (tx) => {
     const room = await roomFor(
       tx,
       subscriptionId,
@@ -99,8 +98,7 @@ export async function createInvitation(
   invite: { email: string; subscriptionId: number; roleId: number },
   now: Date,
 ): Promise<string> {
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return inTransaction(db, async (tx) => {
     const { subscriptionId, email } = invite;
     await requireRoom(tx, subscriptionId, "users", seatsTaken(tx, subscriptionId, email, now));
     const [pending] = await tx

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
+import { inTransaction, type Db } from "../db/client.ts";
 import { channelGroups, channels, devices, samples, sensors } from "../db/schema/index.ts";
 import { keyMatches } from "../core/crypto.ts";
 import { ApiError, type FieldError } from "../core/errors.ts";
@@ -126,7 +126,7 @@ function storePushNow(
   sensorByMac: Map<string, number>,
   now: Date,
 ) {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     await tx.execute(sql.raw(`set local lock_timeout = '${ROW_LOCK_TIMEOUT}'`));
     const [current] = await tx
       .select({ hash: devices.ingestKeyHash, suspended: devices.isSuspended })
@@ -142,9 +142,9 @@ function storePushNow(
         target: [samples.channelId, samples.time],
         set: { value: sql`excluded.value` },
       });
-    await storeLatest(tx as unknown as Db, rows, byKey);
+    await storeLatest(tx, rows, byKey);
     // The report charts' rollups, recomputed for the buckets these samples fall in (issue 10).
-    await rollUpSamples(tx as unknown as Db, rows);
+    await rollUpSamples(tx, rows);
     for (const s of push.sensors ?? []) {
       const patch = { battery: s.battery, signal: s.signal, pluggedIn: s.pluggedIn };
       const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
@@ -163,7 +163,7 @@ function storePushNow(
       })
       .where(eq(devices.id, deviceId));
     // Inside the transaction: PostgreSQL delivers it at commit, and never after a rollback.
-    await announceDevice(tx as unknown as Db, deviceId, now);
+    await announceDevice(tx, deviceId, now);
   });
 }
 

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { sha256 } from "../core/crypto.ts";
 import { ApiError } from "../core/errors.ts";
-import type { Db } from "../db/client.ts";
+import { type Db, inTransaction } from "../db/client.ts";
 import { opsRequests } from "../db/schema/index.ts";
 
 export const KEY_REUSED =
@@ -24,8 +24,7 @@ export async function onceByKey<T>(
   req: { key: string; fingerprint: string; tokenId: number; now: Date },
   write: (tx: Db) => Promise<T>,
 ): Promise<T> {
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return inTransaction(db, async (tx) => {
     const claimed = await tx
       .insert(opsRequests)
       .values({

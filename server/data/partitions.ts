@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { rows, type Db } from "../db/client.ts";
+import { type Db, inTransaction, rows } from "../db/client.ts";
 
 /**
  * `samples` is partitioned by calendar month (UTC), one table `samples_YYYY_MM` each, plus
@@ -65,8 +65,7 @@ function createMonth(db: Db, month: Date): Promise<boolean> {
   );
   const inMonth = sql`"time" >= ${month.toISOString()}::timestamptz
     and "time" < ${monthStart(month, 1).toISOString()}::timestamptz`;
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return inTransaction(db, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${PARTITION_LOCK})`);
     const [state] = await rows<{ present: boolean; stray: boolean }>(
       tx,

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
+import { type Db, inTransaction } from "../db/client.ts";
 import { users } from "../db/schema/index.ts";
 import { endEverySignIn } from "./sessions.ts";
 import { takeResetToken } from "./tokens.ts";
@@ -16,8 +16,7 @@ export async function setPasswordFromLink(
   passwordHash: string,
   now: Date,
 ): Promise<User | null> {
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return inTransaction(db, async (tx) => {
     const userId = await takeResetToken(tx, token, now);
     if (userId === null) return null;
     // A new version: a sign-in still checking the old password starts nothing (sessions.ts).

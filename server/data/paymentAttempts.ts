@@ -1,10 +1,9 @@
 import { and, eq, lt } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
+import { type Db, inTransaction } from "../db/client.ts";
 import { paymentAttempts } from "../db/schema/index.ts";
 
 export type AttemptRow = typeof paymentAttempts.$inferSelect;
 /** The transaction an attempt's rows are written in (callers pass it on to data functions). */
-export type Tx = Db;
 
 /** The answer an attempt sent, replayed byte for byte to every request with its key. */
 export interface StoredAnswer {
@@ -106,8 +105,7 @@ export async function completeAttempt<T>(
   at: Date,
   work: (tx: Db) => Promise<{ answer: StoredAnswer; value: T | null }>,
 ): Promise<{ answer: StoredAnswer; value: T | null }> {
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return inTransaction(db, async (tx) => {
     const [row] = await tx
       .select()
       .from(paymentAttempts)

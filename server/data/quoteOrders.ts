@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
+import { type Db, inTransaction } from "../db/client.ts";
 import { addresses, orders, shippingOptions, taxRates, uploadedFiles } from "../db/schema/index.ts";
 import type { Cents } from "../../src/domain/brand.ts";
 import { writeQuoteOrder } from "./payments.ts";
@@ -125,8 +125,7 @@ export async function attemptInOneTransaction(
   at: Date,
   work: (tx: Db) => Promise<StoredAnswer>,
 ): Promise<StoredAnswer | null> {
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return inTransaction(db, async (tx) => {
     if (!(await startAttempt(tx, a, at))) return null;
     const done = await completeAttempt(tx, a.key, at, async (t) => ({ answer: await work(t), value: null }));
     return done.answer;

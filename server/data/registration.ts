@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { rows, type Db } from "../db/client.ts";
+import { type Db, inTransaction, rows } from "../db/client.ts";
 import { subscriptions, userAssignments, users } from "../db/schema/index.ts";
 import { ApiError } from "../core/errors.ts";
 import { roomForPerson, takeInvitation } from "./grantAccess.ts";
@@ -105,8 +105,7 @@ export async function createAccount(
   now: Date,
 ): Promise<number> {
   const email = a.email.toLowerCase();
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return inTransaction(db, async (tx) => {
     const target = await subscriptionFor(tx, email, a.referrer, now);
     const [user] = await tx
       .insert(users)

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gte, inArray, notExists, sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
+import { type Db, inTransaction } from "../db/client.ts";
 import {
   channelGroups,
   channels,
@@ -189,8 +189,7 @@ const timingOf = (input: ReportInput) =>
  * Within the plan's report limit: past it, 403 saying how many the plan includes.
  */
 export async function createReport(db: Db, subscriptionId: number, input: ReportInput): Promise<number> {
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return inTransaction(db, async (tx) => {
     await requireRoom(tx, subscriptionId, "reports", async () => {
       const [row] = await tx
         .select({ n: count() })
@@ -219,8 +218,7 @@ export async function updateReport(
   id: number,
   input: ReportInput,
 ): Promise<boolean> {
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return inTransaction(db, async (tx) => {
     await requireOwnChannels(
       tx,
       subscriptionId,
@@ -239,8 +237,7 @@ export async function updateReport(
 
 /** Deletes a report and the ranges only it used; false when there was none. */
 export async function deleteReport(db: Db, id: number): Promise<boolean> {
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return inTransaction(db, async (tx) => {
     const ranges = await tx
       .select({ id: reportThresholds.thresholdRangeId })
       .from(reportThresholds)

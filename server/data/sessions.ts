@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, inArray, isNull, ne } from "drizzle-orm";
 import { randomToken, sha256 } from "../core/crypto.ts";
-import type { Db } from "../db/client.ts";
+import { type Db, inTransaction } from "../db/client.ts";
 import { loginChallenges, rememberedDevices, sessions, users } from "../db/schema/index.ts";
 import { announceSessionsEnded } from "./liveNotify.ts";
 
@@ -46,8 +46,7 @@ export async function startSession(
   now: Date,
 ): Promise<string | null> {
   const token = randomToken();
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return inTransaction(db, async (tx) => {
     if (!(await credentialsStill(tx, s.userId, s.credentialVersion))) return null;
     if (s.previous) await tx.delete(sessions).where(eq(sessions.idHash, sha256(s.previous)));
     await tx.insert(sessions).values({

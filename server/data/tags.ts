@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
+import { type Db, inTransaction } from "../db/client.ts";
 import { devices, entityTags, tags } from "../db/schema/index.ts";
 import { ApiError, NOT_FOUND } from "../core/errors.ts";
 import { EntityType } from "../../src/domain/enums.ts";
@@ -99,8 +99,7 @@ export async function createTag(
   db: Db,
   t: { subscriptionId: number; name: string; deviceIds: readonly number[] },
 ): Promise<number> {
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return inTransaction(db, async (tx) => {
     const deviceIds = await requireDevices(tx, t.subscriptionId, t.deviceIds);
     const [row] = await tx
       .insert(tags)
@@ -125,8 +124,7 @@ export async function createTags(db: Db, subscriptionId: number, names: readonly
       throw new ApiError(400, [{ field: "tagList", message: `"${name}" is in the list twice.` }]);
     seen.add(key);
   }
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return inTransaction(db, async (tx) => {
     const created = await tx
       .insert(tags)
       .values(names.map((name) => ({ subscriptionId, name })))
@@ -168,8 +166,7 @@ export async function applyDeviceTags(
   db: Db,
   a: { subscriptionId: number; deviceIds: number[]; add: number[]; remove: number[] },
 ) {
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return inTransaction(db, async (tx) => {
     const deviceIds = await requireDevices(tx, a.subscriptionId, a.deviceIds);
     const add = await requireTags(tx, a.subscriptionId, a.add);
     const remove = await requireTags(tx, a.subscriptionId, a.remove);

@@ -4,6 +4,15 @@ import { sql } from "drizzle-orm";
 import * as schema from "./schema/index.ts";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/**
+ * Runs `work` in one transaction (a savepoint inside a caller's): the one typed door to
+ * transactions. Drizzle types a transaction by its driver (PGlite's or node-postgres's), the
+ * portal's code by the driver-neutral Db; every query written against Db runs the same on it.
+ */
+export function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+  return db.transaction((tx) => work(tx as unknown as Db));
+}
 export interface Database {
   db: Db;
   kind: "pglite" | "postgres";

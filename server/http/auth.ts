@@ -43,7 +43,17 @@ export function authOf(c: Context): Auth {
 }
 
 /**
- * "May this session do X on this resource?": the role must allow the action and the
+ * "Is this resource in the caller's active subscription?": another subscription's is a 404,
+ * like a missing one. A route's role check is its access table entry (guard in access.ts),
+ * written there once; a handler asks only this of the rows it read.
+ */
+export function inSubscription(auth: Auth, resource: { subscriptionId: number | null }) {
+  if (resource.subscriptionId !== auth.subscription.id) throw new ApiError(404, NOT_FOUND);
+}
+
+/**
+ * "May this session do X on this resource?" (for what no route guards: the live socket's
+ * subscribe messages, and the guard itself): the role must allow the action and the
  * resource must belong to the active subscription. Refuses with 403 or 404.
  */
 export function authorize(auth: Auth, action: Action, resource?: { subscriptionId: number | null }) {

@@ -6,7 +6,7 @@ import { shippingProgress } from "../../src/domain/order.ts";
 import { orderShipments } from "../data/shipments.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
-import { authOf, authorize } from "../http/auth.ts";
+import { authOf, inSubscription } from "../http/auth.ts";
 import { idParam } from "../http/input.ts";
 import { publicOrderPath } from "../../src/domain/paths.ts";
 import { roleMay } from "../../src/domain/permissions.ts";
@@ -27,14 +27,14 @@ const mayShareLink = (role: RoleId) => roleMay(role, "share.link") || roleMay(ro
 /**
  * The signed-in quote and order pages' reads. Every record is read by id and then checked
  * against the active subscription: another subscription's id answers the same 404 as a
- * missing one (authorize), a malformed id a 400 (idParam).
+ * missing one (inSubscription), a malformed id a 400 (idParam).
  */
 export function accountOrderRoutes(deps: Deps) {
   const { db } = deps;
   const ownOrder = async (c: Context) => {
     const record = await orderRecord(db, idParam(c, "orderId"));
     if (!record) throw new ApiError(404, NOT_FOUND);
-    authorize(authOf(c), "order.view", record.row);
+    inSubscription(authOf(c), record.row);
     return record;
   };
   return new Hono()
@@ -82,7 +82,7 @@ export function accountOrderRoutes(deps: Deps) {
     .get(getAccountQuote.path, guard(getAccountQuote, deps), async (c) => {
       const record = await quoteRecord(db, idParam(c, "quoteId"));
       if (!record) throw new ApiError(404, NOT_FOUND);
-      authorize(authOf(c), "quote.view", record.row);
+      inSubscription(authOf(c), record.row);
       const details = await quoteDetails(db, record, { full: true, now: deps.now(), memberPath: null });
       if (!details.detail) throw new ApiError(404, NOT_FOUND);
       // The guest token is the quote's shareable secret: sharing it is a later, privileged action.

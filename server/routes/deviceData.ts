@@ -6,7 +6,7 @@ import { relocateDevice } from "../data/deviceEdits.ts";
 import { deviceById } from "../data/devices.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
-import { authOf, authorize } from "../http/auth.ts";
+import { authOf, inSubscription } from "../http/auth.ts";
 import { idParam, inputOf } from "../http/input.ts";
 import { reply } from "../http/reply.ts";
 import { epochSeconds } from "../../src/domain/brand.ts";
@@ -14,7 +14,7 @@ import { LOCATION_REQUIRED, locationUpdate } from "../../src/domain/location.ts"
 import { dataRange, PLAN_MESSAGES, planAllows } from "../../src/domain/plan.ts";
 import { downloadDeviceData } from "../../src/api/deviceData.ts";
 import { changeDeviceLocation } from "../../src/api/devices.ts";
-import { csvFileName } from "./csvFileName.ts";
+import { csvFileName } from "../http/csvFileName.ts";
 
 export const BOTH_COORDINATES = "Enter both latitude and longitude.";
 
@@ -26,7 +26,7 @@ export function deviceDataRoutes(deps: Deps) {
       const input = await inputOf(c, changeDeviceLocation);
       const device = await deviceById(db, Number(input.id));
       if (!device) throw new ApiError(404, NOT_FOUND);
-      authorize(authOf(c), "device.edit", device);
+      inSubscription(authOf(c), device);
       const lat = input.lat ? Number(input.lat) : null;
       const lng = input.lng ? Number(input.lng) : null;
       if ((lat === null) !== (lng === null))
@@ -39,7 +39,7 @@ export function deviceDataRoutes(deps: Deps) {
       const device = await deviceById(db, idParam(c, "deviceId"));
       if (!device) throw new ApiError(404, NOT_FOUND);
       const auth = authOf(c);
-      authorize(auth, "device.download", device);
+      inSubscription(auth, device);
       if (!planAllows(auth.subscription.features, "csvExport"))
         throw new ApiError(403, PLAN_MESSAGES.csvExport);
       const query = await inputOf(c, downloadDeviceData);

@@ -8,13 +8,12 @@ import { saveSensorSettings } from "../data/sensorSettings.ts";
 import { groupByKey, groupOf, sensorsOfDevice } from "../data/sensors.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
-import { authOf, authorize } from "../http/auth.ts";
+import { authOf, inSubscription } from "../http/auth.ts";
 import { idParam, inputOf } from "../http/input.ts";
 import { reply } from "../http/reply.ts";
 import { publicDevicePath } from "../../src/domain/device.ts";
 import { dataRange, PLAN_MESSAGES, planAllows } from "../../src/domain/plan.ts";
 import { epochSeconds } from "../../src/domain/brand.ts";
-import type { Action } from "../../src/domain/permissions.ts";
 import { getChannelHistory, getChannelList } from "../../src/api/deviceData.ts";
 import {
   createPublicLink,
@@ -25,11 +24,11 @@ import {
   updateSensor,
 } from "../../src/api/devices.ts";
 
-/** The device of the `:deviceId` path, when the caller may do `action` on it; else 404 (or 403). */
-async function ownDevice(c: Context, deps: Deps, action: Action) {
+/** The device of the `:deviceId` path in the caller's subscription; else 404 (the role is the route's guard's). */
+async function ownDevice(c: Context, deps: Deps) {
   const device = await deviceById(deps.db, idParam(c, "deviceId"));
   if (!device) throw new ApiError(404, NOT_FOUND);
-  authorize(authOf(c), action, device);
+  inSubscription(authOf(c), device);
   return device;
 }
 
@@ -41,7 +40,7 @@ export function deviceRoutes(deps: Deps) {
       reply(c, listDevices, { deviceList: await deviceList(db, authOf(c).subscription.id, now()) }),
     )
     .get(getDeviceDetails.path, guard(getDeviceDetails, deps), async (c) => {
-      const device = await ownDevice(c, deps, "device.view");
+      const device = await ownDevice(c, deps);
       return reply(c, getDeviceDetails, {
         device: {
           general: await deviceGeneral(db, device, "owner"),
@@ -50,7 +49,7 @@ export function deviceRoutes(deps: Deps) {
       });
     })
     .patch(updateDevice.path, guard(updateDevice, deps), async (c) => {
-      const device = await ownDevice(c, deps, "device.edit");
+      const device = await ownDevice(c, deps);
       const { name } = await inputOf(c, updateDevice);
       return reply(c, updateDevice, await renameDevice(db, device.id, name));
     })
@@ -58,12 +57,12 @@ export function deviceRoutes(deps: Deps) {
       const input = await inputOf(c, updateSensor);
       const record = await groupByKey(db, input.channelKey);
       if (!record) throw new ApiError(404, NOT_FOUND);
-      authorize(authOf(c), "sensor.edit", record);
+      inSubscription(authOf(c), record);
       const saved = await saveSensorSettings(db, record, input);
       return reply(c, updateSensor, { channelGroup: groupOf(saved.group, saved.channels) });
     })
     .post(createPublicLink.path, guard(createPublicLink, deps), async (c) => {
-      const device = await ownDevice(c, deps, "publicLink.manage");
+      const device = await ownDevice(c, deps);
       if (!planAllows(authOf(c).subscription.features, "publicUrl"))
         throw new ApiError(403, PLAN_MESSAGES.publicUrl);
       const hash = (await setPublicHash(db, device.id, true))!;
@@ -75,13 +74,13 @@ export function deviceRoutes(deps: Deps) {
       });
     })
     .delete(deletePublicLink.path, guard(deletePublicLink, deps), async (c) => {
-      const device = await ownDevice(c, deps, "publicLink.manage");
+      const device = await ownDevice(c, deps);
       await setPublicHash(db, device.id, false);
       await announceDevice(db, device.id, deps.now());
       return reply(c, deletePublicLink, { publicLink: null, publicPageHash: null });
     })
     .get(getChannelList.path, guard(getChannelList, deps), async (c) => {
-      const device = await ownDevice(c, deps, "device.view");
+      const device = await ownDevice(c, deps);
       const found = await channelsOfDevice(db, device.id);
       return reply(c, getChannelList, { channelList: found.map((ch) => ch.entry) });
     })
@@ -89,7 +88,7 @@ export function deviceRoutes(deps: Deps) {
       const channel = await channelByKey(db, c.req.param("channelKey") ?? "");
       if (!channel) throw new ApiError(404, NOT_FOUND);
       const auth = authOf(c);
-      authorize(auth, "device.view", channel);
+      inSubscription(auth, channel);
       const query = await inputOf(c, getChannelHistory);
       const range = dataRange(
         auth.subscription.limits,

@@ -6,7 +6,7 @@ import { findUserByEmail } from "../data/users.ts";
 import type { Auth } from "../data/auth.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
-import { authOf, authorize } from "../http/auth.ts";
+import { authOf, inSubscription } from "../http/auth.ts";
 import { limitBodyTo } from "../http/bodyLimit.ts";
 import { inputOf } from "../http/input.ts";
 import { linkOrigin } from "../http/links.ts";
@@ -42,7 +42,7 @@ export function grantAccessRoutes(deps: Deps) {
       const auth = authOf(c);
       const record = await recordSubscription(db, isQuote ? "quote" : "order", resourceId);
       if (!record) throw new ApiError(404, NOT_FOUND);
-      authorize(auth, "access.grant", record);
+      inSubscription(auth, record);
       // A federated subscription's people come from its identity provider, never from here.
       if (auth.subscription.samlConfigName) throw new ApiError(403, GRANT_ACCESS_MESSAGES.federated);
       const subscriptionId = auth.subscription.id;

@@ -16,8 +16,8 @@ import { MAX_ID } from "../../src/api/fields.ts";
 import { getPaymentReceipt, payOrderAsGuest } from "../../src/api/orders.ts";
 import { orderQuoteAsGuest } from "../../src/api/quotes.ts";
 import { ORDER_PREFIX, parsePublicOrderRef } from "../../src/domain/order.ts";
-import { payOnce } from "./paymentFlow.ts";
-import { orderPlan, quotePlan } from "./paymentPlans.ts";
+import { payOnce } from "../flows/paymentFlow.ts";
+import { orderPlan, quotePlan } from "../flows/paymentPlans.ts";
 
 /** A card form is a few hundred bytes. */
 const FORM_LIMIT = 16 * 1024;

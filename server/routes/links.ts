@@ -3,7 +3,7 @@ import { ApiError, NOT_FOUND } from "../core/errors.ts";
 import { deviceList, linkById } from "../data/devices.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
-import { authOf, authorize } from "../http/auth.ts";
+import { authOf, inSubscription } from "../http/auth.ts";
 import { idParam } from "../http/input.ts";
 import { reply } from "../http/reply.ts";
 import { getLink } from "../../src/api/links.ts";
@@ -15,7 +15,7 @@ export function linkRoutes(deps: Deps) {
     const link = await linkById(db, idParam(c, "linkId"));
     if (!link) throw new ApiError(404, NOT_FOUND);
     const auth = authOf(c);
-    authorize(auth, "device.view", link);
+    inSubscription(auth, link);
     return reply(c, getLink, {
       link: { id: link.id, name: link.name },
       deviceList: await deviceList(db, auth.subscription.id, now(), link.id),

@@ -18,7 +18,7 @@ import { getPublicReport, getPublicReportData } from "../../src/api/reports.ts";
 import { packSeries } from "../../src/domain/chartPoints.ts";
 import { planAllows } from "../../src/domain/plan.ts";
 import { requestedWindow } from "../../src/domain/reportWindow.ts";
-import { planWindow } from "./reportView.ts";
+import { planWindow } from "../flows/reportView.ts";
 
 /**
  * The public report page's two reads, by the report's public hash (token access): its metadata

@@ -3,7 +3,7 @@ import { ApiError, NOT_FOUND } from "../core/errors.ts";
 import { quoteDetails, quoteRecord } from "../data/quotes.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
-import { authOf, authorize } from "../http/auth.ts";
+import { authOf, inSubscription } from "../http/auth.ts";
 import { privateResponse } from "../http/headers.ts";
 import { idParam } from "../http/input.ts";
 import { quotePdf } from "../services/quotePdf.ts";
@@ -30,7 +30,7 @@ export function quotePdfRoutes(deps: Deps) {
     const auth = authOf(c);
     const record = await quoteRecord(db, idParam(c, "quoteId"));
     if (!record) throw new ApiError(404, NOT_FOUND);
-    authorize(auth, "quote.view", record.row);
+    inSubscription(auth, record.row);
     const t = now();
     const details = await quoteDetails(db, record, { full: true, now: t, memberPath: null });
     const detail = details.detail;

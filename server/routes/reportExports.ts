@@ -16,7 +16,7 @@ import {
 } from "../../src/api/reportExports.ts";
 import { pageLinkOrigin } from "../http/links.ts";
 import { reportPdf } from "../services/reportPdf.ts";
-import { pdfChannels, pickChannels } from "./reportView.ts";
+import { pdfChannels, pickChannels } from "../flows/reportView.ts";
 import { requestedWindow, type TimeWindow } from "../../src/domain/reportWindow.ts";
 import { ApiError } from "../core/errors.ts";
 import { reportCsvStream } from "../data/reportCsv.ts";
@@ -29,7 +29,7 @@ import {
   reportParts,
   svgMarks,
   svgSeries,
-} from "./reportView.ts";
+} from "../flows/reportView.ts";
 
 /** A rolling report's picture is drawn again at most this often (seconds) while its data stands still. */
 const ROLLING_REDRAW_SECONDS = 30;

@@ -12,7 +12,7 @@ import {
 import { changeReportLink, shareReport, unshareReport } from "../data/reportLinks.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
-import { authOf, authorize } from "../http/auth.ts";
+import { authOf, inSubscription } from "../http/auth.ts";
 import { idParam, inputOf } from "../http/input.ts";
 import { reply } from "../http/reply.ts";
 import {
@@ -26,7 +26,6 @@ import {
   updateReport,
   updateReportLink,
 } from "../../src/api/reportBuilder.ts";
-import type { Action } from "../../src/domain/permissions.ts";
 
 const dateOf = (epoch: number | null) => (epoch === null ? null : new Date(epoch * 1000));
 
@@ -37,12 +36,12 @@ const dateOf = (epoch: number | null) => (epoch === null ? null : new Date(epoch
  */
 export function reportRoutes(deps: Deps) {
   const { db } = deps;
-  /** The path's report when the caller may do the action on it. */
-  const ownReport = async (c: Context, action: Action) => {
+  /** The path's report in the caller's subscription (the role is the route's guard's). */
+  const ownReport = async (c: Context) => {
     const auth = authOf(c);
     const report = await findReport(db, idParam(c));
     if (!report) throw new ApiError(404, NOT_FOUND);
-    authorize(auth, action, report);
+    inSubscription(auth, report);
     return { auth, report };
   };
   const detail = async (subscriptionId: number, id: number) => {
@@ -68,7 +67,7 @@ export function reportRoutes(deps: Deps) {
       reply(c, listReportChannels, await channelOptions(db, authOf(c).subscription.id)),
     )
     .get(getReport.path, guard(getReport, deps), async (c) => {
-      const { auth, report } = await ownReport(c, "report.view");
+      const { auth, report } = await ownReport(c);
       return reply(c, getReport, await detail(auth.subscription.id, report.id));
     })
     .post(createReport.path, guard(createReport, deps), async (c) => {
@@ -78,25 +77,25 @@ export function reportRoutes(deps: Deps) {
       return reply(c, createReport, await detail(subscriptionId, id));
     })
     .patch(updateReport.path, guard(updateReport, deps), async (c) => {
-      const { auth, report } = await ownReport(c, "report.edit");
+      const { auth, report } = await ownReport(c);
       const input = await inputOf(c, updateReport);
       if (!(await rewriteReport(db, auth.subscription.id, report.id, input)))
         throw new ApiError(404, NOT_FOUND);
       return reply(c, updateReport, await detail(auth.subscription.id, report.id));
     })
     .delete(deleteReport.path, guard(deleteReport, deps), async (c) => {
-      const { report } = await ownReport(c, "report.edit");
+      const { report } = await ownReport(c);
       if (!(await removeReport(db, report.id))) throw new ApiError(404, NOT_FOUND);
       return reply(c, deleteReport, { id: report.id });
     })
     .post(createReportLink.path, guard(createReportLink, deps), async (c) => {
-      const { auth, report } = await ownReport(c, "report.edit");
+      const { auth, report } = await ownReport(c);
       const { expiresAt } = await inputOf(c, createReportLink);
       await shareReport(db, report.id, dateOf(expiresAt));
       return reply(c, createReportLink, await summary(auth.subscription.id, report.id));
     })
     .patch(updateReportLink.path, guard(updateReportLink, deps), async (c) => {
-      const { auth, report } = await ownReport(c, "report.edit");
+      const { auth, report } = await ownReport(c);
       const input = await inputOf(c, updateReportLink);
       if (!report.publicHash) throw new ApiError(404, "The report is not shared.");
       await changeReportLink(db, report.id, {
@@ -108,7 +107,7 @@ export function reportRoutes(deps: Deps) {
       return reply(c, updateReportLink, await summary(auth.subscription.id, report.id));
     })
     .delete(deleteReportLink.path, guard(deleteReportLink, deps), async (c) => {
-      const { auth, report } = await ownReport(c, "report.edit");
+      const { auth, report } = await ownReport(c);
       await unshareReport(db, report.id);
       return reply(c, deleteReportLink, await summary(auth.subscription.id, report.id));
     });

@@ -13,7 +13,7 @@ import {
 import type { Auth } from "../data/auth.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
-import { authOf, authorize } from "../http/auth.ts";
+import { authOf, inSubscription } from "../http/auth.ts";
 import { idParam, inputOf } from "../http/input.ts";
 import { reply } from "../http/reply.ts";
 import {
@@ -25,13 +25,12 @@ import {
   listTags,
   updateTag,
 } from "../../src/api/tags.ts";
-import type { Action } from "../../src/domain/permissions.ts";
 
-/** The path's tag, when the caller may do the action on it; another subscription's is a 404. */
-async function tagFor(deps: Deps, auth: Auth, id: number, action: Action): Promise<TagRow> {
+/** The path's tag in the caller's subscription; another subscription's is a 404 (the role is the guard's). */
+async function tagFor(deps: Deps, auth: Auth, id: number): Promise<TagRow> {
   const tag = await findTag(deps.db, id);
   if (!tag) throw new ApiError(404, NOT_FOUND);
-  authorize(auth, action, tag);
+  inSubscription(auth, tag);
   return tag;
 }
 
@@ -48,7 +47,7 @@ export function tagRoutes(deps: Deps) {
       reply(c, listTags, await subscriptionTags(db, authOf(c).subscription.id)),
     )
     .get(getTag.path, guard(getTag, deps), async (c) =>
-      reply(c, getTag, await tagFor(deps, authOf(c), idParam(c), "device.view")),
+      reply(c, getTag, await tagFor(deps, authOf(c), idParam(c))),
     )
     .post(createTag.path, guard(createTag, deps), async (c) => {
       const { subscriptionId, tag } = await inputOf(c, createTag);
@@ -67,14 +66,14 @@ export function tagRoutes(deps: Deps) {
       return reply(c, createTags, created);
     })
     .patch(updateTag.path, guard(updateTag, deps), async (c) => {
-      const tag = await tagFor(deps, authOf(c), idParam(c), "tag.create");
+      const tag = await tagFor(deps, authOf(c), idParam(c));
       const { fields, patchFields } = await inputOf(c, updateTag);
       if (patchFields.includes("name") && fields.name !== undefined && fields.name !== tag.name)
         await renameTag(db, tag.id, fields.name);
       return reply(c, updateTag, (await findTag(db, tag.id)) ?? tag);
     })
     .delete(deleteTag.path, guard(deleteTag, deps), async (c) => {
-      const tag = await tagFor(deps, authOf(c), idParam(c), "tag.create");
+      const tag = await tagFor(deps, authOf(c), idParam(c));
       if (!(await removeTag(db, tag.id))) throw new ApiError(404, NOT_FOUND);
       return reply(c, deleteTag, { id: tag.id });
     })

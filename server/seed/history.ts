@@ -1,5 +1,5 @@
 import { eq, inArray, sql } from "drizzle-orm";
-import { rows, type Db } from "../db/client.ts";
+import { type Db, inTransaction, rows } from "../db/client.ts";
 import { channels, reports } from "../db/schema/index.ts";
 import { ensureSamplePartitionsBetween } from "../data/partitions.ts";
 import { rollUpRange, rollupCoverage } from "../data/rollups.ts";
@@ -145,8 +145,7 @@ async function rollUpUncovered(db: Db, events: Events | null, opts: { stopped?: 
   while (to > floor && !opts.stopped?.()) {
     const from = Math.max(floor, to - BACKFILL_SECONDS);
     const ids = spans.filter((s) => s.from < to && s.to > from).map((s) => s.id);
-    await db.transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
+    await inTransaction(db, async (tx) => {
       if (events) await applyEvents(tx, events, ids, from * 1000, to * 1000);
       await rollUpRange(tx, ids, from, to);
     });
@@ -201,8 +200,7 @@ export async function fillHistory(
     while (end > target && !opts.stopped?.()) {
       const days = Math.min(CHUNK_DAYS, (end - target) / DAY);
       const from = end - days * DAY;
-      await db.transaction(async (txRaw) => {
-        const tx = txRaw as unknown as Db;
+      await inTransaction(db, async (tx) => {
         await seedSamples(tx, id, rc.shape, { end: new Date(end), days, stepMinutes: 1 });
         if (events) await applyEvents(tx, events, [id], from, end);
         await rollUpRange(tx, [id], from / 1000, end / 1000);

@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
-import { rows } from "../db/client.ts";
+import { type Db, inTransaction, rows } from "../db/client.ts";
 import { ensureSamplePartitions } from "../data/partitions.ts";
 import { seedAccounts } from "./accounts.ts";
 import { seedDevices } from "./devices.ts";
@@ -17,8 +16,7 @@ export async function isEmpty(db: Db): Promise<boolean> {
 
 /** Seeds the deterministic demo data set into an empty database, in one transaction. */
 export async function seedDemo(db: Db, opts: { now: Date; sampleDays: number }) {
-  await db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  await inTransaction(db, async (tx) => {
     // The recent samples go into their months' partitions, not the default one.
     await ensureSamplePartitions(tx, opts.now);
     await seedReference(tx);

@@ -21,8 +21,3 @@ export const ROLE_INFO: Record<RoleId, { name: string; displayName: string }> = 
 export function isRoleId(id: number): id is RoleId {
   return id in ROLE_INFO;
 }
-
-/** Device name, tag and public-link controls are for ADMIN and MANAGER only. */
-export function canEditDevice(role: RoleId): boolean {
-  return role === Role.ADMINISTRATOR || role === Role.MANAGER;
-}

@@ -14,7 +14,7 @@ import { isAdjustableKind, isTemperatureKind } from "../domain/device.ts";
 import { DEVICE_LOAD_FAILED, NO_DEVICE_ID } from "../domain/deviceView.ts";
 import { LABEL_MAX, titleToSave } from "../domain/labels.ts";
 import { roleMay } from "../domain/permissions.ts";
-import { canEditDevice, isRoleId } from "../domain/roles.ts";
+import { isRoleId } from "../domain/roles.ts";
 import {
   adjustmentFromCelsius,
   adjustmentToCelsius,
@@ -56,7 +56,7 @@ export const $deviceRights = computed($session, (s) => {
   const known = isRoleId(role);
   return {
     /** Name, tags, location and public link: ADMIN and MANAGER only (spec section 6). */
-    edit: known && canEditDevice(role),
+    edit: known && roleMay(role, "device.edit"),
     editSensors: known && roleMay(role, "sensor.edit"),
     download: known && roleMay(role, "device.download"),
     features: s.status === "signedIn" ? s.info.activeSubscription.tier.features : {},

@@ -44,9 +44,13 @@ const serverEdges = () =>
     return a && b && a !== b ? [{ ...e, a, b }] : [];
   });
 
-/** Where each server folder may reach: routes on top, core and db at the bottom. */
+/**
+ * Where each server folder may reach: routes on top, then flows (work spanning several tables
+ * or services), core and db at the bottom. Routes → flows → data and services, never back.
+ */
 const ALLOWED: Record<string, readonly string[]> = {
-  routes: ["http", "data", "services", "core"],
+  routes: ["flows", "http", "data", "services", "core"],
+  flows: ["http", "data", "services", "core"],
   http: ["data", "core", "db"],
   data: ["db", "core"],
   services: ["core"],
@@ -86,6 +90,15 @@ describe("import direction", () => {
       return pairs.has(`${b} -> ${a}`);
     });
     expect(mutual).toEqual([]);
+  });
+
+  test("a flow knows no Hono: it takes deps and plain values, and no route file is anything but routes", () => {
+    const hono = edges("server/flows").filter((e) => /^hono(\/|$)|^@hono\//.test(e.to));
+    expect(hono).toEqual([]);
+    const routeFiles = files("server/routes").filter(
+      (f) => !/\.(get|post|put|patch|delete)\(/.test(readFileSync(join(ROOT, f), "utf8")),
+    );
+    expect(routeFiles).toEqual([]);
   });
 
   test("each server folder imports only the folders server/README.md allows it", () => {

@@ -2,9 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   CARD_EXPIRY_MONTHS,
   LOCATION_REQUIRED,
-  Role,
   TAG_NAME_ERROR,
-  canEditDevice,
   cardExpiryYears,
   filterTagsByPrefix,
   formatChannelKey,
@@ -92,13 +90,6 @@ describe("location, titles and roles", () => {
     expect(titleToSave("  New  ", "Old")).toBe("New");
     expect(titleToSave("   ", "Old")).toBeNull();
     expect(titleToSave("Old ", "Old")).toBeNull();
-  });
-
-  it("lets only Administrator and Manager edit devices", () => {
-    expect(canEditDevice(Role.ADMINISTRATOR)).toBe(true);
-    expect(canEditDevice(Role.MANAGER)).toBe(true);
-    expect(canEditDevice(Role.VIEWER)).toBe(false);
-    expect(canEditDevice(Role.BILLING)).toBe(false);
   });
 });
 

@@ -6,7 +6,7 @@ import { orderRecord } from "../../server/data/orders.ts";
 import { findAttempt, startAttempt, touchAttempt } from "../../server/data/paymentAttempts.ts";
 import { sandboxChargeStore } from "../../server/data/payments.ts";
 import { quoteRecord } from "../../server/data/quotes.ts";
-import { HEARTBEAT_MS, KEY_REUSED } from "../../server/routes/paymentFlow.ts";
+import { HEARTBEAT_MS, KEY_REUSED } from "../../server/flows/paymentFlow.ts";
 import { DEMO, demoToken } from "../../server/seed/demo.ts";
 import { createSandboxGateway, type PaymentGateway } from "../../server/services/payments.ts";
 import { CARD_MESSAGES } from "../../src/domain/card.ts";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { csvHeader, csvStream, csvText, type CsvPlan } from "../../server/data/csvExport.ts";
-import { csvFileName } from "../../server/routes/csvFileName.ts";
+import { csvFileName } from "../../server/http/csvFileName.ts";
 import {
   COLD_ROOM,
   NO_SUCH_ID,

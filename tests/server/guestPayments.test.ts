@@ -14,8 +14,8 @@ import {
 import { orderRecord } from "../../server/data/orders.ts";
 import { sandboxChargeStore } from "../../server/data/payments.ts";
 import { quoteRecord } from "../../server/data/quotes.ts";
-import { AMOUNT_CHANGED, KEY_REUSED, STILL_PROCESSING } from "../../server/routes/paymentFlow.ts";
-import { ORDER_NOT_PAYABLE, QUOTE_EXPIRED, QUOTE_ORDERED } from "../../server/routes/paymentPlans.ts";
+import { AMOUNT_CHANGED, KEY_REUSED, STILL_PROCESSING } from "../../server/flows/paymentFlow.ts";
+import { ORDER_NOT_PAYABLE, QUOTE_EXPIRED, QUOTE_ORDERED } from "../../server/flows/paymentPlans.ts";
 import { DEMO, demoHexToken, demoToken } from "../../server/seed/demo.ts";
 import { createSandboxGateway, type PaymentGateway } from "../../server/services/payments.ts";
 import { CARD_MESSAGES } from "../../src/domain/card.ts";

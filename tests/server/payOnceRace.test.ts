@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { resolveDeps } from "../../server/deps.ts";
-import { payOnce, refusalAnswer, type PaymentPlan } from "../../server/routes/paymentFlow.ts";
+import { payOnce, refusalAnswer, type PaymentPlan } from "../../server/flows/paymentFlow.ts";
 import { testConfig, TEST_NOW, useTestApp } from "./helpers.ts";
 
 // payOnce with plans of its own on the real database and sandbox gateway: the orders in

@@ -1,7 +1,7 @@
 import { sha256 } from "../core/crypto.ts";
 import type { OrderRecord } from "../data/orders.ts";
 import { orderRecord } from "../data/orders.ts";
-import type { AttemptDetails, StoredAnswer, Tx } from "../data/paymentAttempts.ts";
+import type { AttemptDetails, StoredAnswer } from "../data/paymentAttempts.ts";
 import { orderFromQuote, recordOrderPayment } from "../data/payments.ts";
 import { quoteRecord, type QuoteRecord } from "../data/quotes.ts";
 import type { Deps } from "../deps.ts";
@@ -14,6 +14,9 @@ import { publicOrderPath } from "../../src/domain/paths.ts";
 import { isQuoteOpen, quotePayable } from "../../src/domain/quote.ts";
 import { epochSeconds, type Cents } from "../../src/domain/brand.ts";
 import { AMOUNT_CHANGED, refusalAnswer, type PaymentPlan } from "./paymentFlow.ts";
+
+/** A transaction handle, named through Deps (this layer does not import db/). */
+type Db = Deps["db"];
 
 export const ORDER_NOT_PAYABLE = "This order has no balance to pay.";
 export const QUOTE_ORDERED = "This quote has already been ordered.";
@@ -84,7 +87,7 @@ export function orderPlan(
         return refusalAnswer(409, AMOUNT_CHANGED);
       return { amount: now.balanceDue, currency: now.row.currency };
     },
-    record: async (tx: Tx, key: string, charge: Charge, details: AttemptDetails) => {
+    record: async (tx: Db, key: string, charge: Charge, details: AttemptDetails) => {
       const at = deps.now();
       const paid = await recordOrderPayment(
         tx,
@@ -138,7 +141,7 @@ export interface QuoteTerms {
   /** What else tells two submits of one key apart (addresses, shipping option). */
   facts: readonly unknown[];
   /** Writes the addresses, tax and shipping onto the new order, in the attempt's transaction. */
-  apply(tx: Tx, orderId: number): Promise<void>;
+  apply(tx: Db, orderId: number): Promise<void>;
 }
 
 /** Ordering a quote: its grand total shown must still be the quote's; the order is made with the payment. */
@@ -168,7 +171,7 @@ export function quotePlan(
       if (total === null || input.grandTotal !== total) return refusalAnswer(409, AMOUNT_CHANGED);
       return { amount: total, currency: now.row.currency };
     },
-    record: async (tx: Tx, key: string, charge: Charge, details: AttemptDetails) => {
+    record: async (tx: Db, key: string, charge: Charge, details: AttemptDetails) => {
       const at = deps.now();
       const poNumber = details.purchaseOrderNumber;
       const made = await orderFromQuote(tx, { quoteId, key, charge, email: details.email, poNumber }, at);

@@ -1,4 +1,3 @@
-import type { Context } from "hono";
 import { ApiError, NOT_FOUND, type FieldError } from "../core/errors.ts";
 import { countryList } from "../data/countries.ts";
 import { findAttempt } from "../data/paymentAttempts.ts";
@@ -6,7 +5,8 @@ import { quoteRecord, type QuoteRecord } from "../data/quotes.ts";
 import type { AddressFields, OrderTerms } from "../data/quoteOrders.ts";
 import { addressesById } from "../data/records.ts";
 import type { Deps } from "../deps.ts";
-import { authOf, authorize } from "../http/auth.ts";
+import type { Auth } from "../data/auth.ts";
+import { inSubscription } from "../http/auth.ts";
 import type { RateOption } from "../services/shippingRates.ts";
 import type { InputOf } from "../../src/api/endpoint.ts";
 import { placeQuoteOrder, QUOTE_ORDER_MESSAGES } from "../../src/api/quoteOrder.ts";
@@ -15,7 +15,7 @@ import { cents, type Cents } from "../../src/domain/brand.ts";
 import { quoteRefusal } from "./paymentPlans.ts";
 
 /*
- * How the server prices a signed-in quote order (routes/quoteOrder.ts): the quote as the
+ * How the server prices a signed-in quote order (flows/quoteOrder.ts): the quote as the
  * caller's subscription may order it, the places it ships to and bills, the rates and tax for
  * them, and the comparison with what the form sent (a difference is refused, never charged).
  */
@@ -45,10 +45,10 @@ export const itemCount = (q: QuoteRecord) => q.lineItems.reduce((n, i) => n + Ma
  * ordered, unless `key` already has an attempt on it: a retry after the order was placed
  * goes on to get that attempt's answer (or its refusal of other details).
  */
-export async function openQuote(deps: Deps, c: Context, quoteId: string, key?: string): Promise<QuoteRecord> {
+export async function openQuote(deps: Deps, auth: Auth, quoteId: string, key?: string): Promise<QuoteRecord> {
   const quote = await quoteRecord(deps.db, Number(quoteId));
   if (!quote) throw new ApiError(404, NOT_FOUND);
-  authorize(authOf(c), "quote.pay", quote.row);
+  inSubscription(auth, quote.row);
   const refusal = quoteRefusal(quote, deps.now().getTime() / 1000);
   if (!refusal) return quote;
   const earlier = key ? await findAttempt(deps.db, key) : null;
@@ -182,11 +182,11 @@ export function compare(priced: Priced, input: OrderInput) {
 
 /** What the order is written with. */
 export const termsOf = (
-  c: Context,
+  auth: Auth,
   priced: Priced,
   places: { shipping: Place | null; billing: Place | null },
 ): OrderTerms => ({
-  subscriptionId: authOf(c).subscription.id,
+  subscriptionId: auth.subscription.id,
   shipping: places.shipping?.fields ?? null,
   billing: places.billing?.fields ?? null,
   tax: priced.tax,

@@ -12,7 +12,6 @@ import {
   type AttemptDetails,
   type AttemptRow,
   type StoredAnswer,
-  type Tx,
 } from "../data/paymentAttempts.ts";
 import { consume, type Limit } from "../data/rateLimits.ts";
 import type { Deps } from "../deps.ts";
@@ -27,6 +26,9 @@ import { ORDER_PREFIX, publicOrderRef } from "../../src/domain/order.ts";
 import { pathOf } from "../../src/api/endpoint.ts";
 import { getPaymentReceipt } from "../../src/api/orders.ts";
 import { publicOrderPath } from "../../src/domain/paths.ts";
+
+/** A transaction handle, named through Deps (this layer does not import db/). */
+type Db = Deps["db"];
 
 /*
  * One guest payment, charged at most once per idempotency key (docs/decisions.md, "Guest
@@ -89,7 +91,7 @@ export interface PaymentPlan {
   price(): Promise<{ amount: Cents; currency: number } | StoredAnswer>;
   /** Writes a charge's rows inside the attempt's transaction; the answer and the receipt. */
   record(
-    tx: Tx,
+    tx: Db,
     key: string,
     charge: Charge,
     details: AttemptDetails,
