@@ -139,7 +139,7 @@ describe("the back-office operations API", () => {
         quantity: 100_000,
         listPrice: 100_000_000_000,
       };
-      const huge = { ...(await quoteInput()), lineItems: Array(200).fill(line) };
+      const huge = { ...(await quoteInput()), lineItems: Array.from({ length: 200 }, () => line) };
       const refused = await call(`${OPS}/quotes`, huge, { token: t });
       expect(refused).toEqual({
         status: 400,

@@ -241,6 +241,9 @@ describe("a quote page", () => {
   test("shows the spec's banner when the quote cannot load", async () => {
     api.on(getAccountQuote, NOT_FOUND);
     await loadAccountQuote("QUO-1005");
-    expect($accountQuote.get()).toMatchObject({ status: "failed", message: "Unexpected Error retrieving quote." });
+    expect($accountQuote.get()).toMatchObject({
+      status: "failed",
+      message: "Unexpected Error retrieving quote.",
+    });
   });
 });
