@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
+  balanceDue,
   billingStatus,
   dueDate,
   epochSeconds,
   needsPayment,
   orderLinkId,
+  orderPayable,
   parsePublicOrderRef,
   poDisplay,
   publicOrderRef,
@@ -113,4 +115,38 @@ describe("the signed-in shipping progress", () => {
       expect(shippingProgress({ shippingStatus, ordered, shipped, shipments })).toBe(want);
     },
   );
+});
+
+describe("balanceDue", () => {
+  it.each([
+    [10_000, 0, 10_000],
+    [10_000, 2_500, 7_500],
+    [10_000, 10_000, 0],
+    // Overpaid (a payment recorded by the back office besides a card payment): nothing is due.
+    [10_000, 12_000, 0],
+    [0, 0, 0],
+  ])("owes %i - %i paid = %i", (total, paid, due) => {
+    expect(balanceDue(total, paid)).toBe(due);
+  });
+});
+
+describe("orderPayable", () => {
+  it.each([
+    ["Open", 500, true],
+    ["Part Paid", 1, true],
+    ["Invoiced", 500, true],
+    ["open", 500, true],
+    ["Open", 0, false],
+    ["Open", -5, false],
+    ["Paid", 500, false],
+    ["Cancelled", 500, false],
+    ["Closed", 500, false],
+    ["Hold", 500, false],
+    ["Dead", 500, false],
+    ["Refunded", 500, false],
+    [null, 500, false],
+    ["", 500, false],
+  ] as const)("takes a guest payment for status %s with %i due: %s", (paymentStatus, due, payable) => {
+    expect(orderPayable({ paymentStatus, balanceDue: due })).toBe(payable);
+  });
 });
