@@ -17,6 +17,7 @@ import { StatusDot, STATUS_TEXT } from "./StatusDot.tsx";
 import { useNamePlaces } from "./useNamePlaces.ts";
 import { WORLD_LAND } from "./worldOutline.ts";
 import "../../src/styles/devices.css";
+import { appPath } from "../../src/domain/paths.ts";
 
 const coordinates = (g: { lat: number; lng: number }) => `${g.lat.toFixed(4)}, ${g.lng.toFixed(4)}`;
 
@@ -32,7 +33,7 @@ export default function DeviceMapPage() {
     <section className="device-map-page" aria-labelledby="map-title">
       <header className="page-head">
         <h1 id="map-title">Device Map</h1>
-        <a href="/s/devices">All devices</a>
+        <a href={appPath("devices")}>All devices</a>
       </header>
       {state.status === "loading" && <p aria-busy="true">Loading devices...</p>}
       {state.status === "error" && <LoadFailed message={state.message} onRetry={() => void loadDevices()} />}

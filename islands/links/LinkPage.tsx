@@ -6,6 +6,7 @@ import { DeviceTable } from "../devices/DeviceTable.tsx";
 import { LoadFailed } from "../devices/LoadFailed.tsx";
 import { EmptyState } from "../ui/EmptyState.tsx";
 import "../../src/styles/devices.css";
+import { appPath } from "../../src/domain/paths.ts";
 
 /** /links/{linkId}: a link of the subscription (the device page's 'Connected to') and its devices. */
 export default function LinkPage() {
@@ -22,7 +23,7 @@ export default function LinkPage() {
           <h1 id="link-title">Link</h1>
           <LoadFailed message={state.message} />
           <p>
-            <a href="/s/devices">All devices</a>
+            <a href={appPath("devices")}>All devices</a>
           </p>
         </section>
       );
@@ -31,7 +32,7 @@ export default function LinkPage() {
         <section className="link-page" aria-labelledby="link-title">
           <header className="page-head">
             <h1 id="link-title">{state.link.name}</h1>
-            <a href="/s/devices">All devices</a>
+            <a href={appPath("devices")}>All devices</a>
           </header>
           <p className="muted">
             {state.devices.length === 1

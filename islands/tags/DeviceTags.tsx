@@ -4,6 +4,7 @@ import type { DeviceListItem } from "../../src/api/devices.ts";
 import { EntityType } from "../../src/domain/enums.ts";
 import { $tagDevices, showAppliedTags } from "../../src/stores/tags.ts";
 import UpdateTagsDialog from "./UpdateTagsDialog.tsx";
+import { appPath } from "../../src/domain/paths.ts";
 
 /**
  * The subscription's devices with their tags; Administrators and Managers change a device's
@@ -25,7 +26,7 @@ export function DeviceTags({ editable }: { editable: boolean }) {
       <ul className="tag-devices">
         {state.list.map((d) => (
           <li key={d.id}>
-            <a href={`/s/devices/${d.id}`}>{d.name}</a>
+            <a href={appPath("deviceDetails", { id: d.id })}>{d.name}</a>
             <span className="tag-list">
               {d.tagList.length ? d.tagList.map((t) => <span key={t.id}>{t.name}</span>) : "No tags"}
             </span>

@@ -21,9 +21,10 @@ import { Dialog } from "../ui/Dialog.tsx";
 import { FormErrors } from "../ui/Field.tsx";
 import { TriStateBox } from "./TriStateBox.tsx";
 import "./tags.css";
+import { appPath } from "../../src/domain/paths.ts";
 
 /** Where the Manage link goes: the subscription's tags. */
-export const MANAGE_TAGS_PATH = "/s/guidance/tags";
+export const MANAGE_TAGS_PATH = appPath("tags");
 
 export type UpdateTagsProps = TagTarget & {
   open: boolean;

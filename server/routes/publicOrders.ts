@@ -12,6 +12,7 @@ import type { CarrierEvent, Carriers } from "../services/carriers.ts";
 import { getPublicOrder } from "../../src/api/orders.ts";
 import { parsePublicOrderRef } from "../../src/domain/order.ts";
 import { getShipmentList, type Shipment } from "../../src/api/shipments.ts";
+import { appPath } from "../../src/domain/paths.ts";
 
 /**
  * The public order page's reads, by the shared reference ORD-{id}-{validationId}. A malformed,
@@ -46,7 +47,7 @@ export function publicOrderRoutes(deps: Deps) {
         );
         return sendSerialized(c, answer);
       }
-      const member = await memberPath(c, deps, found, `/s/order/details/${found.details.id}`);
+      const member = await memberPath(c, deps, found, appPath("orderDetails", { id: found.details.id }));
       return reply(c, getPublicOrder, { orderDetails: { ...found.details, memberPath: member } });
     })
     .get(getShipmentList.path, guard(getShipmentList, deps), async (c) => {

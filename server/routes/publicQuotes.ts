@@ -9,6 +9,7 @@ import { reply } from "../http/reply.ts";
 import { memberPath } from "../http/viewer.ts";
 import { getPublicQuote } from "../../src/api/quotes.ts";
 import { quoteNumber } from "../../src/domain/quote.ts";
+import { appPath } from "../../src/domain/paths.ts";
 
 /**
  * Reads by number (QUO-{n}, sequential) and unknown tokens a client (an address, an IPv6 /64)
@@ -35,7 +36,7 @@ export function publicQuoteRoutes(deps: Deps) {
       throw new ApiError(404, NOT_FOUND);
     }
     const { row } = found.record;
-    const member = await memberPath(c, deps, row, `/s/quotes/details/${quoteNumber(row.id)}`);
+    const member = await memberPath(c, deps, row, appPath("quoteDetails", { number: quoteNumber(row.id) }));
     const details = await quoteDetails(db, found.record, {
       full: found.full,
       now: now(),

@@ -1,5 +1,6 @@
 import { parsePublicOrderRef } from "./order.ts";
-import { parseQuoteNumber } from "./quote.ts";
+import { appPath } from "./paths.ts";
+import { parseQuoteNumber, quoteNumber } from "./quote.ts";
 
 export type RecordKind = "order" | "quote";
 
@@ -32,11 +33,14 @@ export function publicRecordLinks(
   if (kind === "order") {
     const ref = parsePublicOrderRef(last);
     return ref
-      ? { referrer: referrerFor("order", ref.id), signedInPath: `/s/order/details/${ref.id}` }
+      ? { referrer: referrerFor("order", ref.id), signedInPath: appPath("orderDetails", { id: ref.id }) }
       : null;
   }
   const id = parseQuoteNumber(last);
   return id === null
     ? null
-    : { referrer: referrerFor("quote", id), signedInPath: `/s/quotes/details/QUO-${id}` };
+    : {
+        referrer: referrerFor("quote", id),
+        signedInPath: appPath("quoteDetails", { number: quoteNumber(id) }),
+      };
 }

@@ -1,5 +1,5 @@
 import { createRouter, type ConfigFromRouter } from "@nanostores/router";
-import { PATHS } from "../domain/paths.ts";
+import { APP_ROUTES } from "../domain/paths.ts";
 import { loadAccountOrder, loadAccountQuote } from "./accountOrders.ts";
 import { loadCountries } from "./countries.ts";
 
@@ -10,28 +10,7 @@ import { loadCountries } from "./countries.ts";
  * catch links to addresses outside these routes (the header's Products, /gateway) and show
  * no page for them.
  */
-export const $router = createRouter(
-  {
-    home: PATHS.welcome,
-    account: "/s",
-    settings: "/s/settings",
-    security: "/s/security",
-    devices: "/s/devices",
-    deviceDetails: "/s/devices/:id",
-    orders: "/s/orders/list",
-    quotes: "/s/orders/quotes/list",
-    orderDetails: "/s/order/details/:id",
-    quoteDetails: "/s/quotes/details/:number",
-    tags: "/s/guidance/tags",
-    explore: "/s/sensor-data/explore/:channelKey",
-    link: "/links/:linkId",
-    deviceMap: "/devices/device-map",
-    reports: "/s/reports",
-    reportNew: "/s/reports/new",
-    reportEdit: "/s/reports/:id",
-  },
-  { links: false },
-);
+export const $router = createRouter(APP_ROUTES, { links: false });
 
 export type RouteName = keyof ConfigFromRouter<typeof $router>;
 

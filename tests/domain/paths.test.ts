@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  appPath,
   PATHS,
   payAsGuestPath,
   publicDevicePath,
@@ -34,5 +35,20 @@ describe("the portal's public addresses", () => {
       termsAcknowledge: "/terms/acknowledge",
       orderSearch: "/p/order-quote/search",
     });
+  });
+
+  it.each([
+    [appPath("orderDetails", { id: 5003 }), "/s/order/details/5003"],
+    [appPath("quoteDetails", { number: "QUO-1001" }), "/s/quotes/details/QUO-1001"],
+    [appPath("deviceDetails", { id: 7 }), "/s/devices/7"],
+    [
+      appPath("explore", { channelKey: "00:1A:2B_W1A001_1200_0_1" }),
+      "/s/sensor-data/explore/00:1A:2B_W1A001_1200_0_1",
+    ],
+    [appPath("link", { linkId: "a/b" }), "/links/a%2Fb"],
+    [appPath("tags"), "/s/guidance/tags"],
+    [appPath("home"), "/user/welcome"],
+  ])("writes the app address %s", (path, expected) => {
+    expect(path).toBe(expected);
   });
 });
