@@ -25,6 +25,7 @@ const COLUMNS: Column<QuoteSummary>[] = [
       quoteStatusSaid(
         { status: q.status, expiresAt: q.expiresAt === null ? null : epochSeconds(q.expiresAt) },
         visitorZone(),
+        Date.now(),
       ),
   },
   { head: "Total", cell: (q) => <Money amount={cents(q.grandTotal)} currency={q.currency} /> },

@@ -70,7 +70,8 @@ export async function channelByKey(db: Db, key: string) {
 /**
  * A channel's history over [start, end] (epoch seconds) with its adjustment, as the report
  * charts read it (server/data/chartData.ts): the raw samples over a short window, else the
- * rolled-up buckets' minimum and maximum at the times they were read, at most 3000 points.
+ * rolled-up buckets' minimum and maximum at the times they were read, at most MAX_POINTS
+ * (src/domain/downsample.ts).
  * The gaps' null points are left out (the contract's points are all readings).
  */
 export async function channelHistory(

@@ -3,10 +3,10 @@ import { randomToken, sha256 } from "../core/crypto.ts";
 import { type Db, inTransaction } from "../db/client.ts";
 import { rememberedDevices } from "../db/schema/index.ts";
 import { credentialsStill } from "./sessions.ts";
+import { REMEMBER_DEVICE_DAYS } from "../../src/domain/auth.ts";
 
-const REMEMBER_DAYS = 30;
 /** How long a browser stays trusted for the person's one-time code. */
-export const REMEMBER_SECONDS = REMEMBER_DAYS * 86_400;
+export const REMEMBER_SECONDS = REMEMBER_DEVICE_DAYS * 86_400;
 
 /**
  * Trusts a browser for the user's one-time code for 30 days; returns the token it keeps, or

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 
-import { CONFIG_PLACEHOLDER } from "../../src/domain/runtimeConfig.ts";
+import { CONFIG_ELEMENT_ID, CONFIG_PLACEHOLDER } from "../../src/domain/runtimeConfig.ts";
 export { CONFIG_PLACEHOLDER };
 
 /** Puts the runtime configuration into a page, so islands know the hosts without a round trip. */
@@ -9,7 +9,7 @@ export function injectConfig(html: string, config: object): string {
   const json = JSON.stringify(config).replace(/</g, "\\u003c");
   return html.replace(
     CONFIG_PLACEHOLDER,
-    `<script type="application/json" id="runtime-config">${json}</script>`,
+    `<script type="application/json" id="${CONFIG_ELEMENT_ID}">${json}</script>`,
   );
 }
 

@@ -55,7 +55,6 @@ export const downloadDeviceData = endpoint({
     "The device's readings as text/csv (streamed): 'Time (UTC)' then a column per channel ('Cold Room - Temperature (°C)'), one row per time; the last 24 hours by default. Needs the plan's CSV export feature; the start is held to the plan's data-age limit.",
 });
 
-export const MAX_HISTORY_POINTS = 3000;
 const epochQuery = (field: string) =>
   z.optional(
     z

@@ -24,8 +24,9 @@ export function quoteStatusLabel(
  */
 export function quoteStatusSaid(
   quote: { status: string | null; expiresAt: EpochSeconds | null },
-  zone?: string,
-  now = Date.now(),
+  zone: string | undefined,
+  /** Epoch milliseconds: the caller's clock (domain code reads none). */
+  now: number,
 ): string {
   const { expiresAt } = quote;
   if (expiresAt === null || !isQuoteOpen(quote.status) || expiresAt * 1000 > now)

@@ -6,16 +6,14 @@ import {
   deletePublicLink,
   type DeviceGeneral,
 } from "../api/devices.ts";
-import { pathOf } from "../api/endpoint.ts";
 import type { FieldError } from "../api/errors.ts";
 import { publicDevicePath } from "../domain/device.ts";
 import { LOCATION_REQUIRED } from "../domain/location.ts";
 import { PLAN_MESSAGES, planAllows, type PlanFeature } from "../domain/plan.ts";
-import { loadConfig } from "./config.ts";
 import { $deviceRights } from "./device.ts";
 import { rangeOf, type RangeDraft } from "./explore.ts";
 import { formStore, formTask, showErrors } from "./formTask.ts";
-import { call, errorsOf, RequestFailure } from "./http.ts";
+import { call, download, errorsOf, RequestFailure } from "./http.ts";
 import { here } from "./navigate.ts";
 
 /* The device header's Update Location, Public Link and Download Device Data dialogs. */
@@ -172,12 +170,6 @@ export function fileNameOf(disposition: string | null): string {
 }
 
 /** The failure of a download answer: its error envelope when it sent one. */
-async function downloadFailure(res: Response): Promise<RequestFailure> {
-  const body = (await res.json().catch(() => null)) as { data?: unknown } | null;
-  const list = Array.isArray(body?.data) ? (body.data as FieldError[]) : [];
-  return new RequestFailure(list, res.status);
-}
-
 /**
  * Fetches the device's CSV for the range (a blob; the contract's answer is text/csv, not the
  * JSON envelope `call` reads) and its file name. Field messages go beside the range's fields.
@@ -195,12 +187,8 @@ export async function fetchDeviceCsv(
   let file: { blob: Blob; fileName: string } | null = null;
   await formTask($download, async () => {
     try {
-      const base = (await loadConfig()).webBase || here().origin;
-      const search = new URLSearchParams({ startTime: query.startTime, endTime: query.endTime });
-      const res = await fetch(`${base}${pathOf(downloadDeviceData, { deviceId })}?${search}`, {
-        credentials: "include",
-      });
-      if (!res.ok) throw await downloadFailure(res);
+      const range = { startTime: query.startTime, endTime: query.endTime };
+      const res = await download(downloadDeviceData, range, { deviceId });
       file = { blob: await res.blob(), fileName: fileNameOf(res.headers.get("content-disposition")) };
     } catch (e) {
       throw failure(e, DOWNLOAD_FAILED, []);

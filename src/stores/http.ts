@@ -112,3 +112,24 @@ export async function call<E extends Endpoint>(
     throw new RequestFailure(errorsOf(e));
   }
 }
+
+/**
+ * A file the endpoint answers (text/csv, a PDF) rather than the JSON envelope: the raw
+ * response of a 2xx, through the same ky instance and cookies as `call`. A refusal is a
+ * RequestFailure with the server's field list.
+ */
+export async function download<E extends Endpoint>(
+  endpoint: E,
+  ...[input, params]: Args<E>
+): Promise<Response> {
+  const api = await client(endpoint.host);
+  try {
+    return await api(pathOf(endpoint, params), { method: endpoint.method, ...encode(endpoint.body, input) });
+  } catch (e) {
+    if (e instanceof HTTPError) {
+      const list = (e.data as { data?: unknown } | undefined)?.data;
+      throw new RequestFailure(Array.isArray(list) ? (list as FieldError[]) : [], e.response.status);
+    }
+    throw new RequestFailure(errorsOf(e));
+  }
+}

@@ -5,6 +5,7 @@ import { celsius } from "../domain/brand.ts";
 import { TEMPERATURE_KINDS, unitIn } from "../domain/device.ts";
 import { fromCelsius, resolveTemperatureScale, type TemperatureScale } from "../domain/temperature.ts";
 import { isKnownTimezone } from "../domain/timezones.ts";
+import { here } from "./navigate.ts";
 import { readInlineConfig } from "./inlineConfig.ts";
 
 /*
@@ -88,6 +89,11 @@ export function unitOf(sensor: Pick<ReportSensor, "kind" | "units">, scale: Temp
 export class ReportGone extends Error {}
 
 type Fetcher = (url: string) => Promise<Response>;
+/**
+ * The public report page's one way to the API. It is the exception to "every call through
+ * http.ts's ky instance": the page paints on a slow link from a script without ky or the
+ * contracts' zod (docs/decisions.md, "Browser code and the project's rules").
+ */
 let fetcher: Fetcher = (url) => fetch(url, { headers: { accept: "application/json" } });
 
 /** Tests and the page's early request replace the fetch. */
@@ -97,7 +103,7 @@ export function setFetcher(next: Fetcher) {
 
 /** The API's base: the runtime configuration's, else this origin. */
 export function apiBase(): string {
-  return (typeof document === "undefined" ? null : readInlineConfig(document))?.apiBase || location.origin;
+  return (typeof document === "undefined" ? null : readInlineConfig(document))?.apiBase || here().origin;
 }
 
 async function getData<T>(path: string, query = ""): Promise<T> {

@@ -439,7 +439,8 @@ describe("Download Device Data", () => {
       vi.fn(async (input: Request | string | URL, init?: RequestInit) => {
         const url = String(input instanceof Request ? input.url : input);
         if (url.endsWith("/runtime-config.json")) return Response.json(CONFIG);
-        urls.push(`${url} ${init?.credentials}`);
+        // ky sends a Request, whose credentials are its own; a bare fetch would pass them in init.
+        urls.push(`${url} ${input instanceof Request ? input.credentials : init?.credentials}`);
         return answer();
       }),
     );
