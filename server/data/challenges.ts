@@ -1,8 +1,8 @@
 import { and, eq, gt } from "drizzle-orm";
-import { randomToken, sha256 } from "../core/crypto.ts";
-import { type Db, inTransaction } from "../db/client.ts";
+import { sha256 } from "../core/crypto.ts";
+import type { Db } from "../db/client.ts";
 import { loginChallenges, users } from "../db/schema/index.ts";
-import { credentialsStill } from "./sessions.ts";
+import { tokenWhileCredentialsHold } from "./sessions.ts";
 
 const CHALLENGE_MINUTES = 10;
 /** How long a half-done sign-in (password given, one-time code owed) waits for its code. */
@@ -18,16 +18,13 @@ export async function startChallenge(
   credentialVersion: number,
   now: Date,
 ): Promise<string | null> {
-  const token = randomToken();
-  return inTransaction(db, async (tx) => {
-    if (!(await credentialsStill(tx, userId, credentialVersion))) return null;
-    await tx.insert(loginChallenges).values({
-      idHash: sha256(token),
+  return tokenWhileCredentialsHold(db, { userId, credentialVersion }, (tx, idHash) =>
+    tx.insert(loginChallenges).values({
+      idHash,
       userId,
       expiresAt: new Date(now.getTime() + CHALLENGE_MINUTES * 60_000),
-    });
-    return token;
-  });
+    }),
+  );
 }
 
 /**

@@ -1,8 +1,8 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { randomToken, sha256 } from "../core/crypto.ts";
-import { type Db, inTransaction } from "../db/client.ts";
+import { sha256 } from "../core/crypto.ts";
+import type { Db } from "../db/client.ts";
 import { rememberedDevices } from "../db/schema/index.ts";
-import { credentialsStill } from "./sessions.ts";
+import { tokenWhileCredentialsHold } from "./sessions.ts";
 import { REMEMBER_DEVICE_DAYS } from "../../src/domain/auth.ts";
 
 /** How long a browser stays trusted for the person's one-time code. */
@@ -18,16 +18,13 @@ export async function rememberDevice(
   credentialVersion: number,
   now: Date,
 ): Promise<string | null> {
-  const token = randomToken();
-  return inTransaction(db, async (tx) => {
-    if (!(await credentialsStill(tx, userId, credentialVersion))) return null;
-    await tx.insert(rememberedDevices).values({
+  return tokenWhileCredentialsHold(db, { userId, credentialVersion }, (tx, tokenHash) =>
+    tx.insert(rememberedDevices).values({
       userId,
-      tokenHash: sha256(token),
+      tokenHash,
       expiresAt: new Date(now.getTime() + REMEMBER_SECONDS * 1000),
-    });
-    return token;
-  });
+    }),
+  );
 }
 
 /** True when the token is an unexpired, unrevoked remember-device token of the user. */

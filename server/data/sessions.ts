@@ -35,6 +35,25 @@ export async function credentialsStill(tx: Db, userId: number, version: number |
 }
 
 /**
+ * Issues a random token and lets `store` write its hash, in one transaction, only while the
+ * person's credentials are the version the sign-in read (credentialsStill): the token, or
+ * null when a password reset came between. Sessions, half-done sign-ins and remembered
+ * browsers are all made this way.
+ */
+export async function tokenWhileCredentialsHold(
+  db: Db,
+  person: { userId: number; credentialVersion?: number | undefined },
+  store: (tx: Db, tokenHash: string) => Promise<unknown>,
+): Promise<string | null> {
+  const token = randomToken();
+  return inTransaction(db, async (tx) => {
+    if (!(await credentialsStill(tx, person.userId, person.credentialVersion))) return null;
+    await store(tx, sha256(token));
+    return token;
+  });
+}
+
+/**
  * Starts a session, replacing the one the browser held (`previous`: the id changes at every
  * sign-in), and ends the person's oldest sessions beyond MAX_SESSIONS, in one transaction.
  * Returns the new id, or null when a password reset came after the sign-in read
@@ -45,12 +64,10 @@ export async function startSession(
   s: { userId: number; previous: string | null; browser: string; credentialVersion?: number | undefined },
   now: Date,
 ): Promise<string | null> {
-  const token = randomToken();
-  return inTransaction(db, async (tx) => {
-    if (!(await credentialsStill(tx, s.userId, s.credentialVersion))) return null;
+  return tokenWhileCredentialsHold(db, s, async (tx, idHash) => {
     if (s.previous) await tx.delete(sessions).where(eq(sessions.idHash, sha256(s.previous)));
     await tx.insert(sessions).values({
-      idHash: sha256(token),
+      idHash,
       userId: s.userId,
       createdAt: now,
       lastSeenAt: now,
@@ -64,7 +81,6 @@ export async function startSession(
       .orderBy(desc(sessions.seq))
       .offset(MAX_SESSIONS);
     await tx.delete(sessions).where(inArray(sessions.idHash, beyond));
-    return token;
   });
 }
 

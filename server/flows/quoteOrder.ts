@@ -33,6 +33,14 @@ type Db = Deps["db"];
  * values the form sent are compared with them and a difference is refused, never charged.
  */
 
+/** The order the server priced: the quote, the form, the server's prices, the places it ships to and bills. */
+interface PricedOrder {
+  quote: QuoteRecord;
+  input: OrderInput;
+  priced: Priced;
+  places: { shipping: Place | null; billing: Place | null };
+}
+
 /** Who orders: the signed-in person and subscription, the client address (for the card limits), the PO file sent. */
 export interface Caller {
   auth: Auth;
@@ -52,14 +60,8 @@ function orderAnswer(answer: StoredAnswer): StoredAnswer {
 }
 
 /** Ordering by card: the guest's quote payment with this order's own total, addresses and shipping. */
-async function orderByCard(
-  deps: Deps,
-  caller: Caller,
-  quote: QuoteRecord,
-  input: OrderInput,
-  priced: Priced,
-  places: { shipping: Place | null; billing: Place | null },
-) {
+async function orderByCard(deps: Deps, caller: Caller, order: PricedOrder) {
+  const { quote, input, priced, places } = order;
   const card = validate(CardSchema, input);
   const terms = termsOf(caller.auth, priced, places);
   const choice = { carrier: terms.shipCarrier ?? "", method: terms.shipMethod ?? "" };
@@ -103,14 +105,8 @@ function replay(
 }
 
 /** Ordering on terms: the PO number and a PO file that passes the checks, one order per key. */
-async function orderOnTermsOnce(
-  deps: Deps,
-  caller: Caller,
-  quote: QuoteRecord,
-  input: OrderInput,
-  priced: Priced,
-  places: { shipping: Place | null; billing: Place | null },
-) {
+async function orderOnTermsOnce(deps: Deps, caller: Caller, order: PricedOrder) {
+  const { quote, input, priced, places } = order;
   if (!input.purchaseOrderNumber)
     throw new ApiError(400, [
       { field: "purchaseOrderNumber", message: QUOTE_ORDER_MESSAGES.purchaseOrderNumber },
@@ -188,7 +184,8 @@ export async function placeOrder(deps: Deps, caller: Caller, input: OrderInput):
     method: input.shippingMethod,
   });
   compare(priced, input);
+  const order = { quote, input, priced, places };
   return input.paymentMethod === "Online - CC"
-    ? orderByCard(deps, caller, quote, input, priced, places)
-    : orderOnTermsOnce(deps, caller, quote, input, priced, places);
+    ? orderByCard(deps, caller, order)
+    : orderOnTermsOnce(deps, caller, order);
 }

@@ -1,12 +1,11 @@
-import type { AddressInfo } from "node:net";
 import { desc } from "drizzle-orm";
-import { SMTPServer } from "smtp-server";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { outbox } from "../../server/db/schema/index.ts";
 import { LINK_REMOVED, outboxStore, purgeMail } from "../../server/data/outbox.ts";
 import { createMailer } from "../../server/services/mail.ts";
 import { browser } from "./client.ts";
+import { smtpSink } from "./smtpSink.ts";
 import { TEST_NOW, testConfig, useTestApp } from "./helpers.ts";
 
 /*
@@ -34,21 +33,11 @@ describe("one-time links in the outbox", () => {
     });
 
   it("cuts the link out of a message the moment SMTP has taken it", async () => {
-    const received: string[] = [];
-    const smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      onData(stream, _session, done) {
-        let text = "";
-        stream.on("data", (chunk: Buffer) => (text += chunk.toString()));
-        stream.on("end", () => (received.push(text), done()));
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-    const port = (smtp.server.address() as AddressInfo).port;
-    const mailer = createMailer(outboxStore(db()), `smtp://127.0.0.1:${port}?ignoreTLS=true`, () => TEST_NOW);
+    const sink = await smtpSink();
+    const { received } = sink;
+    const mailer = createMailer(outboxStore(db()), sink.url, () => TEST_NOW);
     await signUp(buildApp({ db: db(), config: testConfig(), now: () => TEST_NOW, mailer }));
-    smtp.close();
+    sink.close();
     const sent = tokenIn(received[0]!.replace(/=\r?\n/g, "").replaceAll("=3D", "="));
     expect(sent).toMatch(/^[\w-]{20,}$/);
     const kept = await lastMail();

@@ -1,6 +1,4 @@
-import type { AddressInfo } from "node:net";
 import { desc, sql } from "drizzle-orm";
-import { SMTPServer } from "smtp-server";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { rows } from "../../server/db/client.ts";
@@ -10,6 +8,7 @@ import { outboxStore } from "../../server/data/outbox.ts";
 import { createMailer } from "../../server/services/mail.ts";
 import { LINK_INVALID } from "../../src/domain/auth.ts";
 import { browser, signIn } from "./client.ts";
+import { smtpSink } from "./smtpSink.ts";
 import { TEST_NOW, testConfig, useTestApp } from "./helpers.ts";
 
 const linkIn = (text: string) =>
@@ -152,29 +151,12 @@ describe("registration and password reset", () => {
   });
 
   it("delivers the registration mail through a real SMTP server", async () => {
-    const received: string[] = [];
-    const smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      onData(stream, _session, done) {
-        let text = "";
-        stream.on("data", (chunk: Buffer) => (text += chunk.toString()));
-        stream.on("end", () => {
-          received.push(text);
-          done();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-    const port = (smtp.server.address() as AddressInfo).port;
-    const mailer = createMailer(
-      outboxStore(ctx.database.db),
-      `smtp://127.0.0.1:${port}?ignoreTLS=true`,
-      () => TEST_NOW,
-    );
+    const sink = await smtpSink();
+    const { received } = sink;
+    const mailer = createMailer(outboxStore(ctx.database.db), sink.url, () => TEST_NOW);
     const app = buildApp({ db: ctx.database.db, config: testConfig(), now: () => TEST_NOW, mailer });
     await browser(app).form("/user/new/sign-up", { emailAddress: "smtp.person@example.com" });
-    smtp.close();
+    sink.close();
     expect(received).toHaveLength(1);
     expect(received[0]).toMatch(/To: smtp\.person@example\.com/);
     expect(received[0]).toMatch(/Subject: Validate your Device Portal account/);
