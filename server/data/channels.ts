@@ -12,6 +12,12 @@ export function channelTitle(sensorLabel: string, channelName: string) {
   return `${sensorLabel} - ${channelName}`;
 }
 
+/**
+ * The name a person knows a sensor by, as SQL over channel_groups and sensors: its group's
+ * label, else its own label, else its type, else its address (reports, charts, CSV headers).
+ */
+export const SENSOR_NAME = sql<string>`coalesce(nullif(${channelGroups.label}, ''), nullif(${sensors.label}, ''), ${sensors.sensorType}, ${sensors.macAddress})`;
+
 const entryColumns = {
   channelId: channels.id,
   channelKey: channels.channelKey,
@@ -20,7 +26,7 @@ const entryColumns = {
   units: channels.units,
   adjust: channels.adjust,
   isHidden: channelGroups.isHidden,
-  sensorLabel: sql<string>`coalesce(nullif(${channelGroups.label}, ''), nullif(${sensors.label}, ''), ${sensors.sensorType}, ${sensors.macAddress})`,
+  sensorLabel: SENSOR_NAME,
   deviceId: devices.id,
   deviceName: devices.name,
   pushInterval: devices.pushInterval,

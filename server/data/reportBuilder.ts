@@ -15,6 +15,7 @@ import { ApiError, NOT_FOUND } from "../core/errors.ts";
 import type { ChannelOption, ReportDetail, ReportInput, ReportSummary } from "../../src/api/reportBuilder.ts";
 import { requireRoom } from "./planLimits.ts";
 import { epochOrNull, linkOf, viewsSince, type ReportRow } from "./reportLinks.ts";
+import { SENSOR_NAME } from "./channels.ts";
 
 const channelCounts = (db: Db) =>
   db
@@ -109,7 +110,7 @@ export async function channelOptions(db: Db, subscriptionId: number): Promise<Ch
       deviceId: devices.id,
       deviceName: devices.name,
       // The sensor's name as the device pages and the public report show it.
-      sensorName: sql<string>`coalesce(nullif(${channelGroups.label}, ''), nullif(${sensors.label}, ''), ${sensors.sensorType}, ${sensors.macAddress})`,
+      sensorName: SENSOR_NAME,
       channelName: channels.name,
       kind: channels.kind,
       units: channels.units,

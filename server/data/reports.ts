@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import {
   channelGroups,
@@ -12,7 +12,7 @@ import {
   thresholdRanges,
 } from "../db/schema/index.ts";
 import { secondsOf } from "../core/time.ts";
-import { channelTitle } from "./channels.ts";
+import { channelTitle, SENSOR_NAME } from "./channels.ts";
 import { adjusted } from "./sensors.ts";
 import type { ChartChannel } from "./chartData.ts";
 import { gapSecondsFor } from "../../src/domain/downsample.ts";
@@ -74,7 +74,7 @@ export async function reportChannelList(db: Db, reportId: number) {
       value: channels.value,
       adjust: channels.adjust,
       // The sensor's name as the device pages show it (server/data/channels.ts).
-      sensorName: sql<string>`coalesce(nullif(${channelGroups.label}, ''), nullif(${sensors.label}, ''), ${sensors.sensorType}, ${sensors.macAddress})`,
+      sensorName: SENSOR_NAME,
       lastReceivedAt: channelGroups.lastReceivedAt,
       deviceName: devices.name,
       macAddress: devices.macAddress,
