@@ -8,7 +8,8 @@ import {
   temperatureView,
   type TemperatureRow,
 } from "../../src/domain/dashboard.ts";
-import { $deviceLive, $devicePrefs } from "../../src/stores/device.ts";
+import { $devicePrefs } from "../../src/stores/device.ts";
+import { $deviceLive } from "../../src/stores/deviceLive.ts";
 import { HiddenSensors } from "./HiddenSensors.tsx";
 import { UnitCard } from "./UnitCard.tsx";
 import { useNow } from "./useNow.ts";

@@ -1,6 +1,6 @@
 import { useStore } from "@nanostores/react";
 import { useState, type KeyboardEvent } from "react";
-import { $rename, renameDevice } from "../../src/stores/device.ts";
+import { $rename, renameDevice } from "../../src/stores/deviceName.ts";
 import { Pencil } from "./icons.ts";
 
 /** The editable title's smallest width (spec section 9). */

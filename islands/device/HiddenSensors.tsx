@@ -1,7 +1,8 @@
 import { useStore } from "@nanostores/react";
 import type { Sensor } from "../../src/api/devices.ts";
 import { hiddenGroups } from "../../src/domain/dashboard.ts";
-import { $deviceRights, $hideSave, setSensorHidden } from "../../src/stores/device.ts";
+import { $deviceRights } from "../../src/stores/device.ts";
+import { $hideSave, setSensorHidden } from "../../src/stores/sensorSettings.ts";
 import { FormErrors } from "../ui/Field.tsx";
 
 /** Hidden Sensors: each hidden sensor with Show (and its settings); read-only roles only see them. */

@@ -4,16 +4,14 @@ import type { ChannelGroup, Sensor } from "../../src/api/devices.ts";
 import { groupTitle } from "../../src/domain/dashboard.ts";
 import { isAdjustableKind, isTemperatureKind } from "../../src/domain/device.ts";
 import { LABEL_MAX } from "../../src/domain/labels.ts";
+import { $device, $devicePrefs, $deviceRights } from "../../src/stores/device.ts";
 import {
-  $device,
-  $devicePrefs,
-  $deviceRights,
   $sensorSave,
   resetSensorSave,
   saveSensorSettings,
   sensorDraft,
   type SensorDraft,
-} from "../../src/stores/device.ts";
+} from "../../src/stores/sensorSettings.ts";
 import { BusyButton } from "../ui/BusyButton.tsx";
 import { Dialog, DialogActions } from "../ui/Dialog.tsx";
 import { Field, FormErrors } from "../ui/Field.tsx";

@@ -13,25 +13,20 @@ import { DEVICE_LOAD_FAILED, NO_DEVICE_ID } from "../../src/domain/deviceView.ts
 import { Role } from "../../src/domain/roles.ts";
 import type { LiveState } from "../../src/api/live.ts";
 import type { SocketLike } from "../../src/stores/live.ts";
+import { $device, $devicePrefs, $deviceRights, loadDevice } from "../../src/stores/device.ts";
+import { $deviceLive, followDevice } from "../../src/stores/deviceLive.ts";
+import { $rename, renameDevice } from "../../src/stores/deviceName.ts";
 import {
-  $device,
-  $deviceLive,
-  $devicePrefs,
-  $deviceRights,
   $hideSave,
-  $rename,
   $sensorSave,
   ADJUST_NOT_NUMBER,
-  followDevice,
   LABEL_SAVE_FAILED,
-  loadDevice,
-  renameDevice,
   SAVE_FAILED,
   saveSensorSettings,
   SENSOR_SAVE_FAILED,
   sensorDraft,
   setSensorHidden,
-} from "../../src/stores/device.ts";
+} from "../../src/stores/sensorSettings.ts";
 import { setNavigation } from "../../src/stores/navigate.ts";
 import { $session } from "../../src/stores/session.ts";
 import { fakeApi, fakeNavigation, later } from "./fakeApi.ts";
