@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import * as z from "zod/mini";
-import { rows, type Db } from "../../server/db/client.ts";
+import { inTransaction, rows, type Db } from "../../server/db/client.ts";
 import { createOpsQuote } from "../../server/data/opsQuotes.ts";
 import { orderRecord } from "../../server/data/orders.ts";
 import { OpsQuoteRequest } from "../../src/api/ops.ts";
@@ -37,7 +37,7 @@ export async function preparePayTargets(db: Db, count: number): Promise<PayTarge
         { productNumber: "PRF-1", description: "Proof item", quantity: 1, listPrice: 1000 + i * 7 },
       ],
     });
-    const quote = await db.transaction((tx) => createOpsQuote(tx as unknown as Db, input, new Date()));
+    const quote = await inTransaction(db, (tx) => createOpsQuote(tx, input, new Date()));
     targets.push({
       subject: `quote:${quote.id}`,
       path: `/quote/public/${quote.publicToken}/order`,

@@ -6,12 +6,18 @@ import * as schema from "./schema/index.ts";
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 /**
+ * Drizzle types a database and a transaction by their driver (PGlite's, node-postgres's); the
+ * portal's code by the driver-neutral Db, which every query it writes runs the same on. This is
+ * the one place that says so.
+ */
+export const driverNeutral = (db: unknown): Db => db as Db;
+
+/**
  * Runs `work` in one transaction (a savepoint inside a caller's): the one typed door to
- * transactions. Drizzle types a transaction by its driver (PGlite's or node-postgres's), the
- * portal's code by the driver-neutral Db; every query written against Db runs the same on it.
+ * transactions.
  */
 export function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
-  return db.transaction((tx) => work(tx as unknown as Db));
+  return db.transaction((tx) => work(driverNeutral(tx)));
 }
 export interface Database {
   db: Db;
@@ -79,7 +85,7 @@ async function openPostgres(url: string, max: number | undefined): Promise<Datab
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
   const pool = await postgresPool(url, { max });
-  const db = drizzle({ client: pool, schema }) as unknown as Db;
+  const db = driverNeutral(drizzle({ client: pool, schema }));
   const client = await pool.connect();
   try {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
@@ -99,7 +105,7 @@ async function openPglite(dataDir: string | undefined, template: Blob | undefine
   await client.waitReady;
   const db = drizzle({ client, schema });
   await migrate(db, { migrationsFolder: MIGRATIONS });
-  return { db: db as unknown as Db, kind: "pglite", close: () => client.close() };
+  return { db: driverNeutral(db), kind: "pglite", close: () => client.close() };
 }
 
 /** Rows of a raw SQL query, the same shape on both drivers. */

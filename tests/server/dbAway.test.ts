@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { ApiError, UNEXPECTED } from "../../server/core/errors.ts";
-import { postgresPool, type Db } from "../../server/db/client.ts";
+import { driverNeutral, postgresPool } from "../../server/db/client.ts";
 import * as schema from "../../server/db/schema/index.ts";
 import { DATABASE_AWAY, isDatabaseAway } from "../../server/http/errors.ts";
 import { answerError } from "../../server/http/onError.ts";
@@ -38,7 +38,7 @@ async function closedPort(): Promise<number> {
 
 /** The app on a real pg pool whose database is away. */
 function awayApp(pool: Pool) {
-  const db = drizzle({ client: pool, schema }) as unknown as Db;
+  const db = driverNeutral(drizzle({ client: pool, schema }));
   return buildApp({ db, config: testConfig(), now: () => TEST_NOW });
 }
 

@@ -5,7 +5,7 @@ import type { TestProject } from "vitest/node";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
-import type { Db } from "../../server/db/client.ts";
+import { driverNeutral } from "../../server/db/client.ts";
 import * as schema from "../../server/db/schema/index.ts";
 import { seedForTests, type SeedCopy } from "./seedTemplate.ts";
 
@@ -42,7 +42,7 @@ export async function setup(project: TestProject) {
     migrationsFolder: new URL("../../server/db/migrations", import.meta.url).pathname,
   });
   project.provide("pgliteTemplate", await dump(client, join(dir, "template.tar")));
-  const copy = await seedForTests(db as unknown as Db);
+  const copy = await seedForTests(driverNeutral(db));
   project.provide("pgliteSeeded", { file: await dump(client, join(dir, "seeded.tar")), copy });
   await client.close();
   return () => rm(dir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { rows, type Db } from "../../server/db/client.ts";
+import { inTransaction, rows, type Db } from "../../server/db/client.ts";
 import { seedDemo } from "../../server/seed/index.ts";
 
 // The seeded server tests' starting point, without Vitest's hooks so that globalSetup can
@@ -51,13 +51,13 @@ export async function restoreSeed(db: Db, copy: SeedCopy) {
   const tables = (
     await rows<{ tablename: string }>(db, sql`select tablename from pg_tables where schemaname = 'public'`)
   ).map((t) => `public."${t.tablename}"`);
-  await db.transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     // Needs a superuser on PostgreSQL (PGlite is one; README says so for TEST_DATABASE_URL).
     await tx.execute(sql.raw("set local session_replication_role = replica"));
     await tx.execute(sql.raw(`truncate ${tables.join(", ")} restart identity cascade`));
     for (const t of copy.tables)
       await tx.execute(sql.raw(`insert into public."${t}" select * from ${SEED_COPY}."${t}"`));
-    await placeSequences(tx as unknown as Db, copy);
+    await placeSequences(tx, copy);
   });
 }
 
