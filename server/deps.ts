@@ -6,7 +6,7 @@ import { rateTable, taxRateReader } from "./data/quoteOrders.ts";
 import { trackingReader } from "./data/shipments.ts";
 import { viewCounter, type ReportViewCounter } from "./data/reportLinks.ts";
 import { answerCache, type AnswerCache } from "./core/answerCache.ts";
-import { keyLimiter, type KeyLimiter, type KeyLimits } from "./core/keyLimiter.ts";
+import { pushGate, type KeyLimits, type PushGate } from "./core/keyLimiter.ts";
 import { createCarriers, type Carriers } from "./services/carriers.ts";
 import { createMailer, type Mailer } from "./services/mail.ts";
 import { createSandboxGateway, type PaymentGateway } from "./services/payments.ts";
@@ -36,7 +36,7 @@ export interface AppDeps {
   /** The answer cache (tests that need to see into it); one sized from the config otherwise. */
   answers?: AnswerCache;
   /** Pushes per device key on this instance; the product's limits by default. */
-  pushLimiter?: KeyLimiter;
+  pushLimiter?: PushGate;
 }
 
 /**
@@ -59,7 +59,7 @@ export interface Deps {
   answers: AnswerCache;
   views: ReportViewCounter;
   /** Pushes per device key on this instance (routes/devicePush.ts). */
-  pushLimiter: KeyLimiter;
+  pushLimiter: PushGate;
 }
 
 /**
@@ -73,7 +73,7 @@ export const PUSH_LIMITS: KeyLimits = {
   perSecond: 50,
   burstBytes: 4 * 1024 * 1024,
   bytesPerSecond: 1024 * 1024,
-  maxKeys: 10_000,
+  maxKeys: 100_000,
 };
 
 /**
@@ -99,6 +99,7 @@ export function resolveDeps(input: AppDeps): Deps {
     answers:
       input.answers ?? answerCache({ ttlMs: input.config.answerCacheMs, maxEntries: ANSWER_CACHE_ENTRIES }),
     views: input.views ?? viewCounter(input.db),
-    pushLimiter: input.pushLimiter ?? keyLimiter(PUSH_LIMITS),
+    pushLimiter:
+      input.pushLimiter ?? pushGate({ limits: PUSH_LIMITS, unverifiedPerClient: 8, maxKnown: 100_000 }),
   };
 }

@@ -17,7 +17,7 @@ import { StatusDot, STATUS_TEXT } from "./StatusDot.tsx";
 import { useNamePlaces } from "./useNamePlaces.ts";
 import { WORLD_LAND } from "./worldOutline.ts";
 import "../../src/styles/devices.css";
-import { appPath } from "../../src/domain/paths.ts";
+import { appPath } from "../../src/domain/appPaths.ts";
 
 const coordinates = (g: { lat: number; lng: number }) => `${g.lat.toFixed(4)}, ${g.lng.toFixed(4)}`;
 

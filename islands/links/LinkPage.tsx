@@ -6,7 +6,7 @@ import { DeviceTable } from "../devices/DeviceTable.tsx";
 import { LoadFailed } from "../devices/LoadFailed.tsx";
 import { EmptyState } from "../ui/EmptyState.tsx";
 import "../../src/styles/devices.css";
-import { appPath } from "../../src/domain/paths.ts";
+import { appPath } from "../../src/domain/appPaths.ts";
 
 /** /links/{linkId}: a link of the subscription (the device page's 'Connected to') and its devices. */
 export default function LinkPage() {

@@ -4,7 +4,7 @@ import type { DeviceListItem } from "../../src/api/devices.ts";
 import { EntityType } from "../../src/domain/enums.ts";
 import { $tagDevices, showAppliedTags } from "../../src/stores/tags.ts";
 import UpdateTagsDialog from "./UpdateTagsDialog.tsx";
-import { appPath } from "../../src/domain/paths.ts";
+import { appPath } from "../../src/domain/appPaths.ts";
 
 /**
  * The subscription's devices with their tags; Administrators and Managers change a device's

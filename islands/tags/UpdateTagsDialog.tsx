@@ -21,7 +21,7 @@ import { Dialog } from "../ui/Dialog.tsx";
 import { FormErrors } from "../ui/Field.tsx";
 import { TriStateBox } from "./TriStateBox.tsx";
 import "./tags.css";
-import { appPath } from "../../src/domain/paths.ts";
+import { appPath } from "../../src/domain/appPaths.ts";
 
 /** Where the Manage link goes: the subscription's tags. */
 export const MANAGE_TAGS_PATH = appPath("tags");

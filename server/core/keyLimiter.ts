@@ -75,3 +75,47 @@ export function keyLimiter(limits: KeyLimits) {
 }
 
 export type KeyLimiter = ReturnType<typeof keyLimiter>;
+
+/**
+ * The push endpoint's gate: a key is limited by its own buckets only once a push with it has
+ * been accepted (`confirm`), so a flood of invented keys can never push a real device's entry
+ * out or fill the limiter against it. Until then its pushes count against their client address
+ * (an IPv6 /64, as the rate limits key it): at most `unverifiedPerClient` at once, so one
+ * client holding half-sent pushes with made-up keys holds only its own places.
+ */
+export function pushGate(opts: { limits: KeyLimits; unverifiedPerClient: number; maxKnown: number }) {
+  const limiter = keyLimiter(opts.limits);
+  /** Keys (their hashes) with an accepted push, oldest first; refreshed on each acceptance. */
+  const known = new Map<string, true>();
+  const unverified = new Map<string, number>();
+  const fromClient = (client: string): Taken => {
+    const n = unverified.get(client) ?? 0;
+    if (n >= opts.unverifiedPerClient) return { ok: false, retryAfterSeconds: 1 };
+    unverified.set(client, n + 1);
+    let once = false;
+    const done = () => {
+      if (once) return;
+      once = true;
+      const left = (unverified.get(client) ?? 1) - 1;
+      if (left > 0) unverified.set(client, left);
+      else unverified.delete(client);
+    };
+    return { ok: true, done };
+  };
+  return {
+    /** A place for a push with this key (its hash) from this client, or how long to wait. */
+    take(keyHash: string, client: string, bytes: number, nowMs: number): Taken {
+      return known.has(keyHash) ? limiter.take(keyHash, bytes, nowMs) : fromClient(client);
+    },
+    /** The key's push was accepted: from now on it has buckets of its own. */
+    confirm(keyHash: string) {
+      known.delete(keyHash);
+      known.set(keyHash, true);
+      if (known.size > opts.maxKnown) known.delete(known.keys().next().value!);
+    },
+    /** How many keys and clients are remembered (tests). */
+    size: () => ({ known: known.size, limited: limiter.size(), clients: unverified.size }),
+  };
+}
+
+export type PushGate = ReturnType<typeof pushGate>;

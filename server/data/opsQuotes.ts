@@ -6,15 +6,14 @@ import { addresses, countries, quoteLineItems, quotes, subscriptions } from "../
 import { cents } from "../../src/domain/brand.ts";
 import { CLOSED, isQuoteOpen, quoteNumber } from "../../src/domain/quote.ts";
 import type { OpsAddress, OpsQuoteInput, OpsQuoteUpdate } from "../../src/api/ops.ts";
-import { MAX_PAYMENT_CENTS } from "../../src/api/payments.ts";
+import { MAX_PAYMENT_CENTS, TOTAL_TOO_LARGE } from "../../src/api/payments.ts";
 import { quoteRecord } from "./quotes.ts";
 
 export const QUOTE_EXISTS = "A quote with this id exists already; change it with PATCH.";
 export const QUOTE_CLOSED = "The quote is closed; it cannot change.";
 export const NO_SUBSCRIPTION = "No subscription has this id.";
 export const UNKNOWN_COUNTRY = "Unknown country id.";
-export const TOTAL_TOO_LARGE =
-  "The quote's total (line items, tax and shipping) is larger than one payment can carry (9,999,999,999,999.99).";
+export { TOTAL_TOO_LARGE };
 
 /**
  * Refuses (400, the write rolls back) a quote whose grand total a payment form cannot carry:

@@ -9,6 +9,7 @@ import type { Auth } from "../data/auth.ts";
 import { inSubscription } from "../http/auth.ts";
 import type { RateOption } from "../services/shippingRates.ts";
 import type { InputOf } from "../../src/api/endpoint.ts";
+import { MAX_PAYMENT_CENTS, TOTAL_TOO_LARGE } from "../../src/api/payments.ts";
 import { placeQuoteOrder, QUOTE_ORDER_MESSAGES } from "../../src/api/quoteOrder.ts";
 import { sameRecipient } from "../../src/domain/address.ts";
 import { cents, type Cents } from "../../src/domain/brand.ts";
@@ -168,7 +169,11 @@ export async function priceOrder(
         cents(quote.subtotal + shippingAmount),
       )
     : cents(0);
-  return { option, shippingAmount, tax, total: cents(quote.subtotal + shippingAmount + tax) };
+  const total = cents(quote.subtotal + shippingAmount + tax);
+  // The quote fits one payment (the operations API checks it), but this address's tax and
+  // shipping may take the order past it: refused, so no order is made that nobody can pay.
+  if (!(total <= MAX_PAYMENT_CENTS)) throw new ApiError(400, [{ field: null, message: TOTAL_TOO_LARGE }]);
+  return { option, shippingAmount, tax, total };
 }
 
 /** Refuses a shipping price or tax the form sent that is not the server's (a tampered or stale form). */

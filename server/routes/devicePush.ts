@@ -1,11 +1,13 @@
 import { Hono, type Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import { sha256 } from "../core/crypto.ts";
 import { ApiError } from "../core/errors.ts";
 import { ingestPush } from "../data/ingest.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { limitBodyTo } from "../http/bodyLimit.ts";
 import { clientGone } from "../http/clientGone.ts";
+import { clientIp } from "../http/clientIp.ts";
 import { inputOf } from "../http/input.ts";
 import { countPushes } from "../http/metrics.ts";
 import { reply } from "../http/reply.ts";
@@ -24,24 +26,28 @@ const keyOf = (c: Context) => /^Device\s+(\S+)$/.exec(c.req.header("authorizatio
 
 /**
  * Takes a place in the key's limits before the body is read (a flood costs no parsing) and
- * gives it back when the push is answered; 429 with Retry-After past them.
+ * gives it back when the push is answered; 429 with Retry-After past them. A key not yet
+ * accepted on this instance (an invented one, or a device's first push) is limited by its
+ * client address instead, and becomes a key with limits of its own once a push is accepted
+ * (core/keyLimiter.ts pushGate): made-up keys cannot refuse a real device.
  */
 const perKey = (deps: Deps) =>
   createMiddleware(async (c, next) => {
-    const key = keyOf(c);
-    if (key === null) return next();
+    const keyHash = sha256(keyOf(c) ?? "");
     const declared = Number(c.req.header("content-length"));
     // A larger body is refused unread (413), so no push costs more than the limit.
     const bytes =
       Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, PUSH_BODY_LIMIT) : PUSH_BODY_LIMIT;
     // Real elapsed time, not the portal's clock (which tests pin): the buckets refill by it.
-    const taken = deps.pushLimiter.take(key, bytes, performance.now());
+    const client = clientIp(c, deps.config.trustProxy);
+    const taken = deps.pushLimiter.take(keyHash, client, bytes, performance.now());
     if (!taken.ok) {
       c.header("Retry-After", String(taken.retryAfterSeconds));
       throw new ApiError(429, [{ field: null, message: tooManyPushes(taken.retryAfterSeconds) }]);
     }
     try {
       await next();
+      if (c.res.status < 300) deps.pushLimiter.confirm(keyHash);
     } finally {
       taken.done();
     }

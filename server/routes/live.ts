@@ -103,6 +103,14 @@ function socketEvents(deps: Deps, c: Context) {
     if ("refusal" in made) return socket.refuse(made.refusal);
     watcher = made.watcher;
     await deps.live.watch(watcher);
+    // A sign-out between the check above and the watch's start was announced to no one:
+    // asked once more now that the watch is there, it is refused like at a heartbeat.
+    const after = await watcher.recheck();
+    if (after) {
+      deps.live.unwatch(watcher);
+      watcher = null;
+      socket.refuse(after);
+    }
   }
 }
 

@@ -12,7 +12,7 @@ import type { CarrierEvent, Carriers } from "../services/carriers.ts";
 import { getPublicOrder } from "../../src/api/orders.ts";
 import { parsePublicOrderRef } from "../../src/domain/order.ts";
 import { getShipmentList, type Shipment } from "../../src/api/shipments.ts";
-import { appPath } from "../../src/domain/paths.ts";
+import { appPath } from "../../src/domain/appPaths.ts";
 
 /**
  * The public order page's reads, by the shared reference ORD-{id}-{validationId}. A malformed,

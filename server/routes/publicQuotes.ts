@@ -9,7 +9,7 @@ import { reply } from "../http/reply.ts";
 import { memberPath } from "../http/viewer.ts";
 import { getPublicQuote } from "../../src/api/quotes.ts";
 import { quoteNumber } from "../../src/domain/quote.ts";
-import { appPath } from "../../src/domain/paths.ts";
+import { appPath } from "../../src/domain/appPaths.ts";
 
 /**
  * Reads by number (QUO-{n}, sequential) and unknown tokens a client (an address, an IPv6 /64)

@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
 import { idField, orDefault } from "./fields.ts";
+import { MAX_PAYMENT_CENTS } from "./payments.ts";
 import { cents } from "./records.ts";
 
 /*
@@ -50,17 +51,26 @@ export const OpsAddressSchema = z.object({
 });
 export type OpsAddress = z.output<typeof OpsAddressSchema>;
 
-export const OpsLineItemSchema = z.object({
-  productNumber: text("Product number", 100),
-  description: text("Description", 500),
-  quantity: z
-    .int({ error: "Quantity must be a whole number." })
-    .check(z.minimum(1, "Quantity must be at least 1."), z.maximum(100_000, "Quantity is at most 100000.")),
-  discount: z.optional(
-    z.nullable(z.string().check(z.regex(DISCOUNT, "Discount is a percentage (10%) or an amount ($5.50)."))),
-  ),
-  listPrice: amountField("List price", 0),
-});
+export const OpsLineItemSchema = z
+  .object({
+    productNumber: text("Product number", 100),
+    description: text("Description", 500),
+    quantity: z
+      .int({ error: "Quantity must be a whole number." })
+      .check(z.minimum(1, "Quantity must be at least 1."), z.maximum(100_000, "Quantity is at most 100000.")),
+    discount: z.optional(
+      z.nullable(z.string().check(z.regex(DISCOUNT, "Discount is a percentage (10%) or an amount ($5.50)."))),
+    ),
+    listPrice: amountField("List price", 0),
+  })
+  .check(
+    // Each line within one payment, so that sums of lines stay exact (2^53) and the quote's
+    // total check (server/data/opsQuotes.ts) cannot be slipped past by rounding.
+    z.refine((line) => line.quantity * line.listPrice <= MAX_PAYMENT_CENTS, {
+      message: "A line's quantity times its price is larger than one payment can carry.",
+      path: ["quantity"],
+    }),
+  );
 
 export const OpsSpecialistSchema = z.object({
   name: text("Specialist name", 200),

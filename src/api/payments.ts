@@ -32,6 +32,9 @@ export const idempotencyKeyField = z
 const CENTS = "The amount must be a whole number of cents.";
 /** The largest amount the payment forms carry: 15 digits of cents (shownAmountField). */
 export const MAX_PAYMENT_CENTS = 999_999_999_999_999;
+/** Said when a total (a quote's, or an order's with this address's tax and shipping) is past it. */
+export const TOTAL_TOO_LARGE =
+  "The total (line items, tax and shipping) is larger than one payment can carry (9,999,999,999,999.99).";
 /**
  * An amount the browser showed, in cents, compared with the server's: digits only (a form's
  * text) or a whole number. Number() alone would read '0x25369', '1e5' and '' as amounts.

@@ -2,7 +2,7 @@ import type { Celsius, EpochSeconds } from "./brand.ts";
 import { INTERNAL_TEMPERATURE_EXCLUDED_GROUP } from "./channelKey.ts";
 import { batteryBand, isSensorMuted, isTemperatureKind, signalStrength, type BatteryBand } from "./device.ts";
 import { DECIMALS, fromCelsius, type TemperatureScale } from "./temperature.ts";
-import { appPath } from "./paths.ts";
+import { explorePathOf } from "./explorePath.ts";
 
 /*
  * The device dashboard of spec sections 2 and 9 as cards a page draws (the public painting
@@ -260,4 +260,4 @@ export function silenceText(last: EpochSeconds | null, now: EpochSeconds): strin
 export const isRamax = (deviceType: string) => deviceType.trim().toUpperCase() === "RAMAX";
 
 /** Where a reading leads in the signed-in portal (channel keys hold only path-safe characters). */
-export const explorePath = (channelKey: string) => appPath("explore", { channelKey });
+export const explorePath = explorePathOf;

@@ -1,5 +1,5 @@
 import { parsePublicOrderRef } from "./order.ts";
-import { appPath } from "./paths.ts";
+import { appPath } from "./appPaths.ts";
 import { parseQuoteNumber, quoteNumber } from "./quote.ts";
 
 export type RecordKind = "order" | "quote";

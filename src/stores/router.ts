@@ -1,5 +1,5 @@
 import { createRouter, type ConfigFromRouter } from "@nanostores/router";
-import { APP_ROUTES } from "../domain/paths.ts";
+import { APP_ROUTES } from "../domain/appPaths.ts";
 import { loadAccountOrder, loadAccountQuote } from "./accountOrders.ts";
 import { loadCountries } from "./countries.ts";
 

@@ -50,7 +50,7 @@ const serverEdges = () =>
  */
 const ALLOWED: Record<string, readonly string[]> = {
   routes: ["flows", "http", "data", "services", "core"],
-  flows: ["http", "data", "services", "core"],
+  flows: ["http", "data", "services", "core", "db"],
   http: ["data", "core", "db"],
   data: ["db", "core"],
   services: ["core"],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { APP_ROUTES, appPath } from "../../src/domain/appPaths.ts";
+import { explorePathOf } from "../../src/domain/explorePath.ts";
 import {
-  appPath,
   PATHS,
   payAsGuestPath,
   publicDevicePath,
@@ -26,6 +27,10 @@ describe("the portal's public addresses", () => {
     expect(path).toBe(expected);
   });
 
+  it("keeps the welcome page one address for the public pages and the app's router", () => {
+    expect(APP_ROUTES.home).toBe(PATHS.welcome);
+  });
+
   it("names the spec's fixed addresses", () => {
     expect(PATHS).toMatchObject({
       welcome: "/user/welcome",
@@ -47,6 +52,7 @@ describe("the portal's public addresses", () => {
     ],
     [appPath("link", { linkId: "a/b" }), "/links/a%2Fb"],
     [appPath("tags"), "/s/guidance/tags"],
+    [explorePathOf("00:1A:2B_W1A001_1200_0_1"), "/s/sensor-data/explore/00:1A:2B_W1A001_1200_0_1"],
     [appPath("home"), "/user/welcome"],
   ])("writes the app address %s", (path, expected) => {
     expect(path).toBe(expected);

@@ -9,7 +9,7 @@ import { TEST_NOW } from "./helpers.ts";
 import { COLD_HUM, COLD_TEMP, KEY, MAC, NOW_S, useIngestApp } from "./ingestKit.ts";
 
 describe("device push ingestion", () => {
-  const { ctx, push, sampleCount } = useIngestApp();
+  const { ctx, push, sampleCount } = useIngestApp({ unlimited: true });
 
   it("stores readings, the latest value, last push, uptime and sensor battery", async () => {
     const before = await sampleCount();

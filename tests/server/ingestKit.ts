@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, beforeEach } from "vitest";
 import { buildApp } from "../../server/app.ts";
-import { keyLimiter } from "../../server/core/keyLimiter.ts";
+import { pushGate } from "../../server/core/keyLimiter.ts";
 import { rows } from "../../server/db/client.ts";
 import { devices } from "../../server/db/schema/index.ts";
 import { randomToken, sha256 } from "../../server/core/crypto.ts";
@@ -38,7 +38,7 @@ export function useIngestApp(opts: { unlimited?: boolean } = {}) {
         db: ctx.database.db,
         config: testConfig(),
         now: () => TEST_NOW,
-        pushLimiter: keyLimiter(UNLIMITED),
+        pushLimiter: pushGate({ limits: UNLIMITED, unverifiedPerClient: 1e6, maxKnown: 1e6 }),
       });
   });
   beforeEach(async () => {

@@ -133,19 +133,33 @@ describe("the back-office operations API", () => {
   describe("quotes", () => {
     it("refuses a quote whose total one payment cannot carry, created or changed, and keeps the quote as it was (issue 32)", async () => {
       const t = await token();
-      const line = {
-        productNumber: "BIG",
-        description: "Big",
-        quantity: 100_000,
-        listPrice: 100_000_000_000,
-      };
-      const huge = { ...(await quoteInput()), lineItems: Array.from({ length: 200 }, () => line) };
+      // Each line fits one payment (9,999 × 1,000,000,000.00); two of them do not.
+      const line = { productNumber: "BIG", description: "Big", quantity: 9_999, listPrice: 100_000_000_000 };
+      const huge = { ...(await quoteInput()), lineItems: [line, line] };
       const refused = await call(`${OPS}/quotes`, huge, { token: t });
       expect(refused).toEqual({
         status: 400,
         body: { success: false, data: [{ field: null, message: TOTAL_TOO_LARGE }] },
       });
       expect(await db().select().from(quotes).where(eq(quotes.id, 7001))).toEqual([]);
+      // One line past it is refused beside the line, before any sum could round.
+      const lineRefused = await call(
+        `${OPS}/quotes`,
+        { ...huge, lineItems: [{ ...line, quantity: 100_000 }] },
+        { token: t },
+      );
+      expect(lineRefused).toEqual({
+        status: 400,
+        body: {
+          success: false,
+          data: [
+            {
+              field: "lineItems.0.quantity",
+              message: "A line's quantity times its price is larger than one payment can carry.",
+            },
+          ],
+        },
+      });
       expect((await call(`${OPS}/quotes`, await quoteInput(), { token: t })).status).toBe(200);
       const before = (await call(`${OPS}/quotes/7001`, {}, { token: t, method: "PATCH" })).body.data;
       const change = await call(

@@ -4,13 +4,22 @@ import { join } from "node:path";
 import { desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
-import { orders, outbox, quotes, sandboxCharges, uploadedFiles } from "../../server/db/schema/index.ts";
+import {
+  orders,
+  outbox,
+  quoteLineItems,
+  quotes,
+  sandboxCharges,
+  uploadedFiles,
+} from "../../server/db/schema/index.ts";
 import { quoteRecord } from "../../server/data/quotes.ts";
 import { AMOUNT_CHANGED, KEY_REUSED } from "../../server/flows/paymentFlow.ts";
 import { QUOTE_EXPIRED, QUOTE_ORDERED } from "../../server/flows/paymentPlans.ts";
 import { SHIPPING_MESSAGES } from "../../server/services/shippingRates.ts";
 import { displayName, UPLOAD_MESSAGES } from "../../server/services/uploads.ts";
+import { TOTAL_TOO_LARGE } from "../../src/api/payments.ts";
 import { QUOTE_ORDER_MESSAGES } from "../../src/api/quoteOrder.ts";
+import { cents } from "../../src/domain/brand.ts";
 import { CARD_MESSAGES } from "../../src/domain/card.ts";
 import { browser, signIn, type Browser } from "./client.ts";
 import { newKey } from "./guestPayKit.ts";
@@ -414,6 +423,32 @@ describe("signed-in quote order and balance payment", () => {
       const info = (await (await stranger.get("/api/v1/session")).json()).data.sessionInformation;
       expect(info.activeSubscription.name).toBe(`${outsider} account`);
       expect((await stranger.get(`/api/v1/orders/${orderId}`)).status).toBe(404);
+    });
+
+    it("refuses an order whose address's tax takes the total past one payment, by card and on terms, and makes none (issue 32)", async () => {
+      // A quote at the cap (the operations API lets it through), one line of 999,999,999,900.00.
+      await db().delete(quoteLineItems).where(eq(quoteLineItems.quoteId, OPEN));
+      await db()
+        .insert(quoteLineItems)
+        .values({
+          quoteId: OPEN,
+          productNumber: "CAP",
+          description: "At the cap",
+          quantity: 1,
+          listPrice: cents(999_999_999_990_000),
+        });
+      const b = await as("admin@example.com");
+      const ordersBefore = await count(orders);
+      for (const [form, file] of [
+        [await orderForm(b), undefined],
+        [await poForm(b), poFile(CSV, "po.csv", "text/csv")],
+      ] as const) {
+        const res = await multipart(b, "/quote/order", form, file);
+        expect(res.status).toBe(400);
+        expect(await errorsOf(res)).toEqual([{ field: null, message: TOTAL_TOO_LARGE }]);
+      }
+      expect(await count(orders)).toBe(ordersBefore);
+      expect(await count(sandboxCharges)).toBe(0);
     });
 
     it("accepts a CSV", async () => {
