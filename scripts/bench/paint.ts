@@ -1,12 +1,13 @@
 import type { Browser, Page } from "@playwright/test";
 import { gzipSync } from "node:zlib";
+import { chromiumPath } from "../chromiumPath.ts";
 
 /** The slow link of the issues: 400 ms latency, 400 kbit/s each way. */
 export const SLOW_LINK = { latency: 400, downloadThroughput: 50_000, uploadThroughput: 50_000 };
 
-/** Chromium as the tests launch it (Debian's, no sandbox: CI runs as root). */
+/** Chromium as the tests launch it (the same binary, CHROMIUM_PATH first; no sandbox: CI runs as root). */
 export const CHROMIUM = {
-  executablePath: process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium",
+  executablePath: chromiumPath(),
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
 };
 

@@ -2,7 +2,7 @@
  * A microcache for the anonymous public reads (public order, report metadata and chart data):
  * a link shared with a crowd, or a wall of kiosks, costs one database read per key per second
  * instead of one per visitor. Entries live `ttlMs`; a write on this instance empties the cache
- * at once (server/http/answerCache.ts), so another instance's write shows within `ttlMs`.
+ * at once (server/http/answers.ts), so another instance's write shows within `ttlMs`.
  * Concurrent misses of one key share one load; a failed load is not kept.
  */
 

@@ -1,5 +1,5 @@
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
+import { type Db, inTransaction } from "../db/client.ts";
 import { rememberedDevices, users } from "../db/schema/index.ts";
 
 /** Keeps a new secret aside until a first code confirms it. */
@@ -27,7 +27,7 @@ export async function enableTotp(db: Db, userId: number, secret: string, step: n
 
 /** Turns the code off and, in the same transaction, revokes every browser trusted to skip it. */
 export async function disableTotp(db: Db, userId: number, now: Date) {
-  await db.transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     await tx
       .update(users)
       .set({ totpSecret: null, totpPendingSecret: null, totpLastStep: null })

@@ -1,6 +1,6 @@
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { randomToken } from "../core/crypto.ts";
-import type { Db } from "../db/client.ts";
+import { type Db, inTransaction } from "../db/client.ts";
 import { samlConfigs, samlSeen, subscriptions, userAssignments, users } from "../db/schema/index.ts";
 import { Role, type RoleId } from "../../src/domain/roles.ts";
 
@@ -80,7 +80,7 @@ export async function takeTicket(db: Db, id: string, now: Date): Promise<SamlTic
 
 /** Connects a subscription to its identity provider (operators: `npm run saml`). */
 export async function saveSamlConfig(db: Db, row: SamlConfigRow) {
-  await db.transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     await tx.insert(samlConfigs).values(row).onConflictDoUpdate({ target: samlConfigs.name, set: row });
     await tx
       .update(subscriptions)
@@ -124,7 +124,7 @@ export async function provisionFederatedUser(
   who: FederatedIdentity,
   now: Date,
 ) {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const [existing] = await tx
       .select()
       .from(users)

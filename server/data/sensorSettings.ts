@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
+import { type Db, inTransaction } from "../db/client.ts";
 import { channelGroups, channels, sensors } from "../db/schema/index.ts";
 import { ApiError, type FieldError } from "../core/errors.ts";
 import { isAdjustableKind } from "../../src/domain/device.ts";
@@ -34,7 +34,7 @@ function channelErrors(record: GroupRecord, input: Settings): FieldError[] {
 export async function saveSensorSettings(db: Db, record: GroupRecord, input: Settings) {
   const errors = channelErrors(record, input);
   if (errors.length) throw new ApiError(400, errors);
-  await db.transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     const patch = {
       ...(input.label === undefined ? {} : { label: input.label === "" ? null : input.label }),
       ...(input.isHidden === undefined ? {} : { isHidden: input.isHidden }),

@@ -164,7 +164,7 @@ export function sameAddress(a: AddressDraft, b: AddressDraft): boolean {
   });
 }
 
-/** Same recipient: company and contact names alike, case and end spaces aside (server/routes/quotePricing.ts). */
+/** Same recipient: company and contact names alike, case and end spaces aside (server/flows/quotePricing.ts). */
 export function sameRecipient(
   a: { companyName: string | null; contactName: string | null },
   b: { companyName: string | null; contactName: string | null },

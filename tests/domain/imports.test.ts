@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
 
-// The direction of dependencies (CONVENTIONS.md): domain imports nothing of ours, api only
+// The direction of dependencies (server/README.md, src/README.md): domain imports nothing of ours, api only
 // domain and zod, the server never the browser's stores or islands, islands never the
 // server, and no two server folders import each other.
 const ROOT = resolve(import.meta.dirname, "../..");
