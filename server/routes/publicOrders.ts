@@ -7,7 +7,7 @@ import { guard } from "../http/access.ts";
 import { cachedAnswer } from "../http/answers.ts";
 import { reply, sendSerialized, serialized } from "../http/reply.ts";
 import { sessionToken } from "../http/cookies.ts";
-import { memberPath } from "../http/viewer.ts";
+import { viewerOf } from "../http/viewer.ts";
 import type { CarrierEvent, Carriers } from "../services/carriers.ts";
 import { getPublicOrder } from "../../src/api/orders.ts";
 import { parsePublicOrderRef } from "../../src/domain/order.ts";
@@ -47,8 +47,8 @@ export function publicOrderRoutes(deps: Deps) {
         );
         return sendSerialized(c, answer);
       }
-      const member = await memberPath(c, deps, found, appPath("orderDetails", { id: found.details.id }));
-      return reply(c, getPublicOrder, { orderDetails: { ...found.details, memberPath: member } });
+      const viewer = await viewerOf(c, deps, found, appPath("orderDetails", { id: found.details.id }));
+      return reply(c, getPublicOrder, { orderDetails: { ...found.details, ...viewer } });
     })
     .get(getShipmentList.path, guard(getShipmentList, deps), async (c) => {
       const record = await orderOf(c);

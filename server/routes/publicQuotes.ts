@@ -6,7 +6,7 @@ import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { clientIp } from "../http/clientIp.ts";
 import { reply } from "../http/reply.ts";
-import { memberPath } from "../http/viewer.ts";
+import { viewerOf } from "../http/viewer.ts";
 import { getPublicQuote } from "../../src/api/quotes.ts";
 import { quoteNumber } from "../../src/domain/quote.ts";
 import { appPath } from "../../src/domain/appPaths.ts";
@@ -36,12 +36,12 @@ export function publicQuoteRoutes(deps: Deps) {
       throw new ApiError(404, NOT_FOUND);
     }
     const { row } = found.record;
-    const member = await memberPath(c, deps, row, appPath("quoteDetails", { number: quoteNumber(row.id) }));
+    const viewer = await viewerOf(c, deps, row, appPath("quoteDetails", { number: quoteNumber(row.id) }));
     const details = await quoteDetails(db, found.record, {
       full: found.full,
       now: now(),
-      memberPath: member,
+      memberPath: viewer.memberPath,
     });
-    return reply(c, getPublicQuote, { quoteDetails: details });
+    return reply(c, getPublicQuote, { quoteDetails: { ...details, ...viewer } });
   });
 }

@@ -64,6 +64,8 @@ export const OrderDetailsSchema = z.object({
    * (spec section 4: such a visitor is sent there); null otherwise.
    */
   memberPath: z.nullable(z.string()),
+  /** True when the caller is signed in to another subscription: their page says whom to ask. */
+  signedInElsewhere: z.optional(z.literal(true)),
   /** False when nothing ships (a subscription, a data service): its quote said so. */
   needsShipping: z.boolean(),
 });

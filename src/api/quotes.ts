@@ -44,6 +44,8 @@ export const QuoteDetailsSchema = z.object({
   guestToken: z.nullable(z.string()),
   detail: z.nullable(QuoteDetailSchema),
   memberPath: z.nullable(z.string()),
+  /** True when the caller is signed in to another subscription: their page says whom to ask. */
+  signedInElsewhere: z.optional(z.literal(true)),
 });
 export type QuoteDetails = z.infer<typeof QuoteDetailsSchema>;
 

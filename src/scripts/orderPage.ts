@@ -1,3 +1,4 @@
+import { notYours } from "./notYours.ts";
 import type { OrderDetails } from "../api/orders.ts";
 import { PUBLIC_API } from "../api/paths.ts";
 import { badgeFor } from "../domain/badges.ts";
@@ -99,6 +100,7 @@ async function main() {
     const { orderDetails } = await getPublic<{ orderDetails: OrderDetails }>(PUBLIC_API.order, { ref });
     // Spec section 4: a signed-in member sees the signed-in page instead.
     if (orderDetails.memberPath) return location.assign(orderDetails.memberPath);
+    if (orderDetails.signedInElsewhere) notYours("order");
     paint(orderDetails, ref);
     painted(card);
   } catch {

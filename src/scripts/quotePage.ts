@@ -1,3 +1,4 @@
+import { notYours } from "./notYours.ts";
 import { PUBLIC_API } from "../api/paths.ts";
 import type { QuoteDetails } from "../api/quotes.ts";
 import type { EpochSeconds } from "../domain/brand.ts";
@@ -47,6 +48,7 @@ async function main() {
     const { quoteDetails } = await getPublic<{ quoteDetails: QuoteDetails }>(PUBLIC_API.quote, { id });
     // Spec section 4: a signed-in member sees the signed-in page instead.
     if (quoteDetails.memberPath) return location.assign(quoteDetails.memberPath);
+    if (quoteDetails.signedInElsewhere) notYours("quote");
     paint(quoteDetails);
     painted(card);
   } catch {

@@ -157,8 +157,12 @@ describe("the public order", () => {
     const other = browser(ctx.app, ORIGIN);
     await signIn(other, "owner@northwind.example.com");
     expect((await details(ref(5003), other)).memberPath).toBeNull();
+    // Signed in to another account: the page says whom to ask (issue 32); nobody else is told so.
+    expect((await details(ref(5003), other)).signedInElsewhere).toBe(true);
     expect((await details(ref(5012), other)).memberPath).toBe("/s/order/details/5012");
+    expect((await details(ref(5012), other)).signedInElsewhere).toBeUndefined();
     expect((await details(ref(5003))).memberPath).toBeNull();
+    expect((await details(ref(5003))).signedInElsewhere).toBeUndefined();
   });
 
   it("reads a stale or forged session cookie as no session, never 401", async () => {

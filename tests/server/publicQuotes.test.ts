@@ -116,6 +116,8 @@ describe("the public quote", () => {
     const other = browser(ctx.app, ORIGIN);
     await signIn(other, "owner@northwind.example.com");
     expect((await quote("QUO-1001", other)).details.memberPath).toBeNull();
+    expect((await quote("QUO-1001", other)).details.signedInElsewhere).toBe(true);
+    expect((await quote("QUO-1001")).details.signedInElsewhere).toBeUndefined();
     expect((await quote("QUO-1005", other)).details.memberPath).toBe("/s/quotes/details/QUO-1005");
     expect((await quote("QUO-1001")).details.memberPath).toBeNull();
   });
