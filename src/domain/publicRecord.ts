@@ -4,17 +4,6 @@ import { parseQuoteNumber, quoteNumber } from "./quote.ts";
 
 export type RecordKind = "order" | "quote";
 
-/**
- * What a public record page says to a visitor signed in to another account, in place of its
- * invitation to log in or register (docs/decisions.md, "Who may join a subscription").
- */
-export const NOT_YOUR_RECORD: Record<RecordKind, string> = {
-  order:
-    "You are signed in, but this order is not in your account. If it belongs to your organization, ask your administrator to grant you access.",
-  quote:
-    "You are signed in, but this quote is not in your account. If it belongs to your organization, ask your administrator to grant you access.",
-};
-
 const REFERRER_PREFIX: Record<RecordKind, string> = { order: "ord", quote: "quo" };
 const REFERRER = /^(ord|quo)-(\d{1,12})$/i;
 

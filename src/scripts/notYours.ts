@@ -1,9 +1,19 @@
-import { NOT_YOUR_RECORD, type RecordKind } from "../domain/publicRecord.ts";
+import type { RecordKind } from "../domain/publicRecord.ts";
 
 /**
- * A visitor signed in to another account: the page's invitation to log in or register gives
- * way to whom to ask (docs/decisions.md, "Who may join a subscription").
+ * What a public record page says to a visitor signed in to another account, in place of its
+ * invitation to log in or register (docs/decisions.md, "Who may join a subscription"). Kept
+ * here, not in domain/publicRecord.ts: the pages that share that module (sign-in, device)
+ * would carry the text in their byte budgets.
  */
+export const NOT_YOUR_RECORD: Record<RecordKind, string> = {
+  order:
+    "You are signed in, but this order is not in your account. If it belongs to your organization, ask your administrator to grant you access.",
+  quote:
+    "You are signed in, but this quote is not in your account. If it belongs to your organization, ask your administrator to grant you access.",
+};
+
+/** Puts NOT_YOUR_RECORD in place of the page's invitation to log in or register. */
 export function notYours(kind: RecordKind) {
   const intro = document.querySelector<HTMLElement>(".record-intro");
   if (!intro) return;
