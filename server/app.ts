@@ -11,6 +11,7 @@ import { answerHeaders } from "./http/headers.ts";
 import { gate } from "./http/gate.ts";
 import { memoRouter } from "./http/memoRouter.ts";
 import { observeRequests } from "./http/requestLog.ts";
+import { alertRoutes } from "./routes/alerts.ts";
 import { accountMessageRoutes } from "./routes/accountMessages.ts";
 import { accountSessionRoutes } from "./routes/accountSessions.ts";
 import { countryRoutes } from "./routes/countries.ts";
@@ -99,6 +100,7 @@ export function buildApp(input: AppDeps) {
   app.route("/", lookupRoutes(deps));
   app.route("/", tagRoutes(deps));
   app.route("/", deviceRoutes(deps));
+  app.route("/", alertRoutes(deps));
   app.route("/", publicDeviceRoutes(deps));
   app.route("/", publicReportRoutes(deps));
   app.route("/", reportExportRoutes(deps));

@@ -64,6 +64,8 @@ const Env = z.object({
   LOG_REQUESTS: flag.optional(),
   ANSWER_CACHE_MS: z.coerce.number().int().min(0).max(10_000).optional(),
   MAIL_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  ALERT_TICK_MS: z.coerce.number().int().min(200).max(60_000).default(2000),
+  WEBHOOK_PRIVATE: z.enum(["deny", "loopback", "allow"]).optional(),
 });
 type Env = z.infer<typeof Env>;
 
@@ -121,6 +123,13 @@ export function parseConfig(env: Record<string, string | undefined>) {
     answerCacheMs: e.ANSWER_CACHE_MS ?? (process.env["VITEST"] ? 0 : 1000),
     /** Days the outbox keeps a message (sent or not); one-time links leave it sooner (data/outbox.ts). */
     mailRetentionDays: e.MAIL_RETENTION_DAYS,
+    /** How often each instance looks for due alert work (delays, silence, repeats, deliveries). */
+    alertTickMs: e.ALERT_TICK_MS,
+    /**
+     * Which webhook addresses a rule may call besides public ones: none by default, loopback in
+     * the demo (a receiver on this computer), private networks only when set to allow.
+     */
+    webhookPrivate: e.WEBHOOK_PRIVATE ?? (demo ? "loopback" : "deny"),
   };
 }
 

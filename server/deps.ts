@@ -37,6 +37,13 @@ export interface AppDeps {
   answers?: AnswerCache;
   /** Pushes per device key on this instance; the product's limits by default. */
   pushLimiter?: PushGate;
+  /** The alert scheduler of this instance (index.ts); kicked when a push moves an alarm. */
+  alertWork?: AlertWork;
+}
+
+/** Asks the alert scheduler to run soon (core/alertClock.ts); a no-op where none runs. */
+export interface AlertWork {
+  kick(): void;
 }
 
 /**
@@ -60,6 +67,7 @@ export interface Deps {
   views: ReportViewCounter;
   /** Pushes per device key on this instance (routes/devicePush.ts). */
   pushLimiter: PushGate;
+  alertWork: AlertWork;
 }
 
 /**
@@ -101,5 +109,6 @@ export function resolveDeps(input: AppDeps): Deps {
     views: input.views ?? viewCounter(input.db),
     pushLimiter:
       input.pushLimiter ?? pushGate({ limits: PUSH_LIMITS, unverifiedPerClient: 8, maxKnown: 100_000 }),
+    alertWork: input.alertWork ?? { kick: () => {} },
   };
 }

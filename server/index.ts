@@ -13,7 +13,11 @@ import { refuseTestCost } from "./services/passwords.ts";
 import { loadSite } from "./static/site.ts";
 import { defaultLiveHub } from "./live.ts";
 import { viewCounter } from "./data/reportLinks.ts";
-import { startMailHousekeeping, startPartitionJob } from "./core/repeatingJob.ts";
+import { startAlertWork, startMailHousekeeping, startPartitionJob } from "./core/repeatingJob.ts";
+import { alertTask } from "./flows/alertWork.ts";
+import { outboxStore } from "./data/outbox.ts";
+import { createMailer } from "./services/mail.ts";
+import { pageLinkOrigin } from "./http/links.ts";
 import { purgeMail } from "./data/outbox.ts";
 import { ensureSamplePartitions } from "./data/partitions.ts";
 import { socketOrigin } from "../src/api/live.ts";
@@ -57,7 +61,17 @@ const site =
   config.serveStatic && hasDist ? loadSite(config.distDir, runtimeConfig(config), connect) : undefined;
 const live = defaultLiveHub(database.db, () => new Date());
 const views = viewCounter(database.db);
-const app = buildApp({ db: database.db, config, site, live, views });
+// Alerts: delays, silent devices, repeats, escalation and deliveries, on every instance.
+const alertWork = startAlertWork(
+  alertTask({
+    db: database.db,
+    mailer: createMailer(outboxStore(database.db), config.smtpUrl, () => new Date()),
+    origin: pageLinkOrigin(config),
+    webhookPrivate: config.webhookPrivate,
+  }),
+  { intervalMs: config.alertTickMs },
+);
+const app = buildApp({ db: database.db, config, site, live, views, alertWork });
 // Live readings: upgrades go through the app (host and origin checks, GET /ws) to this server.
 // (ws types noServer as optional, node-server's as required: the same object.)
 const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
@@ -132,6 +146,7 @@ async function shutdown(signal: string) {
   simulator?.stop();
   stopPartitions();
   stopMailHousekeeping();
+  alertWork.stop();
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
   // The listener closes first: a new connection is refused at once (the client goes elsewhere)

@@ -45,3 +45,46 @@ export const startMailHousekeeping = (
   purge: (now: Date) => Promise<unknown>,
   opts: { intervalMs?: number; now?: () => Date } = {},
 ) => startRepeatingJob("mail housekeeping", purge, { intervalMs: HOUR_MS, ...opts });
+
+/**
+ * The alert scheduler of an instance (server/flows/alertScheduler.ts and alertDelivery.ts): a
+ * tick every `intervalMs`, and `kick()` for a tick now when a push or an acknowledgement moved
+ * an alarm (a kick during a tick runs one more after it). Ticks never overlap on an instance;
+ * instances share the work through rows claimed with FOR UPDATE SKIP LOCKED.
+ */
+export function startAlertWork(
+  task: (now: Date) => Promise<unknown>,
+  opts: { intervalMs: number; now?: () => Date },
+): { kick(): void; stop(): void } {
+  const state = { running: false, again: false, stopped: false };
+  const tick = async () => {
+    if (state.stopped) return;
+    if (state.running) {
+      state.again = true;
+      return;
+    }
+    state.running = true;
+    try {
+      do {
+        state.again = false;
+        try {
+          await task((opts.now ?? (() => new Date()))());
+        } catch (e) {
+          if (!state.stopped)
+            console.warn(JSON.stringify({ level: "warn", what: "alerts", error: String(e) }));
+        }
+      } while (state.again && !state.stopped);
+    } finally {
+      state.running = false;
+    }
+  };
+  const timer = setInterval(() => void tick(), opts.intervalMs);
+  timer.unref();
+  return {
+    kick: () => void tick(),
+    stop: () => {
+      state.stopped = true;
+      clearInterval(timer);
+    },
+  };
+}

@@ -27,7 +27,8 @@ export async function ingestPush(
   push: Push,
   now: Date,
   turn: TurnOptions = {},
-): Promise<{ accepted: number }> {
+  evaluate: ReadingsHook = async () => 0,
+): Promise<{ accepted: number; alarmsMoved: number }> {
   const [device] = await db.select().from(devices).where(eq(devices.macAddress, push.macAddress));
   if (!device || !key || !keyMatches(key, device.ingestKeyHash)) throw new ApiError(401, BAD_DEVICE_KEY);
   if (device.isSuspended) throw new ApiError(403, SUSPENDED);
@@ -72,9 +73,9 @@ export async function ingestPush(
   // then on the device's row across instances: its pushes share channel, group and sensor
   // rows, which set-based updates lock in no fixed order (two at once deadlocked on PostgreSQL).
   const stored = { key, id: device.id };
-  const store = () => storePush(db, stored, push, rows, byKey, sensorByMac, now);
-  await devicePushTurn(device.id, store, turn);
-  return { accepted: rows.length };
+  const store = () => storePush(db, stored, push, rows, byKey, sensorByMac, now, evaluate);
+  const alarmsMoved = await devicePushTurn(device.id, store, turn);
+  return { accepted: rows.length, alarmsMoved };
 }
 
 /** How many of one device's pushes may wait behind its running one in a process; more get a 429. */
@@ -108,9 +109,10 @@ async function storePush(
   byKey: Map<string, Known>,
   sensorByMac: Map<string, number>,
   now: Date,
-) {
+  evaluate: ReadingsHook,
+): Promise<number> {
   try {
-    await storePushNow(db, device, push, rows, byKey, sensorByMac, now);
+    return await storePushNow(db, device, push, rows, byKey, sensorByMac, now, evaluate);
   } catch (e) {
     if (sqlStateOf(e) === LOCK_NOT_AVAILABLE) throw new ApiError(503, PUSH_WAITED_TOO_LONG);
     throw e;
@@ -125,11 +127,16 @@ function storePushNow(
   byKey: Map<string, Known>,
   sensorByMac: Map<string, number>,
   now: Date,
+  evaluate: ReadingsHook,
 ) {
   return inTransaction(db, async (tx) => {
     await tx.execute(sql.raw(`set local lock_timeout = '${ROW_LOCK_TIMEOUT}'`));
     const [current] = await tx
-      .select({ hash: devices.ingestKeyHash, suspended: devices.isSuspended })
+      .select({
+        hash: devices.ingestKeyHash,
+        suspended: devices.isSuspended,
+        subscriptionId: devices.subscriptionId,
+      })
       .from(devices)
       .where(eq(devices.id, deviceId))
       .for("update");
@@ -162,10 +169,24 @@ function storePushNow(
         ...(push.uptime === undefined ? {} : { uptime: push.uptime }),
       })
       .where(eq(devices.id, deviceId));
+    // Threshold rules, in the same transaction: an alarm's move commits with its readings.
+    const moved = await evaluate(tx, { id: deviceId, subscriptionId: current.subscriptionId }, rows, now);
     // Inside the transaction: PostgreSQL delivers it at commit, and never after a rollback.
     await announceDevice(tx, deviceId, now);
+    return moved;
   });
 }
+
+/**
+ * What runs on a push's readings inside its transaction (the alert rules, flows/alertEvaluation.ts,
+ * passed in by the push route); returns how many alarms it moved.
+ */
+export type ReadingsHook = (
+  tx: Db,
+  device: { id: number; subscriptionId: number },
+  rows: Row[],
+  now: Date,
+) => Promise<number>;
 
 type Known = { id: number; groupId: number; sensorId: number };
 type Row = { channelId: number; time: Date; value: number };

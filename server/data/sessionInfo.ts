@@ -64,18 +64,19 @@ export async function sessionInformation(db: Db, auth: Auth) {
 /** Counts of the active subscription against its limits. Kinds the portal does not store yet count 0. */
 export async function subscriptionStats(db: Db, auth: Auth) {
   const id = auth.subscription.id;
-  const [c] = await rows<{ users: number; devices: number; reports: number }>(
+  const [c] = await rows<{ users: number; devices: number; reports: number; alerts: number }>(
     db,
     sql`select
       (select count(*)::int from user_assignments where subscription_id = ${id}) as users,
       (select count(*)::int from devices where subscription_id = ${id}) as devices,
-      (select count(*)::int from reports where subscription_id = ${id}) as reports`,
+      (select count(*)::int from reports where subscription_id = ${id}) as reports,
+      (select count(*)::int from alert_rules where subscription_id = ${id}) as alerts`,
   );
   const limits = auth.subscription.limits;
   return {
     userCount: c?.users ?? 0,
     deviceCount: c?.devices ?? 0,
-    alertCount: 0,
+    alertCount: c?.alerts ?? 0,
     reportCount: c?.reports ?? 0,
     connectorCount: 0,
     computedChannelCount: 0,

@@ -12,6 +12,11 @@ export interface Mail {
 }
 export interface Mailer {
   send(mail: Mail): Promise<void>;
+  /**
+   * Sends a message already stored in the outbox (by a transaction of its own, as the alerts
+   * store theirs) and marks it sent; without SMTP it stays for /dev/mailbox.
+   */
+  transmit?(id: number, mail: Mail): Promise<void>;
 }
 /** Where messages are kept (data/outbox.ts in the app). */
 export interface Outbox {
@@ -28,17 +33,20 @@ const FROM = "Device Portal <no-reply@device-portal.example>";
  */
 export function createMailer(outbox: Outbox, smtpUrl: string | undefined, now: () => Date): Mailer {
   const transport = smtpUrl ? createTransport(smtpUrl) : null;
+  const transmit = async (id: number, mail: Mail) => {
+    if (!transport) return;
+    try {
+      await transport.sendMail({ from: FROM, to: mail.to, subject: mail.subject, text: mail.text });
+      await outbox.markSent(id, now());
+    } catch (e) {
+      // The message stays unsent in the outbox; the person can ask for a new link.
+      console.error(JSON.stringify({ level: "error", what: "smtp send failed", error: String(e) }));
+    }
+  };
   return {
     async send(mail) {
-      const id = await outbox.add(mail, now());
-      if (!transport) return;
-      try {
-        await transport.sendMail({ from: FROM, to: mail.to, subject: mail.subject, text: mail.text });
-        await outbox.markSent(id, now());
-      } catch (e) {
-        // The message stays unsent in the outbox; the person can ask for a new link.
-        console.error(JSON.stringify({ level: "error", what: "smtp send failed", error: String(e) }));
-      }
+      await transmit(await outbox.add(mail, now()), mail);
     },
+    transmit,
   };
 }

@@ -1,4 +1,5 @@
 import * as accounts from "./accounts.ts";
+import * as alerts from "./alerts.ts";
 import * as accountOrders from "./accountOrders.ts";
 import * as config from "./config.ts";
 import * as countries from "./countries.ts";
@@ -32,6 +33,7 @@ export interface ListedEndpoint {
 /** Every module of the contract; a new module is one line here. */
 const MODULES: Record<string, Record<string, unknown>> = {
   accounts,
+  alerts,
   accountOrders,
   config,
   countries,

@@ -18,7 +18,10 @@ export type Action =
   | "account.view"
   | "account.settings"
   | "report.view"
-  | "report.edit";
+  | "report.edit"
+  | "alert.view"
+  | "alert.edit"
+  | "alert.acknowledge";
 
 const ALL: readonly RoleId[] = Object.values(Role);
 const EDITORS: readonly RoleId[] = [Role.ADMINISTRATOR, Role.MANAGER];
@@ -43,6 +46,10 @@ const MATRIX: Record<Action, readonly RoleId[]> = {
   "account.settings": ALL,
   "report.view": ALL,
   "report.edit": EDITORS,
+  "alert.view": ALL,
+  "alert.edit": EDITORS,
+  // The people who act on an alarm: not Viewers (read-only) nor Billing.
+  "alert.acknowledge": [...EDITORS, Role.PROVISIONER],
 };
 
 /** May a person holding this role do the action (in their active subscription)? */

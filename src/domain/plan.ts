@@ -22,7 +22,7 @@ export function planAllows(features: Readonly<Record<string, unknown>>, feature:
 }
 
 /** The counted limits of a plan the portal enforces when something is added. */
-export type PlanLimit = "users" | "reports";
+export type PlanLimit = "users" | "reports" | "alerts";
 
 /** A limit's number, or null when the plan sets none (missing, not a number, or negative). */
 export function planLimit(limits: Readonly<Record<string, unknown>>, kind: PlanLimit): number | null {
@@ -33,6 +33,8 @@ export function planLimit(limits: Readonly<Record<string, unknown>>, kind: PlanL
 
 /** Why an addition past a limit is refused, with the number the plan includes. */
 export function planLimitMessage(kind: PlanLimit, limit: number): string {
+  if (kind === "alerts")
+    return `Your subscription plan includes ${limit} alert rule${limit === 1 ? "" : "s"}; delete one to make another.`;
   return kind === "reports"
     ? `Your subscription plan includes ${limit} report${limit === 1 ? "" : "s"}; delete one to make another.`
     : `Your subscription plan includes ${limit} user${limit === 1 ? "" : "s"}, and every place is taken (an invitation holds one until it is used or expires).`;

@@ -18,7 +18,7 @@ export const ROLE_LETTER: Record<RoleId, string> = {
   [Role.BILLING]: "B",
 };
 
-/** Who may do each of the 17 actions. */
+/** Who may do each of the 20 actions. */
 export const ACTION_ROLES: Record<Action, string> = {
   "device.view": "A M V P B",
   "device.edit": "A M",
@@ -37,6 +37,9 @@ export const ACTION_ROLES: Record<Action, string> = {
   "account.settings": "A M V P B",
   "report.view": "A M V P B",
   "report.edit": "A M",
+  "alert.view": "A M V P B",
+  "alert.edit": "A M",
+  "alert.acknowledge": "A M P",
 };
 
 /** The action each signed-in route requires, as "METHOD /path" the way Hono registers it. */
@@ -72,6 +75,15 @@ export const ROUTE_ACTION: Record<string, Action> = {
   "POST /api/v1/device-data/public-link/:deviceId": "publicLink.manage",
   "DELETE /api/v1/device-data/public-link/:deviceId": "publicLink.manage",
   "GET /api/v1/alerts/channel-list/:deviceId": "device.view",
+  "GET /api/v1/alerts/rules": "alert.view",
+  "POST /api/v1/alerts/rules": "alert.edit",
+  "PATCH /api/v1/alerts/rules/:id": "alert.edit",
+  "DELETE /api/v1/alerts/rules/:id": "alert.edit",
+  "GET /api/v1/alerts/webhook-secret": "alert.edit",
+  "POST /api/v1/alerts/devices/:deviceId/mute": "alert.edit",
+  "GET /api/v1/alerts": "alert.view",
+  "GET /api/v1/alerts/:id": "alert.view",
+  "POST /api/v1/alerts/:id/acknowledge": "alert.acknowledge",
   "GET /api/v1/device-data/channel-history/:channelKey": "device.view",
   "GET /api/v1/links/:linkId": "device.view",
   "POST /devices/data/change-device-location": "device.edit",

@@ -85,6 +85,8 @@ export const devices = pgTable(
     lastMessageAt: tz("last_message_at"),
     assignmentStartAt: tz("assignment_start_at"),
     isSuspended: boolean("is_suspended").notNull().default(false),
+    /** Maintenance: until then its alarms are kept but nobody is notified (issue 34). */
+    alertsMutedUntil: tz("alerts_muted_until"),
     capacityJson: jsonb("capacity_json").$type<Record<string, unknown>>(),
     /** sha256 of the device's push key (Authorization: Device {key}). */
     ingestKeyHash: text("ingest_key_hash").notNull(),

@@ -5,3 +5,4 @@ export * from "./reports.ts";
 export * from "./rollups.ts";
 export * from "./commerce.ts";
 export * from "./ops.ts";
+export * from "./alerts.ts";

@@ -1,0 +1,134 @@
+// Threshold rules, evaluated with the push that brings the reading, inside its transaction: the
+// readings, the alarm's move and its queued notices commit together or not at all.
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import { rows, type Db } from "../db/client.ts";
+import { alarms } from "../db/schema/index.ts";
+import type { AlarmRow, RuleRow } from "../data/alerts.ts";
+import { breaches, clears, limitCrossed, type Thresholds } from "../../src/domain/alerts.ts";
+import { EntityType } from "../../src/domain/enums.ts";
+import { dropPending, moveAlarm, openAlarm } from "./alarmMoves.ts";
+
+export interface PushedReading {
+  channelId: number;
+  time: Date;
+  value: number;
+}
+
+/**
+ * The active threshold rules watching any of these channels: the channel itself, or channels of
+ * the rule's kind on the device or on a device carrying the rule's tag. One statement, using
+ * the rules' subscription index: a subscription without rules costs one empty lookup.
+ */
+async function rulesWatching(tx: Db, device: { id: number; subscriptionId: number }, channelIds: number[]) {
+  return rows<RuleRow & { watched_channel: number; adjust: number }>(
+    tx,
+    sql`select r.id, r.subscription_id as "subscriptionId", r.name, r.kind, r.severity, r.low, r.high,
+          r.dead_band as "deadBand", r.delay_seconds as "delaySeconds", r.delay_readings as "delayReadings",
+          r.repeat_minutes as "repeatMinutes", r.notify, r.escalation, r.quiet_hours as "quietHours",
+          c.id as watched_channel, c.adjust
+        from alert_rules r
+        join channels c on c.id in (${sql.join(
+          channelIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})
+        where r.subscription_id = ${device.subscriptionId} and not r.paused
+          and r.kind in ('above', 'below', 'outside')
+          and (r.channel_id = c.id
+            or (r.channel_id is null and r.channel_kind = c.kind
+              and (r.device_id = ${device.id}
+                or r.tag_id in (select tag_id from entity_tags
+                  where entity_type = ${EntityType.DEVICE} and entity_id = ${device.id}))))`,
+  );
+}
+
+/**
+ * Moves the alarms these readings decide, reading by reading in time order: a breach opens a
+ * pending alarm (or counts one more reading in a row), a pending alarm triggers once its delay
+ * and readings in a row are met and disappears when a reading is back inside, a triggered one
+ * clears once a reading is back past the dead band. Returns how many alarms moved.
+ */
+export async function evaluateReadings(
+  tx: Db,
+  device: { id: number; subscriptionId: number },
+  readings: PushedReading[],
+  now: Date,
+): Promise<number> {
+  if (!readings.length) return 0;
+  const channelIds = [...new Set(readings.map((r) => r.channelId))];
+  const watching = await rulesWatching(tx, device, channelIds);
+  if (!watching.length) return 0;
+  const open = await tx
+    .select()
+    .from(alarms)
+    .where(
+      and(
+        inArray(
+          alarms.ruleId,
+          watching.map((w) => w.id),
+        ),
+        eq(alarms.subjectKind, "channel"),
+        inArray(alarms.subjectId, channelIds),
+        ne(alarms.state, "cleared"),
+      ),
+    )
+    .for("update");
+  const sorted = [...readings].sort((a, b) => a.time.getTime() - b.time.getTime());
+  let moved = 0;
+  for (const rule of watching) {
+    const t: Thresholds = {
+      kind: rule.kind as Thresholds["kind"],
+      low: rule.low,
+      high: rule.high,
+      deadBand: rule.deadBand,
+    };
+    let alarm: AlarmRow | null =
+      open.find((a) => a.ruleId === rule.id && a.subjectId === rule.watched_channel) ?? null;
+    for (const r of sorted) {
+      if (r.channelId !== rule.watched_channel) continue;
+      // A late reading from before the alarm began says nothing about it now.
+      if (alarm && r.time < alarm.since) continue;
+      const v = r.value + rule.adjust;
+      const subject = {
+        kind: "channel" as const,
+        id: r.channelId,
+        deviceId: device.id,
+        channelId: r.channelId,
+      };
+      const reading = { value: v, limit: limitCrossed(t, v), at: r.time };
+      if (!alarm) {
+        if (!breaches(t, v)) continue;
+        alarm = await openAlarm(tx, rule, subject, reading, now);
+        if (alarm) moved++;
+      } else if (alarm.state === "pending") {
+        if (!breaches(t, v)) {
+          await dropPending(tx, alarm);
+          alarm = null;
+          continue;
+        }
+        const breachCount = alarm.breaches + 1;
+        await tx.update(alarms).set({ breaches: breachCount, value: v }).where(eq(alarms.id, alarm.id));
+        alarm = { ...alarm, breaches: breachCount, value: v };
+        if (delayMet(alarm, rule, r.time)) {
+          alarm = await moveAlarm(tx, alarm, rule, "triggered", { at: r.time, value: v }, now);
+          moved++;
+        }
+      } else if (clears(t, v)) {
+        await moveAlarm(tx, alarm, rule, "cleared", { at: r.time, value: v }, now);
+        alarm = null;
+        moved++;
+      }
+    }
+  }
+  return moved;
+}
+
+/** A pending alarm may trigger: held for the delay and for the readings in a row the rule asks. */
+export function delayMet(
+  alarm: { since: Date; breaches: number },
+  rule: { delaySeconds: number; delayReadings: number },
+  at: Date,
+): boolean {
+  return (
+    alarm.breaches >= rule.delayReadings && at.getTime() - alarm.since.getTime() >= rule.delaySeconds * 1000
+  );
+}
