@@ -5,6 +5,7 @@ import { signOut } from "../../src/stores/session.ts";
 /** The signed-in places, in menu order. */
 const LINKS = [
   ["home", "Home"],
+  ["alerts", "Alerts"],
   ["devices", "Devices"],
   ["tags", "Tags"],
   ["reports", "Reports"],

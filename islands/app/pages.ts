@@ -29,6 +29,7 @@ const loaders = {
   reports: () => import("../reports/ReportsPage.tsx"),
   reportNew: reportForm,
   reportEdit: reportForm,
+  alerts: () => import("../alerts/AlertsPage.tsx"),
 } satisfies Record<RouteName, Load>;
 
 const cache = new Map<Load, Page>();

@@ -22,6 +22,7 @@ const NAMES: Record<RouteName, string> = {
   reports: "Reports",
   reportNew: "New Report",
   reportEdit: "Edit Report",
+  alerts: "Alerts",
 };
 
 /** The record a detail address names, as its number reads ("ORD-5003"), when it names one. */

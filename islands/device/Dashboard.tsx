@@ -10,6 +10,7 @@ import {
 } from "../../src/domain/dashboard.ts";
 import { $devicePrefs } from "../../src/stores/device.ts";
 import { $deviceLive } from "../../src/stores/deviceLive.ts";
+import { $alarmIndex } from "../../src/stores/alerts.ts";
 import { HiddenSensors } from "./HiddenSensors.tsx";
 import { UnitCard } from "./UnitCard.tsx";
 import { useNow } from "./useNow.ts";
@@ -56,6 +57,7 @@ function TemperatureView({ rows }: { rows: TemperatureRow[] }) {
  */
 export function Dashboard({ device }: { device: DeviceDetails }) {
   const { scale } = useStore($devicePrefs);
+  const alarmed = useStore($alarmIndex).channels;
   const now = useNow();
   // The last sensor whose settings opened stays, so the closing dialog keeps its content.
   const [settingsOf, setSettingsOf] = useState<string | null>(null);
@@ -77,7 +79,12 @@ export function Dashboard({ device }: { device: DeviceDetails }) {
             <h3 id={`dash-${s.kind}`}>{s.title}</h3>
             <ul className="unit-cards">
               {s.cards.map((card) => (
-                <UnitCard key={card.key} card={card} onSettings={openSettings} />
+                <UnitCard
+                  key={card.key}
+                  card={card}
+                  onSettings={openSettings}
+                  inAlarm={card.readings.some((r) => alarmed.has(r.channelKey))}
+                />
               ))}
             </ul>
           </section>

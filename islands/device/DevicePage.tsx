@@ -6,6 +6,7 @@ import { $device, loadDevice } from "../../src/stores/device.ts";
 import { followDevice } from "../../src/stores/deviceLive.ts";
 import { reload } from "../../src/stores/navigate.ts";
 import { $router } from "../../src/stores/router.ts";
+import { AlarmBanner } from "../alerts/AlarmBanner.tsx";
 import { Dashboard } from "./Dashboard.tsx";
 import { DeviceHeader } from "./DeviceHeader.tsx";
 import { InfoPanel } from "./InfoPanel.tsx";
@@ -28,6 +29,7 @@ function DeviceView({ device }: { device: DeviceDetails }) {
   return (
     <article className="device-card" aria-labelledby="device-name">
       <DeviceHeader device={device.general} />
+      <AlarmBanner deviceId={device.general.id} load={false} />
       <div className="device-body">
         <InfoPanel general={device.general} />
         <Dashboard device={device} />

@@ -1,3 +1,4 @@
+import "./alarm.css";
 import { BATTERY_ICON, batteryText, explorePath, type Card } from "../../src/domain/dashboard.ts";
 import { PAINTED_ICONS } from "./icons.ts";
 
@@ -31,12 +32,25 @@ function Status({ card }: { card: Card }) {
  * One unit card (the public page's painter draws the same markup): readings linking to the
  * explore page, battery and signal, and the Settings button that opens its dialog.
  */
-export function UnitCard({ card, onSettings }: { card: Card; onSettings: (key: string) => void }) {
+export function UnitCard({
+  card,
+  onSettings,
+  inAlarm = false,
+}: {
+  card: Card;
+  onSettings: (key: string) => void;
+  /** A reading of the card is in an active alarm (src/stores/alerts.ts): a red card that says so. */
+  inAlarm?: boolean;
+}) {
   return (
-    <li className={`unit-card${card.muted ? " is-muted" : ""}`} data-key={card.key}>
+    <li
+      className={`unit-card${card.muted ? " is-muted" : ""}${inAlarm ? " in-alarm" : ""}`}
+      data-key={card.key}
+    >
       <h4>
         {card.port !== null && <span className="port">Port {card.port}</span>}
         {card.title}
+        {inAlarm && <span className="alarm-tag">In alarm</span>}
         {/* Decorative (Lucide hides it): the card says it in words (dashboard.ts, Card.warning). */}
         {card.warning && <Warning size="1em" />}
       </h4>

@@ -5,6 +5,8 @@ import { epochSeconds } from "../../src/domain/brand.ts";
 import { formatPushTime } from "../../src/domain/deviceView.ts";
 import { $devicePrefs } from "../../src/stores/device.ts";
 import { $router } from "../../src/stores/router.ts";
+import { $alarmIndex } from "../../src/stores/alerts.ts";
+import "../device/alarm.css";
 import { StatusDot } from "./StatusDot.tsx";
 
 /** A device's page in the signed-in app. */
@@ -21,6 +23,7 @@ interface Props {
  */
 export function DeviceTable({ devices, caption }: Props) {
   const { zone } = useStore($devicePrefs);
+  const inAlarm = useStore($alarmIndex).devices;
   return (
     <div className="device-table-wrap">
       <table className="device-table">
@@ -37,9 +40,10 @@ export function DeviceTable({ devices, caption }: Props) {
         </thead>
         <tbody>
           {devices.map((d) => (
-            <tr key={d.id}>
+            <tr key={d.id} className={inAlarm.has(d.id) ? "device-in-alarm" : undefined}>
               <th scope="row" data-label="Name">
                 <a href={devicePath(d.id)}>{d.name}</a>
+                {inAlarm.has(d.id) && <span className="alarm-tag">In alarm</span>}
               </th>
               <td data-label="Type">{d.deviceType}</td>
               <td data-label="Tags">

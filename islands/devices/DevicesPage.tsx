@@ -12,13 +12,17 @@ import {
 } from "../../src/stores/devices.ts";
 import { EmptyState } from "../ui/EmptyState.tsx";
 import { DeviceTable } from "./DeviceTable.tsx";
+import { loadActiveAlarms } from "../../src/stores/alerts.ts";
 import { LoadFailed } from "./LoadFailed.tsx";
 import "../../src/styles/devices.css";
 
 /** /s/devices: the active subscription's devices, searchable by name and filtered by tag. */
 export default function DevicesPage() {
   const state = useStore($devices);
-  useEffect(() => void loadDevices(), []);
+  useEffect(() => {
+    void loadDevices();
+    void loadActiveAlarms();
+  }, []);
   return (
     <section className="devices-page" aria-labelledby="devices-title">
       <header className="page-head">

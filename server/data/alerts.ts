@@ -126,11 +126,14 @@ export async function channelByKey(db: Db, key: string) {
   return row;
 }
 
+/** A channel's key, kind and device. */
 export async function channelById(db: Db, id: number) {
-  const [row] = await db
-    .select({ key: channels.channelKey, kind: channels.kind })
-    .from(channels)
-    .where(eq(channels.id, id));
+  const [row] = await rows<{ key: string; kind: string; deviceId: number }>(
+    db,
+    sql`select c.channel_key as key, c.kind, s.device_id as "deviceId"
+        from channels c join channel_groups g on g.id = c.channel_group_id
+        join sensors s on s.id = g.sensor_id where c.id = ${id}`,
+  );
   return row;
 }
 

@@ -85,7 +85,7 @@ async function resolve(db: Db, sub: number, input: RuleInput, policy: PrivatePol
   let deadBand = 0;
   let scale: "C" | "F" = "F";
   let graceSeconds = 0;
-  if (c.type === "above" || c.type === "below" || c.type === "outside") {
+  if (threshold) {
     scale = c.scale;
     if (c.thresholdRangeId) {
       const range = await thresholdRange(db, c.thresholdRangeId);
@@ -181,18 +181,14 @@ export async function inputOfRule(db: Db, rule: RuleRow, tagIds: number[]): Prom
   const ch = rule.channelId ? await channelById(db, rule.channelId) : undefined;
   const kind = rule.channelKind;
   const scale = rule.scale as "C" | "F";
-  const condition: RuleInput["condition"] =
-    rule.kind === "offline"
-      ? { type: "offline", graceSeconds: rule.graceSeconds }
-      : rule.kind === "stale" || rule.kind === "battery"
-        ? { type: rule.kind }
-        : {
-            type: rule.kind as "above",
-            low: typedThreshold(kind, rule.low, scale),
-            high: typedThreshold(kind, rule.high, scale),
-            scale,
-            deadBand: deadBandTyped(kind, rule.deadBand, scale),
-          };
+  const condition: RuleInput["condition"] = {
+    type: rule.kind as RuleInput["condition"]["type"],
+    low: typedThreshold(kind, rule.low, scale),
+    high: typedThreshold(kind, rule.high, scale),
+    scale,
+    deadBand: deadBandTyped(kind, rule.deadBand, scale),
+    graceSeconds: rule.graceSeconds,
+  };
   return {
     name: rule.name,
     severity: rule.severity as RuleInput["severity"],
@@ -272,19 +268,27 @@ export async function rulesAnswer(db: Db, subscriptionId: number): Promise<Rule[
     await ruleExtras(db, subscriptionId),
     await watchNames(db, subscriptionId),
   ];
-  const keys = new Map<number, string>();
+  const found = new Map<number, { key: string; deviceId: number }>();
   for (const r of list)
     if (r.channelId) {
       const ch = await channelById(db, r.channelId);
-      if (ch) keys.set(r.id, ch.key);
+      if (ch) found.set(r.id, ch);
     }
-  return list.map((r) => ruleAnswer(r, { channelKey: keys.get(r.id) ?? null, extras, names }));
+  return list.map((r) =>
+    ruleAnswer(r, {
+      channelKey: found.get(r.id)?.key ?? null,
+      channelDeviceId: found.get(r.id)?.deviceId ?? null,
+      extras,
+      names,
+    }),
+  );
 }
 
 export function ruleAnswer(
   r: RuleRow,
   ctx: {
     channelKey: string | null;
+    channelDeviceId?: number | null;
     extras: Awaited<ReturnType<typeof ruleExtras>>;
     names: Map<string, string>;
   },
@@ -304,6 +308,7 @@ export function ruleAnswer(
     severity: r.severity as Rule["severity"],
     kind: r.kind,
     channelKey: ctx.channelKey,
+    channelDeviceId: ctx.channelDeviceId ?? null,
     deviceId: r.deviceId,
     tagId: r.tagId,
     channelKind: r.channelKind,

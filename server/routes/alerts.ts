@@ -157,7 +157,12 @@ export function alertRoutes(deps: Deps) {
     .get(listAlarms.path, guard(listAlarms, deps), async (c) => {
       const auth = authOf(c);
       const { state, deviceId } = await inputOf(c, listAlarms);
-      const list = await alarmList(db, auth.subscription.id, state === "active", deviceId);
+      const list = await alarmList(
+        db,
+        auth.subscription.id,
+        state === "active",
+        deviceId ? Number(deviceId) : undefined,
+      );
       const scale = auth.user.temperatureScale;
       return reply(c, listAlarms, { alarms: list.map((a) => alarmAnswer(a, scale)) });
     })

@@ -59,30 +59,23 @@ const hhmm = z
   .string()
   .check(z.refine((v) => minutesOf(v) !== null, "Quiet hours are written HH:MM, such as 22:00."));
 
-export const ConditionSchema = z.discriminatedUnion(
-  "type",
-  [
-    z.strictObject({
-      type: z.enum(["above", "below", "outside"]),
-      low: z.optional(z.nullable(number("The low limit"))),
-      high: z.optional(z.nullable(number("The high limit"))),
-      /** Instead of low and high: a threshold range the reports use. */
-      thresholdRangeId: z.optional(z.nullable(idField)),
-      scale: orDefault(z.enum(["F", "C"], { error: "Choose C or F." }), "F"),
-      deadBand: orDefault(
-        number("The dead band").check(z.minimum(0, "The dead band cannot be negative.")),
-        0,
-      ),
-    }),
-    z.strictObject({
-      type: z.literal("offline"),
-      graceSeconds: orDefault(wholeIn("The grace", 0, MAX_GRACE_SECONDS), 300),
-    }),
-    z.strictObject({ type: z.literal("stale") }),
-    z.strictObject({ type: z.literal("battery") }),
-  ],
-  { error: "Choose a condition: above, below, outside, offline, stale or battery." },
-);
+/**
+ * What a rule watches for: above, below or outside (low and high in `scale` for temperatures, or
+ * a report's threshold range), offline (graceSeconds past the push interval), stale, battery.
+ * One object rather than a union of shapes: every field keeps its own message.
+ */
+export const ConditionSchema = z.strictObject({
+  type: z.enum(["above", "below", "outside", "offline", "stale", "battery"], {
+    error: "Choose a condition: above, below, outside, offline, stale or battery.",
+  }),
+  low: z.optional(z.nullable(number("The low limit"))),
+  high: z.optional(z.nullable(number("The high limit"))),
+  /** Instead of low and high: a threshold range the reports use. */
+  thresholdRangeId: z.optional(z.nullable(idField)),
+  scale: orDefault(z.enum(["F", "C"], { error: "Choose C or F." }), "F"),
+  deadBand: orDefault(number("The dead band").check(z.minimum(0, "The dead band cannot be negative.")), 0),
+  graceSeconds: orDefault(wholeIn("The grace", 0, MAX_GRACE_SECONDS), 300),
+});
 export type Condition = z.infer<typeof ConditionSchema>;
 
 /** A rule's fields, without defaults: a PATCH names only what it changes. */
@@ -120,6 +113,13 @@ const ruleFields = {
   tagIds: list(idField, "tags"),
 };
 
+/** Every field optional (z.partial would also bring its own code into every page's shared chunk). */
+function optionalAll<T extends Record<string, z.ZodMiniType>>(shape: T) {
+  return Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, z.optional(v)])) as {
+    [K in keyof T]: z.ZodMiniOptional<T[K]>;
+  };
+}
+
 export const RuleInputSchema = z.strictObject({
   ...ruleFields,
   severity: orDefault(ruleFields.severity, "warning"),
@@ -138,6 +138,8 @@ export const RuleSchema = z.object({
   severity: z.enum(SEVERITIES),
   kind: z.string(),
   channelKey: z.nullable(z.string()),
+  /** The device of a channel rule's channel. */
+  channelDeviceId: z.nullable(z.number()),
   deviceId: z.nullable(z.number()),
   tagId: z.nullable(z.number()),
   channelKind: z.nullable(z.string()),
@@ -241,7 +243,7 @@ export const updateRule = endpoint({
   path: "/api/v1/alerts/rules/:id",
   host: "api",
   body: "json",
-  request: z.partial(z.strictObject(ruleFields)),
+  request: z.strictObject(optionalAll(ruleFields)),
   response: RuleSchema,
   summary: "Changes the fields sent (pausing is {paused: true}); the rule is checked whole again.",
 });
@@ -263,7 +265,8 @@ export const listAlarms = endpoint({
   body: "query",
   request: z.object({
     state: orDefault(z.enum(["active", "all"], { error: "state is active or all." }), "active"),
-    deviceId: z.optional(z.coerce.number().check(z.int(), z.minimum(1))),
+    /** A device's id, as the query string carries it. */
+    deviceId: z.optional(z.string().check(z.regex(/^[1-9]\d{0,9}$/, "deviceId must be a device's id."))),
   }),
   response: z.object({ alarms: z.array(AlarmSchema) }),
   summary:

@@ -26,6 +26,7 @@ export const APP_ROUTES = {
   reports: "/s/reports",
   reportNew: "/s/reports/new",
   reportEdit: "/s/reports/:id",
+  alerts: "/s/alerts",
 } as const;
 export type AppRoute = keyof typeof APP_ROUTES;
 

@@ -5,6 +5,7 @@ import { $session } from "../../../src/stores/session.ts";
 import { DateText } from "../../ui/DateText.tsx";
 import { FormErrors } from "../../ui/Field.tsx";
 import { Usage } from "../../ui/Usage.tsx";
+import { AlarmBanner } from "../../alerts/AlarmBanner.tsx";
 
 /** /user/welcome: the signed-in home with messages and usage; the app's nav leads on. */
 export default function HomePage() {
@@ -37,6 +38,8 @@ export default function HomePage() {
         </label>
       )}
       <FormErrors messages={home.errors.map((e) => e.message)} />
+      {/* Exceptions first: what needs someone now leads the page. */}
+      <AlarmBanner />
       <section aria-labelledby="messages-heading">
         <h2 id="messages-heading">Messages</h2>
         {messages.length === 0 && <p className="muted">No unread messages.</p>}

@@ -1,0 +1,357 @@
+import { useStore } from "@nanostores/react";
+import { useEffect, useState, type FormEvent } from "react";
+import type { Rule, RuleInput } from "../../src/api/alerts.ts";
+import {
+  $alertPrefs,
+  $pickChannels,
+  $pickDevices,
+  $pickTags,
+  $ruleForm,
+  draftOf,
+  loadChannels,
+  loadPickers,
+  saveRule,
+} from "../../src/stores/alerts.ts";
+import { Dialog, DialogActions } from "../ui/Dialog.tsx";
+import { BusyButton } from "../ui/BusyButton.tsx";
+import { Field, FormErrors } from "../ui/Field.tsx";
+
+type Kind = RuleInput["condition"]["type"];
+const KINDS: [Kind, string][] = [
+  ["above", "Reading above a limit"],
+  ["below", "Reading below a limit"],
+  ["outside", "Reading outside a range"],
+  ["offline", "Device goes silent"],
+  ["stale", "Sensor stops reporting (2 hours)"],
+  ["battery", "Battery low"],
+];
+const isThreshold = (k: Kind) => k === "above" || k === "below" || k === "outside";
+const list = (text: string) =>
+  text
+    .split(/[\s,;]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+/** Errors of these fields show beside them; any other shows above the buttons. */
+const BESIDE =
+  /^(name|channelKey|tagId|deviceId|condition\.(low|high|deadBand|graceSeconds)|delaySeconds|delayReadings|repeatMinutes|notify\.(emails|webhookUrls)|escalation)/;
+const shownBeside = (field: string | null) => field !== null && BESIDE.test(field);
+const num = (text: string) => (text.trim() === "" ? null : Number(text));
+
+/**
+ * A rule's editor: what it watches (a device's channel, or a tag's devices), when (the
+ * condition, in the person's scale), how long first (delay, readings in a row), and whom it
+ * tells (the person, other addresses, webhooks; repeats and one escalation tier).
+ */
+export function RuleDialog({ rule, onClose }: { rule: Rule | "new" | null; onClose: () => void }) {
+  return (
+    <Dialog
+      title={rule === "new" ? "New alert rule" : "Edit alert rule"}
+      open={rule !== null}
+      onClose={onClose}
+    >
+      {rule !== null && <RuleForm rule={rule === "new" ? null : rule} onClose={onClose} />}
+    </Dialog>
+  );
+}
+
+function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void }) {
+  const prefs = useStore($alertPrefs);
+  const form = useStore($ruleForm);
+  const devices = useStore($pickDevices);
+  const tags = useStore($pickTags);
+  const channels = useStore($pickChannels);
+  const start = draftOf(rule, prefs.scale, prefs.userId);
+  const c0 = start.condition;
+  const [name, setName] = useState(start.name);
+  const [severity, setSeverity] = useState(start.severity);
+  const [kind, setKind] = useState<Kind>(c0.type);
+  const [deviceId, setDeviceId] = useState<string>(String(rule?.deviceId ?? rule?.channelDeviceId ?? ""));
+  const [channelKey, setChannelKey] = useState(start.channelKey ?? "");
+  const [tagId, setTagId] = useState(start.tagId ? String(start.tagId) : "");
+  const [channelKind, setChannelKind] = useState(start.channelKind ?? "temperature");
+  const [low, setLow] = useState(
+    "low" in c0 && c0.low !== null && c0.low !== undefined ? String(c0.low) : "",
+  );
+  const [high, setHigh] = useState(
+    "high" in c0 && c0.high !== null && c0.high !== undefined ? String(c0.high) : "",
+  );
+  const [deadBand, setDeadBand] = useState("deadBand" in c0 ? String(c0.deadBand) : "0");
+  const [grace, setGrace] = useState("graceSeconds" in c0 ? String(Math.round(c0.graceSeconds / 60)) : "5");
+  const [delay, setDelay] = useState(String(Math.round(start.delaySeconds / 60)));
+  const [readings, setReadings] = useState(String(start.delayReadings));
+  const [repeat, setRepeat] = useState(String(start.repeatMinutes));
+  const [notifyMe, setNotifyMe] = useState(start.notify.userIds.includes(prefs.userId));
+  const [emails, setEmails] = useState(start.notify.emails.join(", "));
+  const [hooks, setHooks] = useState(start.notify.webhookUrls.join("\n"));
+  const [escAfter, setEscAfter] = useState(
+    start.escalation[0] ? String(start.escalation[0].afterMinutes) : "",
+  );
+  const [escEmails, setEscEmails] = useState(start.escalation[0]?.emails.join(", ") ?? "");
+  const scale = rule ? c0.scale : prefs.scale;
+
+  useEffect(() => {
+    void loadPickers();
+  }, []);
+  useEffect(() => {
+    if (deviceId) void loadChannels(Number(deviceId));
+  }, [deviceId]);
+
+  const errorOf = (field: string) => form.errors.find((e) => e.field === field)?.message;
+  const shownChannels = channels && String(channels.deviceId) === deviceId ? channels.list : [];
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const threshold = isThreshold(kind);
+    const condition: RuleInput["condition"] = {
+      type: kind,
+      low: threshold && kind !== "above" ? num(low) : null,
+      high: threshold && kind !== "below" ? num(high) : null,
+      scale,
+      deadBand: threshold ? (num(deadBand) ?? 0) : 0,
+      graceSeconds: Math.round((num(grace) ?? 0) * 60),
+    };
+    const byTag = tagId !== "" && !channelKey;
+    const draft = {
+      name,
+      severity,
+      channelKey: threshold && !byTag && channelKey ? channelKey : null,
+      deviceId: !threshold && deviceId && !tagId ? Number(deviceId) : null,
+      tagId: byTag ? Number(tagId) : null,
+      channelKind: threshold && byTag ? channelKind : null,
+      condition,
+      delaySeconds: Math.round((num(delay) ?? 0) * 60),
+      delayReadings: num(readings) ?? 1,
+      repeatMinutes: num(repeat) ?? 0,
+      notify: { userIds: notifyMe ? [prefs.userId] : [], emails: list(emails), webhookUrls: list(hooks) },
+      escalation: escAfter
+        ? [{ afterMinutes: num(escAfter) ?? 0, userIds: [], emails: list(escEmails) }]
+        : [],
+      quietHours: start.quietHours ?? null,
+      paused: start.paused,
+      tagIds: start.tagIds,
+    };
+    void saveRule(draft as RuleInput, rule?.id ?? null).then((ok) => ok && onClose());
+  };
+
+  return (
+    <form onSubmit={submit} className="rule-form" noValidate>
+      <Field
+        label="Name"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={errorOf("name")}
+        required
+      />
+      <div className="grid">
+        <label>
+          Condition
+          <select value={kind} onChange={(e) => setKind(e.target.value as Kind)}>
+            {KINDS.map(([k, text]) => (
+              <option key={k} value={k}>
+                {text}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Severity
+          <select value={severity} onChange={(e) => setSeverity(e.target.value as typeof severity)}>
+            <option value="critical">Critical (never held by quiet hours)</option>
+            <option value="warning">Warning</option>
+            <option value="info">Info</option>
+          </select>
+        </label>
+      </div>
+      <fieldset>
+        <legend>Watches</legend>
+        <div className="grid">
+          <label>
+            Device
+            <select
+              value={deviceId}
+              onChange={(e) => {
+                setDeviceId(e.target.value);
+                setChannelKey("");
+                if (e.target.value) setTagId("");
+              }}
+            >
+              <option value="">{isThreshold(kind) ? "Choose a device" : "Every device"}</option>
+              {devices.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          {isThreshold(kind) && (
+            <label>
+              Channel
+              <select
+                value={channelKey}
+                onChange={(e) => setChannelKey(e.target.value)}
+                aria-invalid={errorOf("channelKey") ? true : undefined}
+                aria-describedby="rule-channel-note"
+              >
+                <option value="">{deviceId ? "Choose a channel" : "Choose a device first"}</option>
+                {shownChannels.map((ch) => (
+                  <option key={ch.channelKey} value={ch.channelKey}>
+                    {ch.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+        </div>
+        <div className="grid">
+          <label>
+            Or every device tagged
+            <select
+              value={tagId}
+              onChange={(e) => {
+                setTagId(e.target.value);
+                if (e.target.value) {
+                  setDeviceId("");
+                  setChannelKey("");
+                }
+              }}
+            >
+              <option value="">No tag</option>
+              {tags.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          {isThreshold(kind) && tagId && (
+            <label>
+              Channels of kind
+              <select value={channelKind} onChange={(e) => setChannelKind(e.target.value)}>
+                {["temperature", "humidity", "dew_point", "heat_index", "voltage"].map((k) => (
+                  <option key={k} value={k}>
+                    {k.replace("_", " ")}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+        </div>
+        <small id="rule-channel-note">
+          {errorOf("channelKey") ?? errorOf("tagId") ?? errorOf("deviceId")}
+        </small>
+      </fieldset>
+      {isThreshold(kind) && (
+        <div className="grid">
+          {kind !== "above" && (
+            <Field
+              label={`Low limit (°${scale} for temperatures)`}
+              inputMode="decimal"
+              value={low}
+              onChange={(e) => setLow(e.target.value)}
+              error={errorOf("condition.low")}
+            />
+          )}
+          {kind !== "below" && (
+            <Field
+              label={`High limit (°${scale} for temperatures)`}
+              inputMode="decimal"
+              value={high}
+              onChange={(e) => setHigh(e.target.value)}
+              error={errorOf("condition.high")}
+            />
+          )}
+          <Field
+            label="Dead band"
+            hint="How far back inside before it clears"
+            inputMode="decimal"
+            value={deadBand}
+            onChange={(e) => setDeadBand(e.target.value)}
+            error={errorOf("condition.deadBand")}
+          />
+        </div>
+      )}
+      {kind === "offline" && (
+        <Field
+          label="Grace (minutes past the push interval)"
+          inputMode="numeric"
+          value={grace}
+          onChange={(e) => setGrace(e.target.value)}
+          error={errorOf("condition.graceSeconds")}
+        />
+      )}
+      <div className="grid">
+        <Field
+          label="Delay (minutes the condition must hold)"
+          inputMode="numeric"
+          value={delay}
+          onChange={(e) => setDelay(e.target.value)}
+          error={errorOf("delaySeconds")}
+        />
+        {isThreshold(kind) && (
+          <Field
+            label="Readings in a row"
+            inputMode="numeric"
+            value={readings}
+            onChange={(e) => setReadings(e.target.value)}
+            error={errorOf("delayReadings")}
+          />
+        )}
+      </div>
+      <fieldset>
+        <legend>Notify</legend>
+        <label>
+          <input type="checkbox" checked={notifyMe} onChange={(e) => setNotifyMe(e.target.checked)} /> Email
+          me (in my scale and time zone)
+        </label>
+        <Field
+          label="Other email addresses"
+          hint="Separated by commas"
+          value={emails}
+          onChange={(e) => setEmails(e.target.value)}
+          error={form.errors.find((x) => x.field?.startsWith("notify.emails"))?.message}
+        />
+        <label htmlFor="rule-hooks">Webhook URLs (one per line)</label>
+        <textarea
+          id="rule-hooks"
+          rows={2}
+          value={hooks}
+          onChange={(e) => setHooks(e.target.value)}
+          aria-describedby="rule-hooks-note"
+        />
+        <small id="rule-hooks-note">
+          {form.errors.find((x) => x.field?.startsWith("notify.webhookUrls"))?.message ??
+            "Each call is signed (X-Portal-Signature, HMAC-SHA256 of the body)."}
+        </small>
+        <div className="grid">
+          <Field
+            label="Repeat every (minutes, 0 never)"
+            inputMode="numeric"
+            value={repeat}
+            onChange={(e) => setRepeat(e.target.value)}
+            error={errorOf("repeatMinutes")}
+          />
+          <Field
+            label="Escalate after (minutes unacknowledged)"
+            inputMode="numeric"
+            value={escAfter}
+            onChange={(e) => setEscAfter(e.target.value)}
+            error={form.errors.find((x) => x.field?.startsWith("escalation"))?.message}
+          />
+        </div>
+        {escAfter && (
+          <Field
+            label="Escalate to (email addresses)"
+            value={escEmails}
+            onChange={(e) => setEscEmails(e.target.value)}
+          />
+        )}
+      </fieldset>
+      <FormErrors messages={form.errors.filter((e) => !shownBeside(e.field)).map((e) => e.message)} />
+      <DialogActions onClose={onClose}>
+        <BusyButton busy={form.busy} busyLabel="Saving...">
+          Save rule
+        </BusyButton>
+      </DialogActions>
+    </form>
+  );
+}
