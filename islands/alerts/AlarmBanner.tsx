@@ -21,7 +21,9 @@ export function AlarmBanner({ deviceId, load = true }: { deviceId?: number; load
   return (
     <section className="device-alarms" aria-labelledby="alarm-banner-title" role="region">
       <h2 id="alarm-banner-title" className="alarm-banner-title">
-        {triggered ? `${triggered} alarm${triggered === 1 ? "" : "s"} need attention` : "Acknowledged alarms"}
+        {triggered
+          ? `${triggered} alarm${triggered === 1 ? " needs" : "s need"} attention`
+          : "Acknowledged alarms"}
       </h2>
       <ul>
         {list.slice(0, 10).map((a) => (

@@ -1,5 +1,13 @@
 import { useStore } from "@nanostores/react";
-import { useEffect, useState, type FormEvent } from "react";
+import {
+  useEffect,
+  useId,
+  useState,
+  type ComponentProps,
+  type FormEvent,
+  type ReactNode,
+  type SelectHTMLAttributes,
+} from "react";
 import type { Rule, RuleInput } from "../../src/api/alerts.ts";
 import {
   $alertPrefs,
@@ -31,6 +39,32 @@ const list = (text: string) =>
     .split(/[\s,;]+/)
     .map((s) => s.trim())
     .filter(Boolean);
+/** A field in a cell of its own: a grid row places each field's label, input and note together. */
+function Cell(props: ComponentProps<typeof Field>) {
+  return (
+    <div>
+      <Field {...props} />
+    </div>
+  );
+}
+
+/** A select with its own label (a label around a select would take the chosen option into its name). */
+function Picker({
+  label,
+  children,
+  ...rest
+}: { label: string; children: ReactNode } & SelectHTMLAttributes<HTMLSelectElement>) {
+  const id = useId();
+  return (
+    <div>
+      <label htmlFor={id}>{label}</label>
+      <select id={id} {...rest}>
+        {children}
+      </select>
+    </div>
+  );
+}
+
 /** Errors of these fields show beside them; any other shows above the buttons. */
 const BESIDE =
   /^(name|channelKey|tagId|deviceId|condition\.(low|high|deadBand|graceSeconds)|delaySeconds|delayReadings|repeatMinutes|notify\.(emails|webhookUrls)|escalation)/;
@@ -135,7 +169,7 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
 
   return (
     <form onSubmit={submit} className="rule-form" noValidate>
-      <Field
+      <Cell
         label="Name"
         value={name}
         onChange={(e) => setName(e.target.value)}
@@ -143,97 +177,90 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
         required
       />
       <div className="grid">
-        <label>
-          Condition
-          <select value={kind} onChange={(e) => setKind(e.target.value as Kind)}>
-            {KINDS.map(([k, text]) => (
-              <option key={k} value={k}>
-                {text}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Severity
-          <select value={severity} onChange={(e) => setSeverity(e.target.value as typeof severity)}>
-            <option value="critical">Critical (never held by quiet hours)</option>
-            <option value="warning">Warning</option>
-            <option value="info">Info</option>
-          </select>
-        </label>
+        <Picker label="Condition" value={kind} onChange={(e) => setKind(e.target.value as Kind)}>
+          {KINDS.map(([k, text]) => (
+            <option key={k} value={k}>
+              {text}
+            </option>
+          ))}
+        </Picker>
+        <Picker
+          label="Severity"
+          value={severity}
+          onChange={(e) => setSeverity(e.target.value as typeof severity)}
+        >
+          <option value="critical">Critical (never held by quiet hours)</option>
+          <option value="warning">Warning</option>
+          <option value="info">Info</option>
+        </Picker>
       </div>
       <fieldset>
         <legend>Watches</legend>
         <div className="grid">
-          <label>
-            Device
-            <select
-              value={deviceId}
-              onChange={(e) => {
-                setDeviceId(e.target.value);
-                setChannelKey("");
-                if (e.target.value) setTagId("");
-              }}
+          <Picker
+            label="Device"
+            value={deviceId}
+            onChange={(e) => {
+              setDeviceId(e.target.value);
+              setChannelKey("");
+              if (e.target.value) setTagId("");
+            }}
+          >
+            <option value="">{isThreshold(kind) ? "Choose a device" : "Every device"}</option>
+            {devices.map((d) => (
+              <option key={d.id} value={d.id}>
+                {d.name}
+              </option>
+            ))}
+          </Picker>
+          {isThreshold(kind) && (
+            <Picker
+              label="Channel"
+              value={channelKey}
+              onChange={(e) => setChannelKey(e.target.value)}
+              aria-invalid={errorOf("channelKey") ? true : undefined}
+              aria-describedby="rule-channel-note"
             >
-              <option value="">{isThreshold(kind) ? "Choose a device" : "Every device"}</option>
-              {devices.map((d) => (
-                <option key={d.id} value={d.id}>
-                  {d.name}
+              <option value="">{deviceId ? "Choose a channel" : "Choose a device first"}</option>
+              {shownChannels.map((ch) => (
+                <option key={ch.channelKey} value={ch.channelKey}>
+                  {ch.name}
                 </option>
               ))}
-            </select>
-          </label>
-          {isThreshold(kind) && (
-            <label>
-              Channel
-              <select
-                value={channelKey}
-                onChange={(e) => setChannelKey(e.target.value)}
-                aria-invalid={errorOf("channelKey") ? true : undefined}
-                aria-describedby="rule-channel-note"
-              >
-                <option value="">{deviceId ? "Choose a channel" : "Choose a device first"}</option>
-                {shownChannels.map((ch) => (
-                  <option key={ch.channelKey} value={ch.channelKey}>
-                    {ch.name}
-                  </option>
-                ))}
-              </select>
-            </label>
+            </Picker>
           )}
         </div>
         <div className="grid">
-          <label>
-            Or every device tagged
-            <select
-              value={tagId}
-              onChange={(e) => {
-                setTagId(e.target.value);
-                if (e.target.value) {
-                  setDeviceId("");
-                  setChannelKey("");
-                }
-              }}
+          <Picker
+            label="Or every device tagged"
+            value={tagId}
+            onChange={(e) => {
+              setTagId(e.target.value);
+              if (e.target.value) {
+                setDeviceId("");
+                setChannelKey("");
+              }
+            }}
+          >
+            <option value="">No tag</option>
+            {tags.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+          </Picker>
+          {isThreshold(kind) && tagId && (
+            <Picker
+              label="Channels of kind"
+              value={channelKind}
+              onChange={(e) => setChannelKind(e.target.value)}
             >
-              <option value="">No tag</option>
-              {tags.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.name}
+              {["temperature", "humidity", "dew_point", "heat_index", "voltage"].map((k) => (
+                <option key={k} value={k}>
+                  {k.replace("_", " ")}
                 </option>
               ))}
-            </select>
-          </label>
-          {isThreshold(kind) && tagId && (
-            <label>
-              Channels of kind
-              <select value={channelKind} onChange={(e) => setChannelKind(e.target.value)}>
-                {["temperature", "humidity", "dew_point", "heat_index", "voltage"].map((k) => (
-                  <option key={k} value={k}>
-                    {k.replace("_", " ")}
-                  </option>
-                ))}
-              </select>
-            </label>
+            </Picker>
           )}
         </div>
         <small id="rule-channel-note">
@@ -243,7 +270,7 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
       {isThreshold(kind) && (
         <div className="grid">
           {kind !== "above" && (
-            <Field
+            <Cell
               label={`Low limit (°${scale} for temperatures)`}
               inputMode="decimal"
               value={low}
@@ -252,7 +279,7 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
             />
           )}
           {kind !== "below" && (
-            <Field
+            <Cell
               label={`High limit (°${scale} for temperatures)`}
               inputMode="decimal"
               value={high}
@@ -260,7 +287,7 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
               error={errorOf("condition.high")}
             />
           )}
-          <Field
+          <Cell
             label="Dead band"
             hint="How far back inside before it clears"
             inputMode="decimal"
@@ -271,7 +298,7 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
         </div>
       )}
       {kind === "offline" && (
-        <Field
+        <Cell
           label="Grace (minutes past the push interval)"
           inputMode="numeric"
           value={grace}
@@ -280,7 +307,7 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
         />
       )}
       <div className="grid">
-        <Field
+        <Cell
           label="Delay (minutes the condition must hold)"
           inputMode="numeric"
           value={delay}
@@ -288,7 +315,7 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
           error={errorOf("delaySeconds")}
         />
         {isThreshold(kind) && (
-          <Field
+          <Cell
             label="Readings in a row"
             inputMode="numeric"
             value={readings}
@@ -303,7 +330,7 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
           <input type="checkbox" checked={notifyMe} onChange={(e) => setNotifyMe(e.target.checked)} /> Email
           me (in my scale and time zone)
         </label>
-        <Field
+        <Cell
           label="Other email addresses"
           hint="Separated by commas"
           value={emails}
@@ -323,14 +350,14 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
             "Each call is signed (X-Portal-Signature, HMAC-SHA256 of the body)."}
         </small>
         <div className="grid">
-          <Field
+          <Cell
             label="Repeat every (minutes, 0 never)"
             inputMode="numeric"
             value={repeat}
             onChange={(e) => setRepeat(e.target.value)}
             error={errorOf("repeatMinutes")}
           />
-          <Field
+          <Cell
             label="Escalate after (minutes unacknowledged)"
             inputMode="numeric"
             value={escAfter}
@@ -339,7 +366,7 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
           />
         </div>
         {escAfter && (
-          <Field
+          <Cell
             label="Escalate to (email addresses)"
             value={escEmails}
             onChange={(e) => setEscEmails(e.target.value)}

@@ -214,7 +214,11 @@ function alarmViews(db: Db) {
       alarm: alarms,
       deviceName: sql<string>`coalesce(nullif(${devices.name}, ''), ${devices.macAddress})`,
       channelKey: channels.channelKey,
-      channelName: channels.name,
+      // "Chest Freezer - Temperature": the card's title and the channel, as the device page names them.
+      channelName: sql<
+        string | null
+      >`(select coalesce(nullif(g.label, ''), nullif(s.label, ''), s.sensor_type, s.mac_address) || ' - ' || ${channels.name}
+        from channel_groups g join sensors s on s.id = g.sensor_id where g.id = ${channels.channelGroupId})`,
       channelKind: channels.kind,
       units: channels.units,
     })

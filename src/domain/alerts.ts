@@ -1,6 +1,12 @@
 import type { Celsius } from "./brand.ts";
 import { batteryBand, isTemperatureKind } from "./device.ts";
-import { adjustmentToCelsius, fromCelsius, toCelsius, type TemperatureScale } from "./temperature.ts";
+import {
+  adjustmentToCelsius,
+  DECIMALS,
+  fromCelsius,
+  toCelsius,
+  type TemperatureScale,
+} from "./temperature.ts";
 
 /*
  * The rules of alerting (issue 34), shared by the server that evaluates them and the pages that
@@ -102,7 +108,7 @@ export function valueText(
 ): string {
   if (value === null) return "no reading";
   if (channelKind && isTemperatureKind(channelKind))
-    return `${fromCelsius(value as Celsius, scale)} °${scale}`;
+    return `${fromCelsius(value as Celsius, scale).toFixed(DECIMALS[scale])} °${scale}`;
   const rounded = String(Math.round(value * 100) / 100);
   return units ? `${rounded}${units === "%" ? "" : " "}${units}` : rounded;
 }

@@ -91,7 +91,7 @@ describe("alerting", () => {
     await reading(9.25, 10);
     const active = (await (await b.get("/api/v1/alerts?state=active")).json()).data.alarms;
     expect(active).toHaveLength(1);
-    expect(active[0]).toMatchObject({ state: "triggered", ruleName: "Cold room warm", limitText: "8 °C" });
+    expect(active[0]).toMatchObject({ state: "triggered", ruleName: "Cold room warm", limitText: "8.00 °C" });
     await tick(TEST_NOW);
     await tick(TEST_NOW);
     const sent = await mail();
