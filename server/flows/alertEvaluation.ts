@@ -4,7 +4,7 @@ import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import { rows, type Db } from "../db/client.ts";
 import { alarms } from "../db/schema/index.ts";
 import type { AlarmRow, RuleRow } from "../data/alerts.ts";
-import { breaches, clears, limitCrossed, type Thresholds } from "../../src/domain/alerts.ts";
+import { limitCrossed, stepAlarm, type AlarmState, type Thresholds } from "../../src/domain/alerts.ts";
 import { EntityType } from "../../src/domain/enums.ts";
 import { dropPending, moveAlarm, openAlarm } from "./alarmMoves.ts";
 
@@ -75,12 +75,13 @@ export async function evaluateReadings(
   const sorted = [...readings].sort((a, b) => a.time.getTime() - b.time.getTime());
   let moved = 0;
   for (const rule of watching) {
-    const t: Thresholds = {
+    const t = {
       kind: rule.kind as Thresholds["kind"],
       low: rule.low,
       high: rule.high,
       deadBand: rule.deadBand,
     };
+    const steps = { ...t, delaySeconds: rule.delaySeconds, delayReadings: rule.delayReadings };
     let alarm: AlarmRow | null =
       open.find((a) => a.ruleId === rule.id && a.subjectId === rule.watched_channel) ?? null;
     for (const r of sorted) {
@@ -88,31 +89,35 @@ export async function evaluateReadings(
       // A late reading from before the alarm began says nothing about it now.
       if (alarm && r.time < alarm.since) continue;
       const v = r.value + rule.adjust;
-      const subject = {
-        kind: "channel" as const,
-        id: r.channelId,
-        deviceId: device.id,
-        channelId: r.channelId,
+      const state = alarm && {
+        state: alarm.state as AlarmState,
+        sinceMs: alarm.since.getTime(),
+        breaches: alarm.breaches,
       };
-      const reading = { value: v, limit: limitCrossed(t, v), at: r.time };
-      if (!alarm) {
-        if (!breaches(t, v)) continue;
-        alarm = await openAlarm(tx, rule, subject, reading, now);
+      const step = stepAlarm(state, steps, v, r.time.getTime());
+      if (step.move === "open") {
+        const subject = {
+          kind: "channel" as const,
+          id: r.channelId,
+          deviceId: device.id,
+          channelId: r.channelId,
+        };
+        alarm = await openAlarm(tx, rule, subject, { value: v, limit: limitCrossed(t, v), at: r.time }, now);
         if (alarm) moved++;
-      } else if (alarm.state === "pending") {
-        if (!breaches(t, v)) {
-          await dropPending(tx, alarm);
-          alarm = null;
-          continue;
-        }
-        const breachCount = alarm.breaches + 1;
-        await tx.update(alarms).set({ breaches: breachCount, value: v }).where(eq(alarms.id, alarm.id));
-        alarm = { ...alarm, breaches: breachCount, value: v };
-        if (delayMet(alarm, rule, r.time)) {
+      } else if (step.move === "drop" && alarm) {
+        await dropPending(tx, alarm);
+        alarm = null;
+      } else if (step.move === "count" && alarm) {
+        await tx
+          .update(alarms)
+          .set({ breaches: alarm.breaches + 1, value: v })
+          .where(eq(alarms.id, alarm.id));
+        alarm = { ...alarm, breaches: alarm.breaches + 1, value: v };
+        if (step.triggered) {
           alarm = await moveAlarm(tx, alarm, rule, "triggered", { at: r.time, value: v }, now);
           moved++;
         }
-      } else if (clears(t, v)) {
+      } else if (step.move === "clear" && alarm) {
         await moveAlarm(tx, alarm, rule, "cleared", { at: r.time, value: v }, now);
         alarm = null;
         moved++;

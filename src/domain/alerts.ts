@@ -74,6 +74,37 @@ export function clears(t: Thresholds, v: number): boolean {
   return underHigh && overLow;
 }
 
+/** What one reading does to a channel's alarm (its state before, or null when none is open). */
+export type Step =
+  | { move: "none" }
+  | { move: "open"; triggered: boolean }
+  | { move: "count"; triggered: boolean }
+  | { move: "drop" }
+  | { move: "clear" };
+
+/**
+ * The alarm's next step on a reading (value adjusted, in the stored unit), at `atMs`: a breach
+ * opens a pending alarm, or counts one more reading in a row; a pending alarm triggers once held
+ * for the delay and for the readings in a row, and is dropped by a reading back inside (it never
+ * was an alarm); a triggered or acknowledged one clears past the dead band.
+ */
+export function stepAlarm(
+  alarm: { state: AlarmState; sinceMs: number; breaches: number } | null,
+  rule: Thresholds & { delaySeconds: number; delayReadings: number },
+  value: number,
+  atMs: number,
+): Step {
+  const held = (since: number, count: number) =>
+    count >= rule.delayReadings && atMs - since >= rule.delaySeconds * 1000;
+  if (!alarm) return breaches(rule, value) ? { move: "open", triggered: held(atMs, 1) } : { move: "none" };
+  if (alarm.state === "pending")
+    return breaches(rule, value)
+      ? { move: "count", triggered: held(alarm.sinceMs, alarm.breaches + 1) }
+      : { move: "drop" };
+  if (alarm.state === "cleared") return { move: "none" };
+  return clears(rule, value) ? { move: "clear" } : { move: "none" };
+}
+
 /** The line a value crossed, for the message ("limit 8.0 °C"). */
 export function limitCrossed(t: Thresholds, v: number): number | null {
   if (t.high !== null && v > t.high && t.kind !== "below") return t.high;
