@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { type Db, inTransaction } from "../db/client.ts";
-import { devices, entityTags, tags } from "../db/schema/index.ts";
+import { alertRules, devices, entityTags, tags } from "../db/schema/index.ts";
 import { ApiError, NOT_FOUND } from "../core/errors.ts";
 import { EntityType } from "../../src/domain/enums.ts";
 import { tagNameTakenMessage } from "../../src/domain/tags.ts";
@@ -70,6 +70,18 @@ async function requireDevices(db: Db, subscriptionId: number, ids: readonly numb
   return wanted;
 }
 
+/** Refuses (404) unless every id is an alert rule of the subscription; repeats count once. */
+async function requireAlertRules(db: Db, subscriptionId: number, ids: readonly number[]) {
+  const wanted = [...new Set(ids)];
+  if (!wanted.length) return wanted;
+  const found = await db
+    .select({ id: alertRules.id })
+    .from(alertRules)
+    .where(and(eq(alertRules.subscriptionId, subscriptionId), inArray(alertRules.id, wanted)));
+  if (found.length !== wanted.length) throw new ApiError(404, NOT_FOUND);
+  return wanted;
+}
+
 /** Refuses (404) unless every id is a tag of the subscription; repeats count once. */
 async function requireTags(db: Db, subscriptionId: number, ids: readonly number[]) {
   const wanted = [...new Set(ids)];
@@ -97,10 +109,11 @@ async function tagDevices(db: Db, deviceIds: readonly number[], tagIds: readonly
  */
 export async function createTag(
   db: Db,
-  t: { subscriptionId: number; name: string; deviceIds: readonly number[] },
+  t: { subscriptionId: number; name: string; deviceIds: readonly number[]; alertIds?: readonly number[] },
 ): Promise<number> {
   return inTransaction(db, async (tx) => {
     const deviceIds = await requireDevices(tx, t.subscriptionId, t.deviceIds);
+    const alertIds = await requireAlertRules(tx, t.subscriptionId, t.alertIds ?? []);
     const [row] = await tx
       .insert(tags)
       .values({ subscriptionId: t.subscriptionId, name: t.name })
@@ -108,6 +121,12 @@ export async function createTag(
       .returning({ id: tags.id });
     if (!row) throw new ApiError(409, [{ field: "tag.name", message: tagNameTakenMessage(t.name) }]);
     await tagDevices(tx, deviceIds, [row.id]);
+    // alertTagList: the tag on alert rules (entity type ALERT), as on devices.
+    if (alertIds.length)
+      await tx
+        .insert(entityTags)
+        .values(alertIds.map((entityId) => ({ tagId: row.id, entityType: EntityType.ALERT, entityId })))
+        .onConflictDoNothing();
     return row.id;
   });
 }

@@ -52,7 +52,12 @@ export function tagRoutes(deps: Deps) {
     .post(createTag.path, guard(createTag, deps), async (c) => {
       const { subscriptionId, tag } = await inputOf(c, createTag);
       requireActive(authOf(c), subscriptionId);
-      const id = await insertTag(db, { subscriptionId, name: tag.name, deviceIds: tag.deviceTagList ?? [] });
+      const id = await insertTag(db, {
+        subscriptionId,
+        name: tag.name,
+        deviceIds: tag.deviceTagList ?? [],
+        alertIds: tag.alertTagList ?? [],
+      });
       return reply(c, createTag, { id });
     })
     .post(createTags.path, guard(createTags, deps), async (c) => {

@@ -68,9 +68,8 @@ export const createTag = endpoint({
     subscriptionId: idField,
     tag: z.strictObject({
       name: tagNameField,
-      alertTagList: z.optional(
-        idList("alertTagList").check(z.maxLength(0, "Alerts cannot be tagged in this portal yet.")),
-      ),
+      /** Alert rules of the subscription to carry the tag (entity type ALERT). */
+      alertTagList: z.optional(idList("alertTagList")),
       deviceTagList: z.optional(idList("deviceTagList")),
     }),
   }),

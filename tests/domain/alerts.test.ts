@@ -138,7 +138,7 @@ describe("one reading's step", () => {
       const span = bySeconds
         ? Math.floor(random() * (r.delaySeconds * 1000 - 1))
         : Math.floor(random() * 86_400_000);
-      let alarm: { state: "pending" | "triggered"; sinceMs: number; breaches: number } | null = null;
+      let alarm = null as { state: "pending" | "triggered"; sinceMs: number; breaches: number } | null;
       for (let k = 0; k <= count; k++) {
         const at = t0 + (k === count ? span : Math.floor((span * k) / Math.max(1, count)));
         const value = k === count ? 8 - random() * 5 : 8.01 + random() * 20;

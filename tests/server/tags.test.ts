@@ -200,13 +200,31 @@ describe("the tag API", () => {
       expect(await tagsOf(mine)).toEqual(["Freezer"]);
     });
 
-    it("refuses alerts in alertTagList with a clear message", async () => {
-      const res = await body(await create(await admin(), { name: "Alerting", alertTagList: [1] }));
-      expect(res.status).toBe(400);
-      expect(res.body.data[0]).toEqual({
-        field: "tag.alertTagList",
-        message: "Alerts cannot be tagged in this portal yet.",
+    it("puts a new tag on the subscription's alert rules (alertTagList), never on another's", async () => {
+      const b = await admin();
+      const rule = await b.json("/api/v1/alerts/rules", {
+        name: "Tagged rule",
+        deviceId: await deviceId("Freezer Monitor"),
+        condition: { type: "offline" },
+        notify: {},
       });
+      const ruleId = (await rule.json()).data.id as number;
+      const res = await body(await create(b, { name: "Night shift", alertTagList: [ruleId] }));
+      expect(res.status).toBe(200);
+      const rules = (await (await b.get("/api/v1/alerts/rules")).json()).data.rules as {
+        id: number;
+        tagIds: number[];
+      }[];
+      expect(rules.find((r) => r.id === ruleId)!.tagIds).toEqual([res.body.data.id]);
+      const other = browser(ctx.app, ORIGIN);
+      await signIn(other, "owner@northwind.example.com");
+      const foreign = await body(
+        await other.json("/api/v1/tags", {
+          subscriptionId: await subscriptionId(db(), "Northwind"),
+          tag: { name: "Sneaky alerts", alertTagList: [ruleId] },
+        }),
+      );
+      expect(foreign).toEqual({ status: 404, body: NOT_FOUND });
     });
   });
 
