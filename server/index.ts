@@ -63,12 +63,15 @@ const live = defaultLiveHub(database.db, () => new Date());
 const views = viewCounter(database.db);
 // Alerts: delays, silent devices, repeats, escalation and deliveries, on every instance.
 const alertWork = startAlertWork(
-  alertTask({
-    db: database.db,
-    mailer: createMailer(outboxStore(database.db), config.smtpUrl, () => new Date()),
-    origin: pageLinkOrigin(config),
-    webhookPrivate: config.webhookPrivate,
-  }),
+  alertTask(
+    {
+      db: database.db,
+      mailer: createMailer(outboxStore(database.db), config.smtpUrl, () => new Date()),
+      origin: pageLinkOrigin(config),
+      webhookPrivate: config.webhookPrivate,
+    },
+    { wait: false },
+  ),
   { intervalMs: config.alertTickMs },
 );
 const app = buildApp({ db: database.db, config, site, live, views, alertWork });

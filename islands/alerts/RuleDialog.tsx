@@ -8,7 +8,7 @@ import {
   type ReactNode,
   type SelectHTMLAttributes,
 } from "react";
-import type { Rule, RuleInput } from "../../src/api/alerts.ts";
+import { CHANNEL_KINDS, type Rule, type RuleInput } from "../../src/api/alerts.ts";
 import {
   $alertPrefs,
   $pickChannels,
@@ -253,9 +253,9 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
             <Picker
               label="Channels of kind"
               value={channelKind}
-              onChange={(e) => setChannelKind(e.target.value)}
+              onChange={(e) => setChannelKind(e.target.value as typeof channelKind)}
             >
-              {["temperature", "humidity", "dew_point", "heat_index", "voltage"].map((k) => (
+              {CHANNEL_KINDS.map((k) => (
                 <option key={k} value={k}>
                   {k.replace("_", " ")}
                 </option>

@@ -45,14 +45,8 @@ const LEASE_MS = 60_000;
 
 type DeliveryRow = typeof alertDeliveries.$inferSelect;
 
-/** Sends what is due; returns how many deliveries were settled (sent, retried or given up). */
-export async function deliverDue(deps: DeliveryDeps, now: Date): Promise<number> {
-  const mailed = await deliverEmail(deps, now);
-  const posted = await deliverWebhooks(deps, now);
-  return mailed + posted;
-}
-
-async function deliverEmail(deps: DeliveryDeps, now: Date): Promise<number> {
+/** Stores the due alert mail in the outbox, exactly once, then hands it to SMTP. */
+export async function deliverEmail(deps: DeliveryDeps, now: Date): Promise<number> {
   const stored: { id: number; mail: Mail }[] = [];
   const settled = await inTransaction(deps.db, async (tx) => {
     const due = await tx
@@ -167,7 +161,7 @@ async function partOf(tx: Db, reader: MailReader, d: DeliveryRow, origin: string
 }
 
 /** Claims due webhooks with a lease (another instance leaves them until it ends), then posts them. */
-async function deliverWebhooks(deps: DeliveryDeps, now: Date): Promise<number> {
+export async function deliverWebhooks(deps: DeliveryDeps, now: Date): Promise<number> {
   const claimed = await inTransaction(deps.db, async (tx) => {
     const due = await tx
       .select({ id: alertDeliveries.id })

@@ -65,7 +65,7 @@ async function resolve(db: Db, sub: number, input: RuleInput, policy: PrivatePol
   );
   if (targets.length > 1) fail("channelKey", TARGET_BOTH);
   let channelId: number | null = null;
-  let channelKind = input.channelKind ?? null;
+  let channelKind: string | null = input.channelKind ?? null;
   if (input.channelKey) {
     if (!threshold) fail("channelKey", DEVICE_RULE_CHANNEL);
     const ch = await channelByKey(db, input.channelKey);
@@ -86,6 +86,8 @@ async function resolve(db: Db, sub: number, input: RuleInput, policy: PrivatePol
   let scale: "C" | "F" = "F";
   let graceSeconds = 0;
   if (threshold) {
+    if (c.thresholdRangeId && c.low !== undefined && c.low !== null)
+      fail("condition.thresholdRangeId", "Give a threshold range or the limits, not both.");
     scale = c.scale;
     if (c.thresholdRangeId) {
       const range = await thresholdRange(db, c.thresholdRangeId);
@@ -110,6 +112,7 @@ async function resolve(db: Db, sub: number, input: RuleInput, policy: PrivatePol
     if (c.type === "below") high = null;
   }
   if (c.type === "offline") graceSeconds = c.graceSeconds;
+  if (!threshold && (c.thresholdRangeId || input.channelKind)) fail("condition.type", DEVICE_RULE_CHANNEL);
 
   const errors: FieldError[] = [];
   const people = [...input.notify.userIds, ...input.escalation.flatMap((e) => e.userIds)];
@@ -147,12 +150,39 @@ async function resolve(db: Db, sub: number, input: RuleInput, policy: PrivatePol
     delayReadings: input.delayReadings,
     graceSeconds,
     repeatMinutes: input.repeatMinutes,
-    notify: input.notify,
-    escalation: input.escalation,
+    // Each person, address and URL once.
+    notify: {
+      userIds: [...new Set(input.notify.userIds)],
+      emails: [...new Set(input.notify.emails)],
+      webhookUrls: [...new Set(input.notify.webhookUrls)],
+    },
+    escalation: input.escalation.map((e) => ({
+      ...e,
+      userIds: [...new Set(e.userIds)],
+      emails: [...new Set(e.emails)],
+    })),
     quietHours: input.quietHours ?? null,
     paused: input.paused,
   };
 }
+
+/**
+ * A webhook URL as people who cannot edit rules see it: its origin only. URLs often carry a
+ * credential (a chat hook's path, an api key in the query).
+ */
+export const maskedUrl = (url: string) => {
+  try {
+    return `${new URL(url).origin}/…`;
+  } catch {
+    return "…";
+  }
+};
+
+/** The rule as a reader without alert.edit sees it. */
+export const maskRule = (r: Rule): Rule => ({
+  ...r,
+  notify: { ...r.notify, webhookUrls: r.notify.webhookUrls.map(maskedUrl) },
+});
 
 export async function createRule(
   db: Db,
@@ -195,7 +225,7 @@ export async function inputOfRule(db: Db, rule: RuleRow, tagIds: number[]): Prom
     channelKey: ch?.key ?? null,
     deviceId: rule.deviceId,
     tagId: rule.tagId,
-    channelKind: rule.channelId ? null : rule.channelKind,
+    channelKind: rule.channelId ? null : (rule.channelKind as RuleInput["channelKind"]),
     condition,
     delaySeconds: rule.delaySeconds,
     delayReadings: rule.delayReadings,

@@ -19,7 +19,44 @@ export async function runAlertTick(db: Db, now: Date): Promise<number> {
   moved += await inTransaction(db, (tx) => duePending(tx, now));
   moved += await inTransaction(db, (tx) => deviceConditions(tx, now));
   moved += await inTransaction(db, (tx) => dueRepeats(tx, now));
+  await inTransaction(db, (tx) => sweepUnwatched(tx, now));
   return moved;
+}
+
+/**
+ * Open threshold alarms nothing watches any more clear, silently: their rule went with a deleted
+ * tag, channel or device (the rows cascade), or the device lost the rule's tag. The next reading
+ * would never reach them, so they would stay open for ever.
+ */
+async function sweepUnwatched(tx: Db, now: Date) {
+  const gone = await rows<{ id: number }>(
+    tx,
+    sql`select a.id from alarms a
+        left join alert_rules r on r.id = a.rule_id
+        left join channels c on c.id = a.channel_id
+        -- coalesce: a null comparison (a channel rule's tag, a tag rule's channel) means "not watched".
+        where a.state <> 'cleared' and a.subject_kind = 'channel'
+          and (r.id is null or not coalesce(r.channel_id = a.channel_id
+            or (r.channel_id is null and r.channel_kind = c.kind
+              and (r.device_id = a.device_id
+                or r.tag_id in (select tag_id from entity_tags where entity_type = ${EntityType.DEVICE} and entity_id = a.device_id))), false))
+        order by a.id limit ${BATCH}
+        for update of a skip locked`,
+  );
+  for (const { id } of gone) {
+    const [alarm] = await tx.select().from(alarms).where(eq(alarms.id, id));
+    if (!alarm) continue;
+    if (alarm.state === "pending") await dropPending(tx, alarm);
+    else
+      await moveAlarm(
+        tx,
+        alarm,
+        null,
+        "cleared",
+        { at: now, note: "No rule watches this any more.", silent: true },
+        now,
+      );
+  }
 }
 
 async function rulesByIds(tx: Db, ids: number[]): Promise<Map<number, RuleRow>> {

@@ -19,6 +19,8 @@ import {
   changeRule,
   createRule,
   inputOfRule,
+  maskedUrl,
+  maskRule,
   removeRule,
   ruleAnswer,
   rulesAnswer,
@@ -29,8 +31,10 @@ import { idParam, inputOf } from "../http/input.ts";
 import { reply } from "../http/reply.ts";
 import { SIGNATURE_HEADER } from "../services/webhooks.ts";
 import { planLimit } from "../../src/domain/plan.ts";
+import { roleMay } from "../../src/domain/permissions.ts";
 import { LINK_INVALID } from "../../src/domain/auth.ts";
 import {
+  ALREADY_CLEARED,
   acknowledgeAlarm,
   acknowledgeByLink,
   alarmByLink,
@@ -89,7 +93,8 @@ export function alertRoutes(deps: Deps) {
   return new Hono()
     .get(listRules.path, guard(listRules, deps), async (c) => {
       const auth = authOf(c);
-      const rules = await rulesAnswer(db, auth.subscription.id);
+      const all = await rulesAnswer(db, auth.subscription.id);
+      const rules = roleMay(auth.roleId, "alert.edit") ? all : all.map(maskRule);
       return reply(c, listRules, {
         rules,
         alertCount: rules.length,
@@ -127,6 +132,8 @@ export function alertRoutes(deps: Deps) {
       const link = await ackLink(db, sha256(token), now());
       const alarm = link ? await alarmView(db, link.alarmId) : undefined;
       if (!link || !alarm) throw new ApiError(404, LINK_INVALID);
+      // The link is for an open alarm; once cleared it shows nothing of it.
+      if (alarm.state === "cleared") throw new ApiError(404, ALREADY_CLEARED);
       return reply(c, alarmByLink, {
         alarm: alarmAnswer(alarm, await scaleOf(deps, alarm.ruleId)),
         recipient: link.recipient,
@@ -169,7 +176,12 @@ export function alertRoutes(deps: Deps) {
     .get(getAlarm.path, guard(getAlarm, deps), async (c) => {
       const auth = authOf(c);
       const alarm = await alarmFor(deps, auth, idParam(c));
-      return reply(c, getAlarm, await alarmDetail(db, alarm, auth.user.temperatureScale));
+      const detail = await alarmDetail(db, alarm, auth.user.temperatureScale);
+      if (!roleMay(auth.roleId, "alert.edit"))
+        detail.deliveries = detail.deliveries.map((d) =>
+          d.channel === "webhook" ? { ...d, recipient: maskedUrl(d.recipient) } : d,
+        );
+      return reply(c, getAlarm, detail);
     })
     .post(acknowledgeAlarm.path, guard(acknowledgeAlarm, deps), async (c) => {
       const auth = authOf(c);

@@ -128,6 +128,7 @@ export function postWebhook(
       },
       (res) => {
         res.resume();
+        res.on("error", () => {});
         const status = res.statusCode ?? 0;
         resolve({
           ok: status >= 200 && status < 300,
@@ -136,6 +137,10 @@ export function postWebhook(
       },
     );
     req.on("timeout", () => req.destroy(new Error("timeout")));
+    // A whole-call deadline besides the idle one: a receiver that trickles a byte every few
+    // seconds would otherwise hold the delivery for ever.
+    const deadline = setTimeout(() => req.destroy(new Error("timeout")), TIMEOUT_MS);
+    req.on("close", () => clearTimeout(deadline));
     req.on("error", (e) =>
       resolve({
         ok: false,

@@ -1,12 +1,23 @@
 import * as z from "zod/mini";
 import { minutesOf, SEVERITIES } from "../domain/alerts.ts";
 import { endpoint } from "./endpoint.ts";
-import { channelKeyField, emailField, idField, orDefault, timezoneField } from "./fields.ts";
+import { channelKeyField, emailField, idField, MAX_ID, orDefault, timezoneField } from "./fields.ts";
 
 /*
  * Alerting (issue 34): rules, the alarms they raise, acknowledgements and deliveries. Thresholds
  * travel in the scale they name (temperatures), times as epoch seconds.
  */
+
+/** The kinds of channel a device or tag rule may watch. */
+export const CHANNEL_KINDS = [
+  "temperature",
+  "humidity",
+  "dew_point",
+  "heat_index",
+  "voltage",
+  "co2",
+  "computed_analog",
+] as const;
 
 /** Rules' recipients: enough for a team and its escalation, small enough for one message each. */
 export const MAX_RECIPIENTS = 20;
@@ -80,19 +91,21 @@ export type Condition = z.infer<typeof ConditionSchema>;
 
 /** A rule's fields, without defaults: a PATCH names only what it changes. */
 const ruleFields = {
-  name: z
-    .string({ error: "Name the rule." })
-    .check(
-      z.trim(),
-      z.minLength(1, "Name the rule."),
-      z.maxLength(100, "A rule's name is at most 100 characters."),
-    ),
+  name: z.string({ error: "Name the rule." }).check(
+    z.trim(),
+    z.minLength(1, "Name the rule."),
+    z.maxLength(100, "A rule's name is at most 100 characters."),
+    // It heads every message: a line break would start a line of the sender's choosing.
+    z.refine((n) => !/[\u0000-\u001f\u007f]/.test(n), "A rule's name is one line of text."),
+  ),
   severity: z.enum(SEVERITIES, { error: "Choose critical, warning or info." }),
   /** What it watches: one channel, or a device's or a tag's channels of channelKind (or devices). */
   channelKey: z.optional(z.nullable(channelKeyField)),
   deviceId: z.optional(z.nullable(idField)),
   tagId: z.optional(z.nullable(idField)),
-  channelKind: z.optional(z.nullable(z.string().check(z.maxLength(40)))),
+  channelKind: z.optional(
+    z.nullable(z.enum(CHANNEL_KINDS, { error: `Choose a kind of channel: ${CHANNEL_KINDS.join(", ")}.` })),
+  ),
   condition: ConditionSchema,
   delaySeconds: wholeIn("The delay", 0, MAX_DELAY_SECONDS),
   delayReadings: wholeIn("The readings in a row", 1, 100),
@@ -122,6 +135,7 @@ function optionalAll<T extends Record<string, z.ZodMiniType>>(shape: T) {
 
 export const RuleInputSchema = z.strictObject({
   ...ruleFields,
+  notify: orDefault(ruleFields.notify, { userIds: [], emails: [], webhookUrls: [] }),
   severity: orDefault(ruleFields.severity, "warning"),
   delaySeconds: orDefault(ruleFields.delaySeconds, 0),
   delayReadings: orDefault(ruleFields.delayReadings, 1),
@@ -266,7 +280,13 @@ export const listAlarms = endpoint({
   request: z.object({
     state: orDefault(z.enum(["active", "all"], { error: "state is active or all." }), "active"),
     /** A device's id, as the query string carries it. */
-    deviceId: z.optional(z.string().check(z.regex(/^[1-9]\d{0,9}$/, "deviceId must be a device's id."))),
+    deviceId: z.optional(
+      z
+        .string()
+        .check(
+          z.refine((v) => /^[1-9]\d{0,9}$/.test(v) && Number(v) <= MAX_ID, "deviceId must be a device's id."),
+        ),
+    ),
   }),
   response: z.object({ alarms: z.array(AlarmSchema) }),
   summary:

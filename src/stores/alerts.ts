@@ -201,7 +201,7 @@ export function draftOf(rule: Rule | null, scale: "C" | "F", userId: number): Ru
     channelKey: rule.channelKey,
     deviceId: rule.deviceId,
     tagId: rule.tagId,
-    channelKind: rule.channelKey ? null : rule.channelKind,
+    channelKind: rule.channelKey ? null : (rule.channelKind as RuleInput["channelKind"]),
     condition,
     delaySeconds: rule.delaySeconds,
     delayReadings: rule.delayReadings,
