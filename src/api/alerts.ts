@@ -96,7 +96,7 @@ const ruleFields = {
     z.minLength(1, "Name the rule."),
     z.maxLength(100, "A rule's name is at most 100 characters."),
     // It heads every message: a line break would start a line of the sender's choosing.
-    z.refine((n) => !/[\u0000-\u001f\u007f]/.test(n), "A rule's name is one line of text."),
+    z.refine((n) => ![...n].some((ch) => ch < " " || ch === "\u007f"), "A rule's name is one line of text."),
   ),
   severity: z.enum(SEVERITIES, { error: "Choose critical, warning or info." }),
   /** What it watches: one channel, or a device's or a tag's channels of channelKind (or devices). */
