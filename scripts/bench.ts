@@ -15,6 +15,7 @@ import { csvBench } from "./bench/csv.ts";
 import { chartDataBench } from "./bench/chartData.ts";
 import { reportExportsBench } from "./bench/reportExports.ts";
 import { kioskSoak, reportChartShown } from "./bench/kioskSoak.ts";
+import { alertsBench } from "./bench/alerts.ts";
 
 const PORT = Number(process.env["BENCH_PORT"] ?? 4490);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -112,6 +113,8 @@ await csvBench();
 await chartDataBench();
 // The report exports: server SVG render, PDF, and the report CSV over a year.
 await reportExportsBench();
+// Alerting: breach to hand-off, silent devices found, push cost with 1,000 rules.
+await alertsBench();
 
 /** What a visitor on the slow link waits for, in Chromium with an empty cache (median of 3). */
 async function slowLinkTable() {
