@@ -54,6 +54,14 @@ export async function evaluateReadings(
   now: Date,
 ): Promise<number> {
   if (!readings.length) return 0;
+  // Most pushes come from subscriptions without threshold rules: one small indexed lookup, not
+  // the statement with a parameter per pushed channel.
+  const [any] = await rows<{ any: boolean }>(
+    tx,
+    sql`select exists (select 1 from alert_rules where subscription_id = ${device.subscriptionId}
+          and not paused and kind in ('above', 'below', 'outside')) as any`,
+  );
+  if (!any?.any) return 0;
   const channelIds = [...new Set(readings.map((r) => r.channelId))];
   const watching = await rulesWatching(tx, device, channelIds);
   if (!watching.length) return 0;
