@@ -67,7 +67,7 @@ function Picker({
 
 /** Errors of these fields show beside them; any other shows above the buttons. */
 const BESIDE =
-  /^(name|channelKey|tagId|deviceId|condition\.(low|high|deadBand|graceSeconds)|delaySeconds|delayReadings|repeatMinutes|notify\.(emails|webhookUrls)|escalation)/;
+  /^(name|channelKey|tagId|deviceId|condition\.(low|high|deadBand|graceSeconds)|delaySeconds|delayReadings|repeatMinutes|notify\.(emails|webhookUrls)|escalation|quietHours)/;
 const shownBeside = (field: string | null) => field !== null && BESIDE.test(field);
 const num = (text: string) => (text.trim() === "" ? null : Number(text));
 
@@ -121,6 +121,8 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
     start.escalation[0] ? String(start.escalation[0].afterMinutes) : "",
   );
   const [escEmails, setEscEmails] = useState(start.escalation[0]?.emails.join(", ") ?? "");
+  const [quietFrom, setQuietFrom] = useState(start.quietHours?.from ?? "");
+  const [quietTo, setQuietTo] = useState(start.quietHours?.to ?? "");
   const scale = rule ? c0.scale : prefs.scale;
 
   useEffect(() => {
@@ -157,10 +159,21 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
       delayReadings: num(readings) ?? 1,
       repeatMinutes: num(repeat) ?? 0,
       notify: { userIds: notifyMe ? [prefs.userId] : [], emails: list(emails), webhookUrls: list(hooks) },
+      // The first tier is edited here; further tiers (made through the API) stay as they are.
       escalation: escAfter
-        ? [{ afterMinutes: num(escAfter) ?? 0, userIds: [], emails: list(escEmails) }]
+        ? [
+            {
+              afterMinutes: num(escAfter) ?? 0,
+              userIds: start.escalation[0]?.userIds ?? [],
+              emails: list(escEmails),
+            },
+            ...start.escalation.slice(1),
+          ]
         : [],
-      quietHours: start.quietHours ?? null,
+      quietHours:
+        quietFrom || quietTo
+          ? { from: quietFrom, to: quietTo, timeZone: start.quietHours?.timeZone ?? prefs.zone }
+          : null,
       paused: start.paused,
       tagIds: start.tagIds,
     };
@@ -372,6 +385,22 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
             onChange={(e) => setEscEmails(e.target.value)}
           />
         )}
+        <div className="grid">
+          <Cell
+            label={`Quiet hours from (${start.quietHours?.timeZone ?? prefs.zone})`}
+            type="time"
+            value={quietFrom}
+            onChange={(e) => setQuietFrom(e.target.value)}
+            hint="Warnings wait until the quiet hours end; critical alarms never do."
+            error={form.errors.find((x) => x.field?.startsWith("quietHours"))?.message}
+          />
+          <Cell
+            label="Quiet hours until"
+            type="time"
+            value={quietTo}
+            onChange={(e) => setQuietTo(e.target.value)}
+          />
+        </div>
       </fieldset>
       <FormErrors messages={form.errors.filter((e) => !shownBeside(e.field)).map((e) => e.message)} />
       <DialogActions onClose={onClose}>
