@@ -1,13 +1,5 @@
 import { useStore } from "@nanostores/react";
-import {
-  useEffect,
-  useId,
-  useState,
-  type ComponentProps,
-  type FormEvent,
-  type ReactNode,
-  type SelectHTMLAttributes,
-} from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { CHANNEL_KINDS, type Rule, type RuleInput } from "../../src/api/alerts.ts";
 import {
   $alertPrefs,
@@ -21,55 +13,9 @@ import {
   saveRule,
 } from "../../src/stores/alerts.ts";
 import { Dialog, DialogActions } from "../ui/Dialog.tsx";
+import { Cell, isThreshold, KINDS, list, num, Picker, shownBeside, type Kind } from "./ruleParts.tsx";
 import { BusyButton } from "../ui/BusyButton.tsx";
-import { Field, FormErrors } from "../ui/Field.tsx";
-
-type Kind = RuleInput["condition"]["type"];
-const KINDS: [Kind, string][] = [
-  ["above", "Reading above a limit"],
-  ["below", "Reading below a limit"],
-  ["outside", "Reading outside a range"],
-  ["offline", "Device goes silent"],
-  ["stale", "Sensor stops reporting (2 hours)"],
-  ["battery", "Battery low"],
-];
-const isThreshold = (k: Kind) => k === "above" || k === "below" || k === "outside";
-const list = (text: string) =>
-  text
-    .split(/[\s,;]+/)
-    .map((s) => s.trim())
-    .filter(Boolean);
-/** A field in a cell of its own: a grid row places each field's label, input and note together. */
-function Cell(props: ComponentProps<typeof Field>) {
-  return (
-    <div>
-      <Field {...props} />
-    </div>
-  );
-}
-
-/** A select with its own label (a label around a select would take the chosen option into its name). */
-function Picker({
-  label,
-  children,
-  ...rest
-}: { label: string; children: ReactNode } & SelectHTMLAttributes<HTMLSelectElement>) {
-  const id = useId();
-  return (
-    <div>
-      <label htmlFor={id}>{label}</label>
-      <select id={id} {...rest}>
-        {children}
-      </select>
-    </div>
-  );
-}
-
-/** Errors of these fields show beside them; any other shows above the buttons. */
-const BESIDE =
-  /^(name|channelKey|tagId|deviceId|condition\.(low|high|deadBand|graceSeconds)|delaySeconds|delayReadings|repeatMinutes|notify\.(emails|webhookUrls)|escalation|quietHours)/;
-const shownBeside = (field: string | null) => field !== null && BESIDE.test(field);
-const num = (text: string) => (text.trim() === "" ? null : Number(text));
+import { FormErrors } from "../ui/Field.tsx";
 
 /**
  * A rule's editor: what it watches (a device's channel, or a tag's devices), when (the
