@@ -58,7 +58,7 @@ async function linkNameOf(db: Db, linkId: number | null): Promise<string | null>
 
 /**
  * The device's general part. `audience: "public"` leaves out what only the owner sees: LAN
- * addresses, Wi-Fi name, the open-interface port and scheme, the link and the coordinates.
+ * addresses, Wi-Fi name, the open-interface port and scheme, the link's id and the coordinates.
  */
 export async function deviceGeneral(
   db: Db,
@@ -80,7 +80,7 @@ export async function deviceGeneral(
     pushInterval: d.pushInterval,
     isLinkConnected: d.linkId !== null,
     linkId: owner ? d.linkId : null,
-    linkName: owner ? await linkNameOf(db, d.linkId) : null,
+    linkName: await linkNameOf(db, d.linkId),
     ethIp: owner ? d.ethIp : null,
     wlanIp: owner ? d.wlanIp : null,
     wifiName: owner ? d.wifiName : null,

@@ -66,7 +66,7 @@ export type Sensor = z.infer<typeof SensorSchema>;
  * The spec's Device fields plus latestFirmware, model and imageUrl. A public answer (by the
  * public page hash) leaves out what only the owner should see: ethIp, wlanIp, wifiName and
  * httpPort are null and isHttps false (LAN addresses and the open-interface action), linkId
- * and linkName are null (the link page is signed-in; isLinkConnected stays), geocode is null
+ * is null (the link page is signed-in; isLinkConnected and linkName stay), geocode is null
  * (the location text stays), and hidden channel groups are not listed.
  */
 export const DeviceGeneralSchema = z.object({

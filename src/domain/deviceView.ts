@@ -96,8 +96,9 @@ const text = (t: string): InfoPart => ({ kind: "text", text: t });
 
 function linkRow(d: InfoDevice): InfoPart[] {
   if (!d.isLinkConnected) return [text(NOT_CONNECTED)];
-  // A public page is not told which link (the link page is signed-in).
-  if (d.linkId === null || !d.linkName) return [text("Connected to a Link")];
+  if (!d.linkName) return [text("Connected to a Link")];
+  // A public page names the link but does not link to it (the link page is signed-in).
+  if (d.linkId === null) return [text(`Connected to ${d.linkName}`)];
   return [text("Connected to "), { kind: "link", text: d.linkName, href: `/links/${d.linkId}` }];
 }
 

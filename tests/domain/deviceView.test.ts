@@ -127,14 +127,19 @@ describe("device info panel", () => {
     });
   });
 
-  it("leaves out what a public answer withholds: LAN addresses and the link's name", () => {
+  it("leaves out what a public answer withholds: LAN addresses and the link page, not the link's name", () => {
     const rows = infoRows(
-      { ...DEVICE, ethIp: null, wlanIp: null, wifiName: null, linkId: null, linkName: null, httpPort: null },
+      { ...DEVICE, ethIp: null, wlanIp: null, wifiName: null, linkId: null, httpPort: null },
       "UTC",
       NOW,
     );
     expect(row(rows, "eth")).toBeUndefined();
     expect(row(rows, "wlan")).toBeUndefined();
+    expect(row(rows, "link")?.parts).toEqual([{ kind: "text", text: "Connected to Lab Link" }]);
+  });
+
+  it("says 'Connected to a Link' when the link has no name to show", () => {
+    const rows = infoRows({ ...DEVICE, linkId: null, linkName: null }, "UTC", NOW);
     expect(texts(row(rows, "link"))).toBe("Connected to a Link");
   });
 });

@@ -116,7 +116,7 @@ test.describe("the public device page", () => {
 
     await expect(info(page, "uptime")).toHaveText(/^\d+ days \d\d:\d\d:\d\d$/);
     await expect(info(page, "push")).toHaveText("Pushing");
-    await expect(info(page, "link")).toHaveText("Connected to a Link");
+    await expect(info(page, "link")).toHaveText("Connected to Lab Network Link");
     await expect(info(page, "eth")).toHaveCount(0);
     await expect(info(page, "wlan")).toHaveCount(0);
     await expect(info(page, "mac")).toHaveText(RA_MAC);

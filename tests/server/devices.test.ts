@@ -92,7 +92,7 @@ describe("the public device page's read", () => {
       httpPort: null,
       isHttps: false,
       linkId: null,
-      linkName: null,
+      linkName: "Lab Network Link",
       isLinkConnected: true,
       geocode: null,
       location: "Building 2, Lab 204",
