@@ -31,11 +31,11 @@ export function LineItems({ items, currency }: { items: LineItem[]; currency: nu
               <td data-label="Description">{item.description}</td>
               <td data-label="Qty">{item.quantity}</td>
               <td data-label="Price">
-                <Money amount={cents(item.listPrice)} currency={currency} />
+                <Money amount={cents(item.listPriceCents)} currency={currency} />
               </td>
               <td data-label="Discount">{discountText(item.discount, currency)}</td>
               <td data-label="Line Total">
-                <Money amount={cents(item.lineTotal)} currency={currency} />
+                <Money amount={cents(item.lineTotalCents)} currency={currency} />
               </td>
             </tr>
           ))}

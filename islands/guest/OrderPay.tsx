@@ -43,12 +43,12 @@ export function OrderPay({ record }: { record: Extract<GuestRecord, { kind: "ord
             </Fact>
             <Fact name="PO Number">{poDisplay(order.poNumber)}</Fact>
             <Fact name="Balance Due">
-              <Money amount={cents(order.paymentBalanceDue)} currency={currency} />
+              <Money amount={cents(order.paymentBalanceDueCents)} currency={currency} />
             </Fact>
             <Fact name="Due Date">{order.dueDate ? <Day at={order.dueDate} /> : "-"}</Fact>
           </Facts>
           <AddressCards shipping={order.shippingAddress} billing={order.billingAddress} />
-          <LineItems items={order.lineItems} currency={currency} />
+          <LineItems items={order.orderLineItemList} currency={currency} />
           <OrderTotals order={order} />
           <Shipments shipments={record.shipments} />
           <PaymentHistory

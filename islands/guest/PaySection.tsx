@@ -17,8 +17,8 @@ import { ErrorBanner } from "../ui/ErrorBanner.tsx";
 /** What the guest pays: an order's balance or a quote's grand total. */
 const amountOf = (record: GuestRecord) =>
   record.kind === "order"
-    ? { amount: record.order.paymentBalanceDue, currency: record.order.currency }
-    : { amount: record.detail.grandTotal, currency: record.detail.currency };
+    ? { amount: record.order.paymentBalanceDueCents, currency: record.order.currency }
+    : { amount: record.quote.grandTotalCents, currency: record.quote.currency };
 
 /**
  * The payment card: the card form while the record takes a payment, otherwise the reason it

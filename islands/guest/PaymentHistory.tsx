@@ -42,7 +42,7 @@ export function PaymentHistory({
                   <Day at={p.createdAt} />
                 </td>
                 <td data-label="Amount">
-                  <Money amount={cents(p.amount)} currency={currency} />
+                  <Money amount={cents(p.amountCents)} currency={currency} />
                 </td>
                 <td data-label="Paid with">{paidWith(p)}</td>
                 {receiptHref && (

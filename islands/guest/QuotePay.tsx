@@ -1,4 +1,4 @@
-import type { QuoteDetail, QuoteDetails } from "../../src/api/quotes.ts";
+import type { FullQuote } from "../../src/api/quotes.ts";
 import { epochSeconds } from "../../src/domain/brand.ts";
 import { visitorZone } from "../../src/domain/dayText.ts";
 import { quoteStatusLabel } from "../../src/domain/quote.ts";
@@ -11,7 +11,7 @@ import { PaySection } from "./PaySection.tsx";
 import { Totals } from "./Totals.tsx";
 
 /** The product specialist: name, phone (a link to call) and extension, as far as known. */
-function Specialist({ specialist }: { specialist: QuoteDetail["productSpecialist"] }) {
+function Specialist({ specialist }: { specialist: FullQuote["productSpecialist"] }) {
   const { name, phone, phoneExtension } = specialist;
   if (!name && !phone) return <>-</>;
   return (
@@ -29,21 +29,19 @@ function Specialist({ specialist }: { specialist: QuoteDetail["productSpecialist
 }
 
 /** 'Expires at {MMM DD, YYYY}' (in the visitor's zone) or 'Closed'. */
-const statusLabel = (q: QuoteDetails) =>
+const statusLabel = (q: FullQuote) =>
   quoteStatusLabel(
     { status: q.status, expiresAt: q.expiresAt === null ? null : epochSeconds(q.expiresAt) },
     visitorZone(),
   );
 
 /** "Shipping" with the carrier and method when the quote names them. */
-const shippingLabel = (d: QuoteDetail) => {
-  const how = [d.shippingCarrier, d.shippingMethod].filter(Boolean).join(" ");
-  return how ? `Shipping (${how})` : "Shipping";
-};
+const shippingLabel = (q: FullQuote) =>
+  q.shippingDetailsString ? `Shipping (${q.shippingDetailsString})` : "Shipping";
 
 /** /p/quote/pay-as-guest/{token}: the full quote, read-only, and ordering it by card. */
 export function QuotePay({ record }: { record: Extract<GuestRecord, { kind: "quote" }> }) {
-  const { quote, detail } = record;
+  const { quote } = record;
   return (
     <>
       <h1>{PAGE_TITLE.quote}</h1>
@@ -56,18 +54,18 @@ export function QuotePay({ record }: { record: Extract<GuestRecord, { kind: "quo
             </Fact>
             <Fact name="Status">{statusLabel(quote)}</Fact>
             <Fact name="Product Specialist">
-              <Specialist specialist={detail.productSpecialist} />
+              <Specialist specialist={quote.productSpecialist} />
             </Fact>
           </Facts>
-          <AddressCards shipping={detail.shippingAddress} billing={detail.billingAddress} />
-          <LineItems items={detail.lineItems} currency={detail.currency} />
+          <AddressCards shipping={quote.shippingAddress} billing={quote.billingAddress} />
+          <LineItems items={quote.quoteLineItemList} currency={quote.currency} />
           <Totals
-            currency={detail.currency}
+            currency={quote.currency}
             rows={[
-              ["Subtotal", detail.subtotal],
-              ["Tax", detail.tax],
-              [shippingLabel(detail), detail.shippingCost],
-              ["Grand Total", detail.grandTotal],
+              ["Subtotal", quote.subtotalCents],
+              ["Tax", quote.taxCents],
+              [shippingLabel(quote), quote.shippingCostCents],
+              ["Grand Total", quote.grandTotalCents],
             ]}
           />
         </div>

@@ -23,24 +23,24 @@ export function OrderTotals({
 }: {
   order: {
     currency: number;
-    subtotal: number;
-    tax: number;
-    shippingAmount: number;
-    grandTotal: number;
-    paid: number;
-    paymentBalanceDue: number;
+    subtotalCents: number;
+    taxCents: number;
+    shippingAmountCents: number;
+    grandTotalCents: number;
+    paidCents: number;
+    paymentBalanceDueCents: number;
   };
 }) {
   return (
     <Totals
       currency={order.currency}
       rows={[
-        ["Subtotal", order.subtotal],
-        ["Tax", order.tax],
-        ["Shipping", order.shippingAmount],
-        ["Grand Total", order.grandTotal],
-        ["Paid", order.paid],
-        ["Balance Due", order.paymentBalanceDue],
+        ["Subtotal", order.subtotalCents],
+        ["Tax", order.taxCents],
+        ["Shipping", order.shippingAmountCents],
+        ["Grand Total", order.grandTotalCents],
+        ["Paid", order.paidCents],
+        ["Balance Due", order.paymentBalanceDueCents],
       ]}
     />
   );

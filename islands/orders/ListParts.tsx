@@ -150,7 +150,7 @@ export function RecordsList<T extends { id: number }>(props: {
 export function OrderBalance({
   order,
 }: {
-  order: { billingStatus: BillingStatus; paymentBalanceDue: number; currency: number };
+  order: { billingStatus: BillingStatus; paymentBalanceDueCents: number; currency: number };
 }) {
   const shown = shownBalance(order);
   if (shown.kind === "status") return <span className="muted">{shown.status}</span>;

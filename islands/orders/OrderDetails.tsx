@@ -46,7 +46,7 @@ function OrderView({ order, shipments }: { order: AccountOrder; shipments: Shipm
   const nothingToShip = shipsNothing({
     needsShipping: needsShippingOf(order),
     shippingAddress: order.shippingAddress,
-    shippingAmount: order.shippingAmount,
+    shippingAmount: order.shippingAmountCents,
     shipmentCount: shipments?.length ?? 0,
   });
   return (
@@ -96,7 +96,7 @@ function OrderView({ order, shipments }: { order: AccountOrder; shipments: Shipm
         <OrderShipments shipments={shipments} />
       )}
       <AddressCards shipping={order.shippingAddress} billing={order.billingAddress} />
-      <LineItems items={order.lineItems} currency={currency} />
+      <LineItems items={order.orderLineItemList} currency={currency} />
       <OrderTotals order={order} />
       <PaymentHistory payments={order.payments} currency={currency} />
       <OrderPay order={order} />

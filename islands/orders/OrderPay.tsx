@@ -60,7 +60,7 @@ export function OrderPay({ order }: { order: AccountOrder }) {
             errors={form.errors}
             onSubmit={(card) => void submitOrderPayment(order.id, card)}
             askEmail={false}
-            submitLabel={`Pay ${formatMoney(cents(order.paymentBalanceDue), order.currency)}`}
+            submitLabel={`Pay ${formatMoney(cents(order.paymentBalanceDueCents), order.currency)}`}
             currentYear={form.year}
             labelledBy="order-pay-heading"
           />

@@ -30,7 +30,7 @@ const COLUMNS: Column<OrderSummary>[] = [
   },
   { head: "Payment", cell: (o) => <StatusBadge kind="billing" status={o.billingStatus} /> },
   { head: "PO Number", cell: (o) => poDisplay(o.poNumber) },
-  { head: "Total", cell: (o) => <Money amount={cents(o.grandTotal)} currency={o.currency} /> },
+  { head: "Total", cell: (o) => <Money amount={cents(o.grandTotalCents)} currency={o.currency} /> },
   { head: "Balance Due", cell: (o) => <OrderBalance order={o} /> },
 ];
 

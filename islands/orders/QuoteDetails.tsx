@@ -61,10 +61,9 @@ function QuoteView({ quote }: { quote: AccountQuote }) {
   useEffect(() => {
     if (!ordering) return;
     openQuoteOrder(quote);
-    if (quote.detail.needsShipping && quote.detail.shippingAddress) askToVerifyShipping();
+    if (quote.needsShipping && quote.shippingAddress) askToVerifyShipping();
   }, [quote, ordering]);
-  const { detail } = quote;
-  const specialist = detail.productSpecialist;
+  const specialist = quote.productSpecialist;
   const phone = [specialist.phone, specialist.phoneExtension && `ext. ${specialist.phoneExtension}`]
     .filter(Boolean)
     .join(" ");
@@ -100,9 +99,9 @@ function QuoteView({ quote }: { quote: AccountQuote }) {
       {ordering ? (
         <EditableAddresses editable={editing} />
       ) : (
-        <AddressCards shipping={detail.shippingAddress} billing={detail.billingAddress} />
+        <AddressCards shipping={quote.shippingAddress} billing={quote.billingAddress} />
       )}
-      <LineItems items={detail.lineItems} currency={detail.currency} />
+      <LineItems items={quote.quoteLineItemList} currency={quote.currency} />
       {ordering ? <OrderTotals /> : <QuoteTotals quote={quote} />}
       {editing && <ShippingNote />}
       {offer.kind === "reason" && <p className="muted">{offer.message}</p>}
@@ -118,15 +117,15 @@ function QuoteView({ quote }: { quote: AccountQuote }) {
 }
 
 /** The quote's totals as quoted. */
-function QuoteTotals({ quote: { detail } }: { quote: AccountQuote }) {
+function QuoteTotals({ quote }: { quote: AccountQuote }) {
   return (
     <Totals
-      currency={detail.currency}
+      currency={quote.currency}
       rows={[
-        ["Subtotal", detail.subtotal],
-        ["Tax", detail.tax],
-        ["Shipping", detail.shippingCost],
-        ["Grand Total", detail.grandTotal],
+        ["Subtotal", quote.subtotalCents],
+        ["Tax", quote.taxCents],
+        ["Shipping", quote.shippingCostCents],
+        ["Grand Total", quote.grandTotalCents],
       ]}
     />
   );
@@ -135,7 +134,7 @@ function QuoteTotals({ quote: { detail } }: { quote: AccountQuote }) {
 /** The totals as the order would be placed: the chosen shipping and the server's tax for it. */
 function OrderTotals() {
   const totals = useStore($orderTotals);
-  const currency = useStore($quoteOrder).quote?.detail.currency ?? 1;
+  const currency = useStore($quoteOrder).quote?.currency ?? 1;
   if (!totals) return null;
   return (
     <Totals

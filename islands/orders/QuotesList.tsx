@@ -3,7 +3,7 @@ import { getPagePath } from "@nanostores/router";
 import type { QuoteSummary } from "../../src/api/accountOrders.ts";
 import { cents, epochSeconds } from "../../src/domain/brand.ts";
 import { visitorZone } from "../../src/domain/dayText.ts";
-import { quoteStatusSaid } from "../../src/domain/quote.ts";
+import { quoteStatusLabel } from "../../src/domain/quote.ts";
 import { $quoteList, $quoteSearch, $shownQuotes, loadQuoteList } from "../../src/stores/accountOrders.ts";
 import { $router } from "../../src/stores/router.ts";
 import { Day } from "../guest/Day.tsx";
@@ -22,13 +22,12 @@ const COLUMNS: Column<QuoteSummary>[] = [
   {
     head: "Status",
     cell: (q) =>
-      quoteStatusSaid(
+      quoteStatusLabel(
         { status: q.status, expiresAt: q.expiresAt === null ? null : epochSeconds(q.expiresAt) },
         visitorZone(),
-        Date.now(),
       ),
   },
-  { head: "Total", cell: (q) => <Money amount={cents(q.grandTotal)} currency={q.currency} /> },
+  { head: "Total", cell: (q) => <Money amount={cents(q.grandTotalCents)} currency={q.currency} /> },
 ];
 
 /** /s/orders/quotes/list: the active subscription's quotes, newest first, searchable by number. */

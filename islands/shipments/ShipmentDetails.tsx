@@ -46,9 +46,9 @@ export default function ShipmentDetails() {
               <dd>
                 {s.shipment
                   ? place(
-                      s.shipment.distributionOrigin.city,
-                      s.shipment.distributionOrigin.state,
-                      s.shipment.distributionOrigin.countryCode,
+                      s.shipment.distributionOrigin.shippingAddress.city,
+                      s.shipment.distributionOrigin.shippingAddress.state,
+                      s.shipment.distributionOrigin.shippingAddress.countryCode,
                     )
                   : "-"}
               </dd>

@@ -3,6 +3,7 @@ import type { Db } from "../db/client.ts";
 import { orderLineItems, orders, payments, quotes, shipmentItems, shipments } from "../db/schema/index.ts";
 import { cents, epochSeconds, type Cents } from "../../src/domain/brand.ts";
 import { subtotal } from "../../src/domain/lineItem.ts";
+import { amountsOf } from "../../src/domain/money.ts";
 import { MAX_ID } from "../../src/api/fields.ts";
 import type { OrderSummary } from "../../src/api/accountOrders.ts";
 import { shippingProgress } from "../../src/domain/order.ts";
@@ -150,15 +151,18 @@ export async function orderDetails(
     payable: orderPayable({ paymentStatus: row.paymentStatus, balanceDue: record.balanceDue }),
     paymentType: row.paymentType,
     currency: row.currency,
+    crmOrgId: row.crmOrgId,
     ...(await recordAddresses(db, row)),
-    lineItems: record.lineItems,
+    orderLineItemList: record.lineItems,
     numItems: record.lineItems.reduce((sum, item) => sum + item.quantity, 0),
-    subtotal: record.subtotal,
-    tax: row.tax,
-    shippingAmount: row.shippingAmount,
-    grandTotal: record.grandTotal,
-    paid: record.paid,
-    paymentBalanceDue: record.balanceDue,
+    ...amountsOf(row.currency, {
+      subtotal: record.subtotal,
+      tax: row.tax,
+      shippingAmount: row.shippingAmount,
+      grandTotal: record.grandTotal,
+      paid: record.paid,
+      paymentBalanceDue: record.balanceDue,
+    }),
     dueDate: dueDate(shippingTimestamp),
     shipMethod: row.shipMethod,
     shipCarrier: row.shipCarrier,
@@ -166,11 +170,12 @@ export async function orderDetails(
     payments: record.payments.map((p) => ({
       id: p.id,
       createdAt: seconds(p.createdAt),
-      amount: p.amount,
+      ...amountsOf(row.currency, { amount: p.amount }),
       method: p.method,
       cardBrand: p.cardBrand,
       cardLast4: p.cardLast4,
     })),
+    shipmentList: [...shipmentList],
     trackingNumbers: shipmentList.map((s) => s.trackingNumber),
     timeline: timelineOf(record, shipmentList, scans),
     memberPath,
@@ -270,8 +275,7 @@ export async function subscriptionOrders(db: Db, subscriptionId: number, limit: 
       billingStatus: billingStatus(row.paymentStatus),
       poNumber: row.poNumber,
       currency: row.currency,
-      grandTotal,
-      paymentBalanceDue: cents(balanceDue(grandTotal, paidSum)),
+      ...amountsOf(row.currency, { grandTotal, paymentBalanceDue: balanceDue(grandTotal, paidSum) }),
     };
   });
   return { list, truncated: rows.length > limit };

@@ -3,10 +3,17 @@ import type { Db } from "../db/client.ts";
 import { quoteLineItems, quotes } from "../db/schema/index.ts";
 import { cents, type Cents } from "../../src/domain/brand.ts";
 import { subtotal } from "../../src/domain/lineItem.ts";
-import { isQuoteOpen, parseQuoteNumber, quoteNumber, quotePayable } from "../../src/domain/quote.ts";
+import { amountsOf } from "../../src/domain/money.ts";
+import {
+  isQuoteOpen,
+  parseQuoteNumber,
+  quoteNumber,
+  quotePayable,
+  shippingDetailsString,
+} from "../../src/domain/quote.ts";
 import { MAX_ID } from "../../src/api/fields.ts";
 import type { QuoteSummary } from "../../src/api/accountOrders.ts";
-import type { QuoteDetail, QuoteDetails } from "../../src/api/quotes.ts";
+import { QuoteDetailSchema, type QuoteDetail, type QuoteDetails } from "../../src/api/quotes.ts";
 import { lineItemOf, recordAddresses, seconds, secondsOrNull } from "./records.ts";
 
 export type QuoteRow = typeof quotes.$inferSelect;
@@ -70,6 +77,7 @@ export async function quoteDetails(
     quoteNumber: quoteNumber(row.id),
     productFamily: row.productFamily,
     status: row.status,
+    statusType: row.status,
     isOpen: isQuoteOpen(row.status),
     createdAt: seconds(row.createdAt),
     expiresAt,
@@ -80,16 +88,22 @@ export async function quoteDetails(
         seconds(opts.now),
       ),
     guestToken: opts.full ? row.publicToken : null,
-    detail: opts.full ? await quoteDetail(db, record) : null,
     memberPath: opts.memberPath,
+    ...(opts.full ? await quoteDetail(db, record) : WITHHELD),
   };
 }
+
+/** A summary's token-only fields: all null (QUO-{n} is a sequential number). */
+const WITHHELD = Object.fromEntries(Object.keys(QuoteDetailSchema.shape).map((k) => [k, null])) as {
+  [K in keyof QuoteDetail]: null;
+};
 
 /** What only the token link shows. */
 async function quoteDetail(db: Db, record: QuoteRecord): Promise<QuoteDetail> {
   const { row } = record;
   return {
     currency: row.currency,
+    crmOrgId: row.crmOrgId,
     needsShipping: row.needsShipping,
     contactName: row.contactName,
     ...(await recordAddresses(db, row)),
@@ -98,13 +112,17 @@ async function quoteDetail(db: Db, record: QuoteRecord): Promise<QuoteDetail> {
       phone: row.specialistPhone,
       phoneExtension: row.specialistPhoneExtension,
     },
-    shippingCost: row.shippingCost,
     shippingCarrier: row.shippingCarrier,
     shippingMethod: row.shippingMethod,
-    tax: row.tax,
-    lineItems: record.lineItems,
-    subtotal: record.subtotal,
-    grandTotal: record.grandTotal,
+    shippingDetailsString: shippingDetailsString(row.shippingCarrier, row.shippingMethod),
+    quoteLineItemList: record.lineItems,
+    numItems: record.lineItems.reduce((sum, item) => sum + item.quantity, 0),
+    ...amountsOf(row.currency, {
+      subtotal: record.subtotal,
+      tax: row.tax,
+      shippingCost: row.shippingCost,
+      grandTotal: record.grandTotal,
+    }),
   };
 }
 
@@ -153,7 +171,9 @@ export async function subscriptionQuotes(db: Db, subscriptionId: number, limit: 
     createdAt: seconds(row.createdAt),
     expiresAt: secondsOrNull(row.expiresAt),
     currency: row.currency,
-    grandTotal: cents(subtotal(items.filter((i) => i.quoteId === row.id)) + row.tax + row.shippingCost),
+    ...amountsOf(row.currency, {
+      grandTotal: subtotal(items.filter((i) => i.quoteId === row.id)) + row.tax + row.shippingCost,
+    }),
   }));
   return { list, truncated: rows.length > limit };
 }

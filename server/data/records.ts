@@ -4,6 +4,7 @@ import { addresses, countries } from "../db/schema/index.ts";
 import type { Address } from "../../src/api/records.ts";
 import { epochSeconds, type EpochSeconds } from "../../src/domain/brand.ts";
 import { lineTotal, type LineItemAmounts } from "../../src/domain/lineItem.ts";
+import { amountsOf } from "../../src/domain/money.ts";
 
 /** A database time as epoch seconds. */
 export const seconds = (d: Date): EpochSeconds => epochSeconds(d.getTime() / 1000);
@@ -47,9 +48,8 @@ export function lineItemOf<
     description: item.description,
     quantity: item.quantity,
     discount: item.discount,
-    listPrice: item.listPrice,
     currency: item.currency,
-    lineTotal: lineTotal(item),
+    ...amountsOf(item.currency, { listPrice: item.listPrice, lineTotal: lineTotal(item) }),
   };
 }
 

@@ -30,6 +30,7 @@ export async function orderShipments(db: Db, orderId: number): Promise<Shipment[
     .orderBy(asc(shipmentItems.id));
   return rows.map((s) => ({
     id: s.id,
+    shippingDate: secondsOrNull(s.shippingDate),
     shippedAt: secondsOrNull(s.shippingDate),
     carrier: s.carrier,
     shipMethod: s.shipMethod,
@@ -38,7 +39,9 @@ export async function orderShipments(db: Db, orderId: number): Promise<Shipment[
       .filter((i) => i.shipmentId === s.id)
       .map(({ productNumber, description, quantity }) => ({ productNumber, description, quantity })),
     address: { city: s.toCity, state: s.toState, country: s.toCountry },
-    distributionOrigin: { city: s.fromCity, state: s.fromState, countryCode: s.fromCountryCode },
+    distributionOrigin: {
+      shippingAddress: { city: s.fromCity, state: s.fromState, countryCode: s.fromCountryCode },
+    },
     isDelivered: s.isDelivered,
   }));
 }

@@ -9,6 +9,7 @@ import type { Charge } from "../services/payments.ts";
 import { pathOf, type Endpoint, type InputOf, type ResponseOf } from "../../src/api/endpoint.ts";
 import { getPaymentReceipt, payOrderAsGuest } from "../../src/api/orders.ts";
 import { orderQuoteAsGuest } from "../../src/api/quotes.ts";
+import { amountsOf } from "../../src/domain/money.ts";
 import { billingStatus, orderPayable, publicOrderRef } from "../../src/domain/order.ts";
 import { publicOrderPath } from "../../src/domain/paths.ts";
 import { isQuoteOpen, quotePayable } from "../../src/domain/quote.ts";
@@ -97,12 +98,11 @@ export function orderPlan(
       const ref = publicOrderRef(orderId, paid.validationId);
       const answer = success(payOrderAsGuest, {
         paymentId: paid.paymentId,
-        amount: charge.amount,
         currency: charge.currency,
+        ...amountsOf(charge.currency, { amount: charge.amount, paymentBalanceDue: paid.balanceDue }),
         cardBrand: charge.brand,
         cardLast4: charge.last4,
         billingStatus: billingStatus(paid.paymentStatus),
-        paymentBalanceDue: paid.balanceDue,
         receiptPath: pathOf(getPaymentReceipt, { ref, paymentId: paid.paymentId }),
       });
       const receipt = {

@@ -2,6 +2,7 @@ import { Hono, type Context } from "hono";
 import { ApiError, NOT_FOUND } from "../core/errors.ts";
 import { itemCounts, orderDetails, orderRecord, subscriptionOrders } from "../data/orders.ts";
 import { quoteDetails, quoteRecord, subscriptionQuotes } from "../data/quotes.ts";
+import { fullQuote } from "../../src/api/quotes.ts";
 import { shippingProgress } from "../../src/domain/order.ts";
 import { orderShipments } from "../data/shipments.ts";
 import type { Deps } from "../deps.ts";
@@ -83,11 +84,13 @@ export function accountOrderRoutes(deps: Deps) {
       const record = await quoteRecord(db, idParam(c, "quoteId"));
       if (!record) throw new ApiError(404, NOT_FOUND);
       inSubscription(authOf(c), record.row);
-      const details = await quoteDetails(db, record, { full: true, now: deps.now(), memberPath: null });
-      if (!details.detail) throw new ApiError(404, NOT_FOUND);
+      const full = fullQuote(
+        await quoteDetails(db, record, { full: true, now: deps.now(), memberPath: null }),
+      );
+      if (!full) throw new ApiError(404, NOT_FOUND);
       // The guest token is the quote's shareable secret: sharing it is a later, privileged action.
       return reply(c, getAccountQuote, {
-        quoteDetails: { ...details, detail: details.detail, guestToken: null, orderId: record.row.orderId },
+        quoteDetails: { ...full, guestToken: null, orderId: record.row.orderId },
       });
     });
 }

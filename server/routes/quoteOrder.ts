@@ -23,7 +23,7 @@ import {
   placeQuoteOrder,
 } from "../../src/api/quoteOrder.ts";
 import { cents } from "../../src/domain/brand.ts";
-import { formatMoney } from "../../src/domain/money.ts";
+import { amountsOf, formatMoney, toUnits } from "../../src/domain/money.ts";
 
 /*
  * Ordering a quote and paying an order's balance, signed in (spec section 7): each handler
@@ -70,7 +70,12 @@ export function quoteOrderRoutes(deps: Deps) {
         return reply(
           c,
           getShippingRates,
-          options.map((o) => ({ ...o, displayPrice: formatMoney(o.price, quote.row.currency) })),
+          options.map(({ price, ...o }) => ({
+            ...o,
+            price: toUnits(price),
+            priceCents: price,
+            displayPrice: formatMoney(price, quote.row.currency),
+          })),
         );
       },
     )
@@ -82,7 +87,7 @@ export function quoteOrderRoutes(deps: Deps) {
         { countryCode: country.code, region: input.region },
         cents(quote.subtotal + input.shippingAmount),
       );
-      return reply(c, getQuoteTax, { tax });
+      return reply(c, getQuoteTax, amountsOf(quote.row.currency, { tax }));
     })
     .post(
       placeQuoteOrder.path,

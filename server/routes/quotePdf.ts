@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { ApiError, NOT_FOUND } from "../core/errors.ts";
 import { quoteDetails, quoteRecord } from "../data/quotes.ts";
+import { fullQuote } from "../../src/api/quotes.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { authOf, inSubscription } from "../http/auth.ts";
@@ -32,9 +33,8 @@ export function quotePdfRoutes(deps: Deps) {
     if (!record) throw new ApiError(404, NOT_FOUND);
     inSubscription(auth, record.row);
     const t = now();
-    const details = await quoteDetails(db, record, { full: true, now: t, memberPath: null });
-    const detail = details.detail;
-    if (!detail) throw new ApiError(404, NOT_FOUND);
+    const details = fullQuote(await quoteDetails(db, record, { full: true, now: t, memberPath: null }));
+    if (!details) throw new ApiError(404, NOT_FOUND);
     const zone = auth.user.timezone;
     const open = isQuoteOpen(details.status);
     const pdf = await quotePdf({
@@ -42,16 +42,16 @@ export function quotePdfRoutes(deps: Deps) {
       quotedOn: formatDate(epochSeconds(details.createdAt), zone),
       validThrough: open && details.expiresAt ? formatDate(epochSeconds(details.expiresAt), zone) : CLOSED,
       validity: validity(open, details.expiresAt, t.getTime() / 1000, zone),
-      contactName: detail.contactName,
-      specialist: detail.productSpecialist,
-      shippingAddress: detail.shippingAddress,
-      billingAddress: detail.billingAddress,
-      currency: detail.currency,
-      lineItems: detail.lineItems,
-      subtotal: detail.subtotal,
-      tax: detail.tax,
-      shipping: detail.shippingCost,
-      grandTotal: detail.grandTotal,
+      contactName: details.contactName,
+      specialist: details.productSpecialist,
+      shippingAddress: details.shippingAddress,
+      billingAddress: details.billingAddress,
+      currency: details.currency,
+      lineItems: details.quoteLineItemList,
+      subtotal: details.subtotalCents,
+      tax: details.taxCents,
+      shipping: details.shippingCostCents,
+      grandTotal: details.grandTotalCents,
       generatedAt: t,
     });
     return c.body(new Uint8Array(pdf), 200, {

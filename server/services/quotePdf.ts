@@ -91,9 +91,9 @@ function items(doc: Doc, f: QuotePdfFacts) {
     item.productNumber,
     item.description,
     String(item.quantity),
-    money(item.listPrice),
+    money(item.listPriceCents),
     discountText(item.discount, f.currency),
-    money(item.lineTotal),
+    money(item.lineTotalCents),
   ]);
   table(doc, ITEM_COLUMNS, rows, { width });
   doc.moveDown(0.8);

@@ -1,8 +1,8 @@
 import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
 import { OrderDetailsSchema } from "./orders.ts";
-import { QuoteDetailSchema, QuoteDetailsSchema } from "./quotes.ts";
-import { cents, epoch } from "./records.ts";
+import { FullQuoteSchema } from "./quotes.ts";
+import { amounts, epoch } from "./records.ts";
 import { ShipmentSchema } from "./shipments.ts";
 import { SHIPPING_PROGRESS, type ShippingProgress } from "../domain/order.ts";
 
@@ -28,8 +28,7 @@ export const OrderSummarySchema = z.object({
   billingStatus: z.enum(["Cancelled", "Refunded", "Closed", "Paid", "Open"]),
   poNumber: z.nullable(z.string()),
   currency: z.int(),
-  grandTotal: cents,
-  paymentBalanceDue: cents,
+  ...amounts("grandTotal", "paymentBalanceDue"),
 });
 export type OrderSummary = z.infer<typeof OrderSummarySchema>;
 
@@ -41,7 +40,7 @@ export const QuoteSummarySchema = z.object({
   createdAt: epoch,
   expiresAt: z.nullable(epoch),
   currency: z.int(),
-  grandTotal: cents,
+  ...amounts("grandTotal"),
 });
 export type QuoteSummary = z.infer<typeof QuoteSummarySchema>;
 
@@ -92,8 +91,7 @@ export const getAccountOrder = endpoint({
 });
 
 /** A quote as its signed-in page shows it: always the full quote, never its guest token. */
-export const AccountQuoteSchema = z.extend(QuoteDetailsSchema, {
-  detail: QuoteDetailSchema,
+export const AccountQuoteSchema = z.extend(FullQuoteSchema, {
   /** The order the quote became once ordered, else null. */
   orderId: z.nullable(z.int()),
 });

@@ -2,12 +2,13 @@ import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
 import { PUBLIC_API } from "./paths.ts";
 import { CardFields, idempotencyKeyField, shownAmountField } from "./payments.ts";
-import { AddressSchema, cents, epoch, LineItemSchema } from "./records.ts";
+import { AddressSchema, amounts, epoch, LineItemSchema } from "./records.ts";
+import { ShipmentSchema } from "./shipments.ts";
 
 export const PaymentSchema = z.object({
   id: z.int(),
   createdAt: epoch,
-  amount: cents,
+  ...amounts("amount"),
   method: z.string(),
   cardBrand: z.nullable(z.string()),
   cardLast4: z.nullable(z.string()),
@@ -20,8 +21,9 @@ export const TimelineEventSchema = z.object({
 });
 
 /**
- * An order as its link shows it (spec section 3, Order). The derived values come from
- * src/domain/order.ts on the server, so the page only formats them.
+ * An order as its link shows it (spec section 3, Order, with the spec's names; the portal's
+ * additions beside them). The derived values come from src/domain/order.ts on the server, so
+ * the page only formats them.
  */
 export const OrderDetailsSchema = z.object({
   id: z.int(),
@@ -40,22 +42,24 @@ export const OrderDetailsSchema = z.object({
   payable: z.boolean(),
   paymentType: z.nullable(z.string()),
   currency: z.int(),
+  /** The CRM organisation the order belongs to (order links: id-(id+crmOrgId)). */
+  crmOrgId: z.int(),
   shippingAddress: z.nullable(AddressSchema),
   billingAddress: z.nullable(AddressSchema),
-  lineItems: z.array(LineItemSchema),
+  /** The spec's orderLineItemList, which its pages show as lineItems. */
+  orderLineItemList: z.array(LineItemSchema),
+  /** Items ordered: the sum of the line items' quantities. */
   numItems: z.int(),
-  subtotal: cents,
-  tax: cents,
-  shippingAmount: cents,
-  grandTotal: cents,
-  paid: cents,
-  paymentBalanceDue: cents,
+  /** paid is what the payments add up to; paymentBalanceDue what is left to pay. */
+  ...amounts("subtotal", "tax", "shippingAmount", "grandTotal", "paid", "paymentBalanceDue"),
   /** Shipping time + 30 days; null before shipping. */
   dueDate: z.nullable(epoch),
   shipMethod: z.nullable(z.string()),
   shipCarrier: z.nullable(z.string()),
   referrerCode: z.nullable(z.string()),
   payments: z.array(PaymentSchema),
+  /** The order's shipments, as GET /api/v1/shipments/shipment-list/{ref} answers them. */
+  shipmentList: z.array(ShipmentSchema),
   trackingNumbers: z.array(z.string()),
   /** Quote created, order placed, payments, shipments and carrier events, oldest first. */
   timeline: z.array(TimelineEventSchema),
@@ -98,12 +102,11 @@ export const payOrderAsGuest = endpoint({
   }),
   response: z.object({
     paymentId: z.int(),
-    amount: cents,
     currency: z.int(),
+    ...amounts("amount", "paymentBalanceDue"),
     cardBrand: z.string(),
     cardLast4: z.string(),
     billingStatus: z.enum(["Cancelled", "Refunded", "Closed", "Paid", "Open"]),
-    paymentBalanceDue: cents,
     /** The receipt PDF of this payment. */
     receiptPath: z.string(),
   }),

@@ -3,7 +3,7 @@ import { endpoint } from "./endpoint.ts";
 import { emailField, ID_RANGE, MAX_ID, orDefault } from "./fields.ts";
 import { idempotencyKeyField, shownAmountField } from "./payments.ts";
 import { payOrderAsGuest } from "./orders.ts";
-import { cents } from "./records.ts";
+import { amounts, cents } from "./records.ts";
 
 /*
  * Ordering a quote and paying an order's balance signed in (spec section 7, "Signed-in quote
@@ -36,12 +36,14 @@ export const QUOTE_ORDER_MESSAGES = {
   shippingMethod: "Choose one of the shipping options offered for this address.",
 } as const;
 
-/** One shipping option (spec section 3, Shipping option); `price` in the quote's cents. */
+/** One shipping option (spec section 3, Shipping option), in the quote's currency. */
 export const ShippingOptionSchema = z.object({
   serviceCode: z.string(),
   name: z.string(),
+  /** The price in currency units (25.5), as section 9 shows it ("$25.50"), and in cents (2550). */
+  price: z.number(),
   displayPrice: z.string(),
-  price: cents,
+  priceCents: cents,
   serviceName: z.string(),
   carrierName: z.string(),
   isDisabled: z.boolean(),
@@ -85,7 +87,7 @@ export const getQuoteTax = endpoint({
     countryCode: textField(2),
     postalCode: textField(20),
   }),
-  response: z.object({ tax: cents }),
+  response: z.object(amounts("tax")),
   summary: "A quote's tax for a shipping address and shipping amount, from the region's rate.",
 });
 

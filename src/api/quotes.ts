@@ -2,11 +2,13 @@ import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
 import { PUBLIC_API } from "./paths.ts";
 import { CardFields, idempotencyKeyField, shownAmountField } from "./payments.ts";
-import { AddressSchema, cents, epoch, LineItemSchema } from "./records.ts";
+import { AddressSchema, amounts, epoch, LineItemSchema } from "./records.ts";
 
-/** What only the token link shows: addresses, prices, the specialist. */
+/** What only the token link shows: addresses, prices, the specialist (spec section 3, Quote). */
 export const QuoteDetailSchema = z.object({
   currency: z.int(),
+  /** The CRM organisation the quote belongs to. */
+  crmOrgId: z.int(),
   needsShipping: z.boolean(),
   contactName: z.string(),
   shippingAddress: z.nullable(AddressSchema),
@@ -16,38 +18,58 @@ export const QuoteDetailSchema = z.object({
     phone: z.nullable(z.string()),
     phoneExtension: z.nullable(z.string()),
   }),
-  shippingCost: cents,
   shippingCarrier: z.nullable(z.string()),
   shippingMethod: z.nullable(z.string()),
-  tax: cents,
-  lineItems: z.array(LineItemSchema),
-  subtotal: cents,
-  grandTotal: cents,
+  /** Carrier and method in one line ("UPS Ground"); empty when the quote names neither. */
+  shippingDetailsString: z.string(),
+  quoteLineItemList: z.array(LineItemSchema),
+  /** Items quoted: the sum of the line items' quantities. */
+  numItems: z.int(),
+  ...amounts("subtotal", "tax", "shippingCost", "grandTotal"),
 });
 export type QuoteDetail = z.infer<typeof QuoteDetailSchema>;
 
-/**
- * A quote's summary card (spec section 3, Quote). `detail` and `guestToken` are there only
- * when the quote was opened with its token link: QUO-{n} is a sequential number, so it shows
- * the summary alone.
- */
-export const QuoteDetailsSchema = z.object({
+/** Each of a shape's fields, or null: what a summary withholds. */
+function withheld<S extends Record<string, z.ZodMiniType>>(shape: S) {
+  return Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, z.nullable(v)])) as {
+    [K in keyof S]: z.ZodMiniNullable<S[K]>;
+  };
+}
+
+const QuoteSummaryShape = {
   id: z.int(),
   quoteNumber: z.string(),
   productFamily: z.string(),
   status: z.string(),
+  /** The spec's statusType: the same value as status ('Closed', or anything else: open). */
+  statusType: z.string(),
   isOpen: z.boolean(),
   createdAt: epoch,
   expiresAt: z.nullable(epoch),
   /** 'Pay as Guest' shows: open, unexpired, not yet ordered, and opened with the token. */
   payable: z.boolean(),
   guestToken: z.nullable(z.string()),
-  detail: z.nullable(QuoteDetailSchema),
   memberPath: z.nullable(z.string()),
   /** True when the caller is signed in to another subscription: their page says whom to ask. */
   signedInElsewhere: z.optional(z.literal(true)),
-});
+};
+
+/**
+ * A quote's card (spec section 3, Quote, with the spec's names). The QuoteDetailSchema fields
+ * and `guestToken` are filled only when the quote was opened with its token link: QUO-{n} is
+ * a sequential number, so it shows the summary alone and those fields are null.
+ */
+export const QuoteDetailsSchema = z.object({ ...QuoteSummaryShape, ...withheld(QuoteDetailSchema.shape) });
 export type QuoteDetails = z.infer<typeof QuoteDetailsSchema>;
+
+/** A quote with its token-only fields (opened with the token link, or signed in). */
+export const FullQuoteSchema = z.object({ ...QuoteSummaryShape, ...QuoteDetailSchema.shape });
+export type FullQuote = z.infer<typeof FullQuoteSchema>;
+
+/** The quote with its token-only fields, or null for a summary (they are withheld together). */
+export function fullQuote(q: QuoteDetails): FullQuote | null {
+  return q.quoteLineItemList === null ? null : (q as FullQuote);
+}
 
 /** `id` is QUO-{n}, {n} (summary only) or the quote's token (summary and detail). */
 export const getPublicQuote = endpoint({

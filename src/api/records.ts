@@ -2,11 +2,29 @@ import * as z from "zod/mini";
 
 /*
  * Parts shared by the quote, order and shipment contracts (and the signed-in pages later).
- * Money is integer cents with the record's currency id; times are epoch seconds.
+ * Money travels as the spec names it (decimal currency units and a display string) beside the
+ * portal's integer cents, with the record's currency id; times are epoch seconds.
  */
 
 export const cents = z.int();
 export const epoch = z.int();
+
+/**
+ * The fields of amounts named as the spec names them: `{name}` in currency units (1524.25),
+ * `{name}Display` as section 9 shows it ("$1,524.25", "€…"), and the portal's `{name}Cents`
+ * (152425), which its own arithmetic uses. src/domain/money.ts `amountsOf` fills them.
+ */
+export function amounts<const K extends string>(...names: K[]) {
+  const shape: Record<string, z.ZodMiniType> = {};
+  for (const name of names) {
+    shape[name] = z.number();
+    shape[`${name}Display`] = z.string();
+    shape[`${name}Cents`] = cents;
+  }
+  return shape as { [P in K]: z.ZodMiniNumber<number> } & {
+    [P in K as `${P}Display`]: z.ZodMiniString<string>;
+  } & { [P in K as `${P}Cents`]: typeof cents };
+}
 
 export const CountrySchema = z.object({
   id: z.int(),
@@ -38,10 +56,9 @@ export const LineItemSchema = z.object({
   description: z.string(),
   quantity: z.int(),
   discount: z.nullable(z.string()),
-  listPrice: cents,
   currency: z.int(),
-  /** Quantity × price less the discount, never below zero (src/domain/lineItem.ts). */
-  lineTotal: cents,
+  /** listPrice; lineTotal is quantity × price less the discount, never below zero (src/domain/lineItem.ts). */
+  ...amounts("listPrice", "lineTotal"),
 });
 export type LineItem = z.infer<typeof LineItemSchema>;
 

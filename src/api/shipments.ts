@@ -2,8 +2,11 @@ import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
 import { epoch } from "./records.ts";
 
+/** A shipment (spec section 3, Shipment). */
 export const ShipmentSchema = z.object({
   id: z.int(),
+  /** The spec's shippingDate, which its pages show as shippedAt (the same epoch seconds). */
+  shippingDate: z.nullable(epoch),
   shippedAt: z.nullable(epoch),
   carrier: z.string(),
   shipMethod: z.string(),
@@ -17,9 +20,11 @@ export const ShipmentSchema = z.object({
   }),
   /** Where it ships from. */
   distributionOrigin: z.object({
-    city: z.nullable(z.string()),
-    state: z.nullable(z.string()),
-    countryCode: z.nullable(z.string()),
+    shippingAddress: z.object({
+      city: z.nullable(z.string()),
+      state: z.nullable(z.string()),
+      countryCode: z.nullable(z.string()),
+    }),
   }),
   isDelivered: z.boolean(),
 });

@@ -12,11 +12,11 @@ const OWES_NOTHING: ReadonlySet<BillingStatus> = new Set(["Cancelled", "Refunded
 /** The balance as shown: an amount due, or the status that settles it ("Cancelled"). */
 export function shownBalance(order: {
   billingStatus: BillingStatus;
-  paymentBalanceDue: number;
+  paymentBalanceDueCents: number;
 }): { kind: "amount"; cents: number } | { kind: "status"; status: BillingStatus } {
   return OWES_NOTHING.has(order.billingStatus)
     ? { kind: "status", status: order.billingStatus }
-    : { kind: "amount", cents: order.paymentBalanceDue };
+    : { kind: "amount", cents: order.paymentBalanceDueCents };
 }
 
 /**

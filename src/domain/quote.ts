@@ -18,22 +18,6 @@ export function quoteStatusLabel(
   return `Expires at ${formatDate(quote.expiresAt, zone)}`;
 }
 
-/**
- * The signed-in area's Status: the spec's label, except that an open quote whose date has
- * passed reads 'Expired on {date}' (not a past 'Expires at'). The public pages keep the spec's.
- */
-export function quoteStatusSaid(
-  quote: { status: string | null; expiresAt: EpochSeconds | null },
-  zone: string | undefined,
-  /** Epoch milliseconds: the caller's clock (domain code reads none). */
-  now: number,
-): string {
-  const { expiresAt } = quote;
-  if (expiresAt === null || !isQuoteOpen(quote.status) || expiresAt * 1000 > now)
-    return quoteStatusLabel(quote, zone);
-  return `Expired on ${formatDate(expiresAt, zone)}`;
-}
-
 /** QUO- plus id. */
 export function quoteNumber(id: number): string {
   return `${QUOTE_PREFIX}${id}`;
@@ -61,4 +45,9 @@ export function quotePayable(
     quote.grandTotal > 0 &&
     (quote.expiresAt === null || quote.expiresAt > nowSeconds)
   );
+}
+
+/** The spec's shippingDetailsString: carrier and method in one line ("UPS Ground"), empty for neither. */
+export function shippingDetailsString(carrier: string | null, method: string | null): string {
+  return [carrier, method].filter((part) => part?.trim()).join(" ");
 }

@@ -5,6 +5,7 @@ import type { ResponseOf } from "../api/endpoint.ts";
 import { emailField } from "../api/fields.ts";
 import { PAYMENT_IN_PROGRESS } from "../api/payments.ts";
 import { INVALID_EMAIL } from "../domain/auth.ts";
+import { amountsOf } from "../domain/money.ts";
 import {
   CARD_MESSAGES,
   cardDigits,
@@ -86,7 +87,7 @@ export function orderAfterPayment<T extends OrderDetails>(order: T, paid: PaidAn
   const payment = {
     id: paid.paymentId,
     createdAt: Math.floor(nowSeconds),
-    amount: paid.amount,
+    ...amountsOf(paid.currency, { amount: paid.amountCents }),
     method: "Online - CC",
     cardBrand: paid.cardBrand,
     cardLast4: paid.cardLast4,
@@ -94,9 +95,11 @@ export function orderAfterPayment<T extends OrderDetails>(order: T, paid: PaidAn
   return {
     ...order,
     billingStatus: paid.billingStatus,
-    paymentBalanceDue: paid.paymentBalanceDue,
-    paid: order.paid + paid.amount,
-    payable: paid.paymentBalanceDue > 0 && paid.billingStatus === "Open",
+    ...amountsOf(order.currency, {
+      paymentBalanceDue: paid.paymentBalanceDueCents,
+      paid: order.paidCents + paid.amountCents,
+    }),
+    payable: paid.paymentBalanceDueCents > 0 && paid.billingStatus === "Open",
     payments: [...order.payments, payment],
   };
 }

@@ -1,7 +1,7 @@
 import { atom, computed, map } from "nanostores";
 import { pathOf } from "../api/endpoint.ts";
 import { getPaymentReceipt, getPublicOrder, payOrderAsGuest, type OrderDetails } from "../api/orders.ts";
-import { getPublicQuote, orderQuoteAsGuest, type QuoteDetail, type QuoteDetails } from "../api/quotes.ts";
+import { fullQuote, getPublicQuote, orderQuoteAsGuest, type FullQuote } from "../api/quotes.ts";
 import { getShipmentList, type Shipment } from "../api/shipments.ts";
 import { cardFields, type CardInput } from "../domain/card.ts";
 import type { RecordKind } from "../domain/publicRecord.ts";
@@ -29,11 +29,11 @@ export const LOAD_FAILED: Record<RecordKind, string> = {
 
 /**
  * The record a pay-as-guest page shows: an order with its shipments (null when their list
- * failed to load), or a quote with its token-only detail.
+ * failed to load), or a quote with its token-only fields.
  */
 export type GuestRecord =
   | { kind: "order"; ref: string; order: OrderDetails; shipments: Shipment[] | null }
-  | { kind: "quote"; quote: QuoteDetails; detail: QuoteDetail; token: string; orderPath: string | null };
+  | { kind: "quote"; quote: FullQuote; token: string; orderPath: string | null };
 
 export type GuestPayState =
   | { step: "loading" }
@@ -78,7 +78,7 @@ export function notPayableReason(record: GuestRecord, nowSeconds: number): strin
   if (record.kind === "order") {
     const { order } = record;
     if (order.payable) return null;
-    return order.paymentBalanceDue <= 0 ? NOT_PAYABLE.noBalance : NOT_PAYABLE.order;
+    return order.paymentBalanceDueCents <= 0 ? NOT_PAYABLE.noBalance : NOT_PAYABLE.order;
   }
   const { quote } = record;
   if (quote.payable) return null;
@@ -108,10 +108,11 @@ async function loadRecord(kind: RecordKind, id: string): Promise<GuestRecord> {
     ]);
     return { kind, ref: id, order: orderDetails, shipments };
   }
-  const { quoteDetails: quote } = await call(getPublicQuote, undefined, { id });
+  const { quoteDetails } = await call(getPublicQuote, undefined, { id });
+  const quote = fullQuote(quoteDetails);
   // QUO-{n} is a sequential number: it opens the summary only, never the quote to pay.
-  if (!quote.detail || !quote.guestToken) throw new Error("The full quote needs its token link.");
-  return { kind, quote, detail: quote.detail, token: quote.guestToken, orderPath: null };
+  if (!quote || !quote.guestToken) throw new Error("The full quote needs its token link.");
+  return { kind, quote, token: quote.guestToken, orderPath: null };
 }
 
 /** Opens a pay-as-guest page: its record (by the id in the address) and the country list. */
@@ -150,7 +151,7 @@ export function closePaymentDone() {
 
 async function payOrder(record: Extract<GuestRecord, { kind: "order" }>, card: CardInput, key: string) {
   const { order } = record;
-  const shown = order.paymentBalanceDue;
+  const shown = order.paymentBalanceDueCents;
   const paid = await call(
     payOrderAsGuest,
     { ...cardFields(card), balanceDue: shown, paymentAmount: shown, idempotencyKey: key },
@@ -160,13 +161,13 @@ async function payOrder(record: Extract<GuestRecord, { kind: "order" }>, card: C
   $guestPay.set({ step: "ready", record: { ...record, order: updated } });
   $payForm.setKey("key", newAttemptKey());
   const { webBase } = await loadConfig();
-  const { amount, currency, cardBrand, cardLast4 } = paid;
+  const { amountCents: amount, currency, cardBrand, cardLast4 } = paid;
   const receiptHref = webBase + paid.receiptPath;
   $paymentDone.set({ amount, currency, cardBrand, cardLast4, receiptHref, email: card.email });
 }
 
 async function orderQuote(record: Extract<GuestRecord, { kind: "quote" }>, card: CardInput, key: string) {
-  const fields = { ...cardFields(card), grandTotal: record.detail.grandTotal, idempotencyKey: key };
+  const fields = { ...cardFields(card), grandTotal: record.quote.grandTotalCents, idempotencyKey: key };
   const { orderPath } = await call(orderQuoteAsGuest, fields, { token: record.token });
   $guestPay.set({ step: "ready", record: { ...record, orderPath } });
   go(orderPath);

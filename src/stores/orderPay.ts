@@ -45,7 +45,7 @@ export const $paidOrderId = atom<number | null>(null);
  * succeeded, and the person's role may pay (a Viewer may not).
  */
 export function payFormShown(order: AccountOrder, paidOrderId: number | null, mayPay: boolean): boolean {
-  return mayPay && order.payable && order.paymentBalanceDue > 0 && paidOrderId !== order.id;
+  return mayPay && order.payable && order.paymentBalanceDueCents > 0 && paidOrderId !== order.id;
 }
 
 /** May the signed-in person pay orders (the server checks `order.pay` too)? */
@@ -84,7 +84,7 @@ async function refreshOrder(orderId: number) {
 }
 
 async function pay(order: AccountOrder, card: CardInput, key: string) {
-  const balance = order.paymentBalanceDue;
+  const balance = order.paymentBalanceDueCents;
   const paid = await call(payOrderAmountDue, {
     ...cardFields(card),
     orderCrmId: String(order.id),
@@ -98,7 +98,7 @@ async function pay(order: AccountOrder, card: CardInput, key: string) {
   const { webBase } = await loadConfig();
   const session = $session.get();
   const email = session.status === "signedIn" ? session.info.email : "";
-  const { amount, currency, cardBrand, cardLast4 } = paid;
+  const { amountCents: amount, currency, cardBrand, cardLast4 } = paid;
   $orderPaymentDone.set({
     amount,
     currency,

@@ -45,7 +45,7 @@ export const $addressDialog = map<AddressDialogState>(CLOSED);
 
 /** Does the shipping dialog need an option (the quote ships goods)? */
 const needsOption = (d: AddressDialogState) =>
-  d.kind === "shipping" && ($quoteOrder.get().quote?.detail.needsShipping ?? false);
+  d.kind === "shipping" && ($quoteOrder.get().quote?.needsShipping ?? false);
 
 /** Save is enabled after a change (the address, or another option) and, for shipping, with an option chosen. */
 export const $canSaveAddress = computed([$addressDialog, $quoteOrder], (d, order) => {
@@ -104,7 +104,7 @@ async function ratesFor(draft: AddressDraft): Promise<ShippingOption[]> {
     line1: draft.line1,
     city: draft.city,
     state: draft.state,
-    countryCode: countryCodeOf(draft.countryId, quote.detail.shippingAddress?.country),
+    countryCode: countryCodeOf(draft.countryId, quote.shippingAddress?.country),
     zip: draft.zipCode,
   });
 }
@@ -182,7 +182,7 @@ export async function confirmShipping() {
   $verifyShipping.set(false);
   const order = $quoteOrder.get();
   if (!order.quote || !order.shipping) return;
-  const { shippingCarrier, shippingMethod } = order.quote.detail;
+  const { shippingCarrier, shippingMethod } = order.quote;
   let same: ShippingOption | undefined;
   try {
     same = (await ratesFor(order.shipping)).find(
@@ -193,6 +193,6 @@ export async function confirmShipping() {
   }
   if (!same || $quoteOrder.get().option) return;
   $quoteOrder.setKey("option", same);
-  noteShippingChange(order.quote.detail.shippingCost, same, "confirmed");
+  noteShippingChange(order.quote.shippingCostCents, same, "confirmed");
   await refreshTax();
 }

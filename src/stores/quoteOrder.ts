@@ -4,7 +4,7 @@ import { getQuoteTax, type ShippingOption } from "../api/quoteOrder.ts";
 import { draftOf, type AddressDraft } from "../domain/address.ts";
 import { cents, epochSeconds } from "../domain/brand.ts";
 import { formatMoney } from "../domain/money.ts";
-import { quoteStatusLabel, quoteStatusSaid } from "../domain/quote.ts";
+import { quoteStatusLabel } from "../domain/quote.ts";
 import { $countries, loadCountries } from "./countries.ts";
 import type { FormState } from "./formTask.ts";
 import { RECORD_LOAD_FAILED } from "./accountOrders.ts";
@@ -94,42 +94,33 @@ export function orderOffer(quote: AccountQuote, mayPay: boolean): OrderOffer {
 }
 
 /**
- * The quote's Status on its page: the spec's 'Expires at {date}' or 'Closed', except that an
- * open quote whose date has passed reads 'Expired on {date}' (not a past 'Expires at'), and a
- * quote ordered from this page reads 'Closed' at once.
+ * The quote's Status on its page: the spec's 'Expires at {date}' or 'Closed' (a past date
+ * too; the payment card then says the quote has expired), and 'Closed' at once for a quote
+ * ordered from this page.
  */
-export function quoteStatusText(
-  quote: AccountQuote,
-  zone: string,
-  placed: boolean,
-  now = Date.now(),
-): string {
+export function quoteStatusText(quote: AccountQuote, zone: string, placed: boolean): string {
   if (placed) return "Closed";
   const expiresAt = quote.expiresAt === null ? null : epochSeconds(quote.expiresAt);
-  if (!quote.isOpen) return quoteStatusLabel({ status: quote.status, expiresAt }, zone);
-  return quoteStatusSaid({ status: quote.status, expiresAt }, zone, now);
+  return quoteStatusLabel({ status: quote.status, expiresAt }, zone);
 }
 
 /** The totals as the order would be placed: the chosen shipping and the server's tax, else the quote's own. */
 export const $orderTotals = computed($quoteOrder, ({ quote, option, tax }) => {
   if (!quote) return null;
-  const { detail } = quote;
-  const shipping = option ? option.price : detail.shippingCost;
-  const taxed = tax ?? detail.tax;
+  const shipping = option ? option.priceCents : quote.shippingCostCents;
+  const taxed = tax ?? quote.taxCents;
   return {
-    subtotal: detail.subtotal,
+    subtotal: quote.subtotalCents,
     tax: taxed,
     shipping,
     shippingName: shippingNameOf(quote, option),
-    grandTotal: detail.subtotal + shipping + taxed,
+    grandTotal: quote.subtotalCents + shipping + taxed,
   };
 });
 
 /** The shipping method the shipping amount is for: the chosen option, else the quote's own. */
 function shippingNameOf(quote: AccountQuote, option: ShippingOption | null): string | null {
-  if (option) return option.name;
-  const { shippingCarrier, shippingMethod } = quote.detail;
-  return [shippingCarrier, shippingMethod].filter(Boolean).join(" ") || null;
+  return option ? option.name : quote.shippingDetailsString || null;
 }
 
 /** The Totals row label of the shipping amount: 'Shipping (UPS Ground)', or plain 'Shipping'. */
@@ -146,8 +137,8 @@ export function noteShippingChange(
   why: "confirmed" | "address" | "option",
 ) {
   const s = $quoteOrder.get();
-  if (!s.quote || from === option.price) return;
-  const money = (amount: number) => formatMoney(cents(amount), s.quote!.detail.currency);
+  if (!s.quote || from === option.priceCents) return;
+  const money = (amount: number) => formatMoney(cents(amount), s.quote!.currency);
   const tail = {
     confirmed: " at today's rate for this address",
     address: " for the new address",
@@ -155,15 +146,14 @@ export function noteShippingChange(
   }[why];
   $quoteOrder.setKey(
     "shippingNote",
-    `Shipping changed from ${money(from)} to ${money(option.price)} (${option.name})${tail}.`,
+    `Shipping changed from ${money(from)} to ${money(option.priceCents)} (${option.name})${tail}.`,
   );
 }
 
 /** Can the order be sent: a shipping option chosen (when something ships) and the tax known. */
 export const $readyToPay = computed(
   $quoteOrder,
-  ({ quote, option, tax }) =>
-    quote !== null && tax !== null && (!quote.detail.needsShipping || option !== null),
+  ({ quote, option, tax }) => quote !== null && tax !== null && (!quote.needsShipping || option !== null),
 );
 
 /** A country id's ISO code, from the country list (else the code the quote's address carried). */
@@ -177,9 +167,9 @@ export function countryCodeOf(countryId: number | null, fallback?: { id: number;
 function taxPlace(
   s: QuoteOrderState,
 ): { draft: AddressDraft; fallback: { id: number; code: string } | null } | null {
-  const detail = s.quote?.detail;
-  if (s.shipping) return { draft: s.shipping, fallback: detail?.shippingAddress?.country ?? null };
-  if (s.billing) return { draft: s.billing, fallback: detail?.billingAddress?.country ?? null };
+  const quote = s.quote;
+  if (s.shipping) return { draft: s.shipping, fallback: quote?.shippingAddress?.country ?? null };
+  if (s.billing) return { draft: s.billing, fallback: quote?.billingAddress?.country ?? null };
   return null;
 }
 
@@ -192,10 +182,10 @@ export async function refreshTax() {
   $quoteOrder.setKey("tax", null);
   const place = taxPlace(s);
   try {
-    const { tax } = await call(getQuoteTax, {
+    const { taxCents: tax } = await call(getQuoteTax, {
       quoteId: String(s.quote.id),
       shippingMethod: s.option?.serviceName ?? "",
-      shippingAmount: s.option?.price ?? 0,
+      shippingAmount: s.option?.priceCents ?? 0,
       line1: place?.draft.line1 ?? "",
       line2: place?.draft.line2 ?? "",
       city: place?.draft.city ?? "",
@@ -217,8 +207,8 @@ export function dismissOrderBanner() {
 export function openQuoteOrder(quote: AccountQuote) {
   $quoteOrder.set({
     quote,
-    shipping: quote.detail.shippingAddress ? draftOf(quote.detail.shippingAddress) : null,
-    billing: quote.detail.billingAddress ? draftOf(quote.detail.billingAddress) : null,
+    shipping: quote.shippingAddress ? draftOf(quote.shippingAddress) : null,
+    billing: quote.billingAddress ? draftOf(quote.billingAddress) : null,
     option: null,
     tax: null,
     banner: null,
@@ -236,7 +226,7 @@ export function openQuoteOrder(quote: AccountQuote) {
   });
   void loadCountries();
   // Nothing ships: the tax needs no shipping choice.
-  if (!quote.detail.needsShipping) void refreshTax();
+  if (!quote.needsShipping) void refreshTax();
 }
 
 /** May the signed-in person order quotes in the active subscription (the server decides too)? */

@@ -59,7 +59,7 @@ export function receiptOf(order: AccountOrder, webBase: string, email: string): 
   const ref = order.publicPath?.split("/").pop();
   if (!payment || !ref) return null;
   return {
-    amount: payment.amount,
+    amount: payment.amountCents,
     currency: order.currency,
     cardBrand: payment.cardBrand ?? "",
     cardLast4: payment.cardLast4 ?? "",

@@ -5,14 +5,14 @@ describe("shownBalance", () => {
   it.each(["Cancelled", "Refunded", "Closed"] as const)(
     "shows the status of a %s order, not its amount",
     (s) => {
-      expect(shownBalance({ billingStatus: s, paymentBalanceDue: 152425 })).toEqual({
+      expect(shownBalance({ billingStatus: s, paymentBalanceDueCents: 152425 })).toEqual({
         kind: "status",
         status: s,
       });
     },
   );
   it.each(["Open", "Paid"] as const)("shows the amount of an %s order", (s) => {
-    expect(shownBalance({ billingStatus: s, paymentBalanceDue: 1200 })).toEqual({
+    expect(shownBalance({ billingStatus: s, paymentBalanceDueCents: 1200 })).toEqual({
       kind: "amount",
       cents: 1200,
     });

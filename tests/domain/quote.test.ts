@@ -5,7 +5,6 @@ import {
   parseQuoteNumber,
   quoteNumber,
   quoteStatusLabel,
-  quoteStatusSaid,
 } from "../../src/domain/index.ts";
 
 const EXPIRES = epochSeconds(Date.UTC(2026, 11, 24) / 1000);
@@ -18,19 +17,6 @@ describe("quote", () => {
     ["Open", null, "Closed"],
   ])("labels status %s with expiry %s as %s", (status, expiresAt, label) => {
     expect(quoteStatusLabel({ status, expiresAt })).toBe(label);
-  });
-
-  it("says 'Expired on' for an open quote past its date in the signed-in area, else the spec's label", () => {
-    const before = EXPIRES * 1000 - 1;
-    const after = EXPIRES * 1000 + 1;
-    expect(quoteStatusSaid({ status: "Open", expiresAt: EXPIRES }, "UTC", before)).toBe(
-      "Expires at Dec 24, 2026",
-    );
-    expect(quoteStatusSaid({ status: "Open", expiresAt: EXPIRES }, "UTC", after)).toBe(
-      "Expired on Dec 24, 2026",
-    );
-    expect(quoteStatusSaid({ status: "Closed", expiresAt: EXPIRES }, "UTC", after)).toBe("Closed");
-    expect(quoteStatusSaid({ status: "Open", expiresAt: null }, "UTC", after)).toBe("Closed");
   });
 
   it("treats only Closed as closed", () => {

@@ -74,9 +74,9 @@ test.describe("signed-in quotes and orders", () => {
     const table = page.getByRole("table", { name: "Quotes, newest first" });
     await expect(table.getByRole("rowheader")).toHaveCount(4);
     await expect(table.getByRole("row").filter({ hasText: "QUO-1002" })).toContainText("Closed");
-    // As on the quote's own page: a past date is said as past.
+    // The spec's label for an open quote, its date past or not (spec section 3, Quote).
     await expect(table.getByRole("row").filter({ hasText: "QUO-1003" })).toContainText(
-      /Expired on \w{3} \d{2}, \d{4}/,
+      /Expires at \w{3} \d{2}, \d{4}/,
     );
     await expect(table.getByRole("row").filter({ hasText: "QUO-1001" })).toContainText(
       /Expires at \w{3} \d{2}, \d{4}/,

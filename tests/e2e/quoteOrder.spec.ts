@@ -203,7 +203,7 @@ test.describe("ordering a quote signed in", () => {
     page,
   }) => {
     await openQuote(page, "admin@example.com", EXPIRED_QUOTE);
-    await expect(page.getByLabel("Quote summary")).toContainText(/Expired on \w{3} \d{2}, \d{4}/);
+    await expect(page.getByLabel("Quote summary")).toContainText(/Expires at \w{3} \d{2}, \d{4}/);
     await expect(page.getByText("This quote has expired.")).toBeVisible();
     const share = page.getByRole("button", { name: "Share" });
     await share.click();

@@ -183,11 +183,13 @@ describe("the public reads, cached", () => {
 
   it("reuses a public order's answer until a visitor asks for a fresh one", async () => {
     const first = (await read(orderPath)).orderDetails;
-    await changeTaxDirectly(first.tax + 100);
-    expect((await read(orderPath)).orderDetails.tax).toBe(first.tax);
+    await changeTaxDirectly(first.taxCents + 100);
+    expect((await read(orderPath)).orderDetails.taxCents).toBe(first.taxCents);
     // A fresh answer asked for may be up to 100 ms old (a reload loop cannot force a read each time).
     await new Promise((resolve) => setTimeout(resolve, 120));
-    expect((await read(orderPath, { "cache-control": "no-cache" })).orderDetails.tax).toBe(first.tax + 100);
+    expect((await read(orderPath, { "cache-control": "no-cache" })).orderDetails.taxCents).toBe(
+      first.taxCents + 100,
+    );
   });
 
   it("reads afresh after a payment on this instance: the balance is never the old one", async () => {
@@ -303,7 +305,7 @@ describe("the public reads, cached", () => {
 
   it("stays filled through a flood of refused writes, and empties on one that is answered", async () => {
     const first = (await read(orderPath)).orderDetails;
-    await changeTaxDirectly(first.tax + 7);
+    await changeTaxDirectly(first.taxCents + 7);
     for (let i = 0; i < 20; i++) {
       const refused = await app.request("http://localhost/api/v1/no-such-call", {
         method: "POST",
@@ -313,12 +315,12 @@ describe("the public reads, cached", () => {
       expect(refused.status).toBeGreaterThanOrEqual(400);
       expect(refused.status).toBeLessThan(500);
     }
-    expect((await read(orderPath)).orderDetails.tax).toBe(first.tax);
+    expect((await read(orderPath)).orderDetails.taxCents).toBe(first.taxCents);
     const viewer = browser(app);
     await signIn(viewer, "viewer@example.com");
     await viewer.json("/api/v1/session/settings", { temperatureScale: "F" }, "PATCH");
-    expect((await read(orderPath)).orderDetails.tax).toBe(first.tax + 7);
-    await changeTaxDirectly(first.tax);
+    expect((await read(orderPath)).orderDetails.taxCents).toBe(first.taxCents + 7);
+    await changeTaxDirectly(first.taxCents);
   });
 
   it("never compresses a plain chart answer again for a visitor who takes deflate or nothing", async () => {
@@ -340,7 +342,7 @@ describe("the public reads, cached", () => {
 
   it("reads one order once however its reference is written", async () => {
     const first = (await read(orderPath)).orderDetails;
-    await changeTaxDirectly(first.tax + 3);
+    await changeTaxDirectly(first.taxCents + 3);
     const ref = orderRef(ORDER);
     const variants = [
       ref.replace(/^ORD-/, ""),
@@ -349,8 +351,8 @@ describe("the public reads, cached", () => {
       `${ref}%20`,
     ];
     for (const v of variants)
-      expect((await read(`/api/v1/orders/public/${v}`)).orderDetails.tax, v).toBe(first.tax);
-    await changeTaxDirectly(first.tax);
+      expect((await read(`/api/v1/orders/public/${v}`)).orderDetails.taxCents, v).toBe(first.taxCents);
+    await changeTaxDirectly(first.taxCents);
   });
 
   it("shows a paused report link as gone at once on this instance", async () => {

@@ -78,7 +78,9 @@ describe("guest payments", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
     const { data } = await res.json();
     expect(data).toMatchObject({
-      amount: balance,
+      amount: balance / 100,
+      amountCents: balance,
+      amountDisplay: formatMoney(balance, 1),
       cardBrand: "Visa",
       cardLast4: "4242",
       billingStatus: "Paid",

@@ -37,7 +37,7 @@ describe("the quote and order lookup", () => {
     expect(uri).not.toMatch(/ord/i);
     expect(lookupPath(uri)).toBe(`/p/quote/${DEMO.openQuoteToken}`);
     const res = await request(`/api/v1/quotes/public/${uri}`, "10.0.0.9");
-    expect((await res.json()).data.quoteDetails.detail).not.toBeNull();
+    expect((await res.json()).data.quoteDetails.quoteLineItemList).not.toBeNull();
   });
 
   it("reads the number in any case with spaces around, and the name ignoring case and extra spaces", async () => {

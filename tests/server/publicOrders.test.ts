@@ -54,8 +54,9 @@ describe("the public order", () => {
       shipMethod: "Ground",
       memberPath: null,
     });
-    expect(order.grandTotal).toBe(order.subtotal + order.tax + order.shippingAmount);
-    expect(order.paymentBalanceDue).toBe(order.grandTotal - order.paid);
+    expect(order.grandTotalCents).toBe(order.subtotalCents + order.taxCents + order.shippingAmountCents);
+    expect(order.paymentBalanceDueCents).toBe(order.grandTotalCents - order.paidCents);
+    expect(order.grandTotal).toBe(order.grandTotalCents / 100);
     expect(order.dueDate).toBe(order.shippingTimestamp + DUE_AFTER_SECONDS);
     expect(order.trackingNumbers).toHaveLength(2);
     expect(order.shippingAddress.line1).toBe("100 Research Park Dr");
@@ -187,7 +188,7 @@ describe("the public shipment list", () => {
       isDelivered: true,
       shipmentItems: [{ productNumber: "RA12-BS", quantity: 1 }],
       address: { city: "Boston", state: "MA", country: "United States" },
-      distributionOrigin: { city: "Louisville", state: "KY", countryCode: "US" },
+      distributionOrigin: { shippingAddress: { city: "Louisville", state: "KY", countryCode: "US" } },
     });
     expect(list[1].isDelivered).toBe(false);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { DEMO, demoHexToken } from "../../server/seed/demo.ts";
+import { QuoteDetailSchema } from "../../src/api/quotes.ts";
 import { browser, signIn, type Browser } from "./client.ts";
 import { TEST_NOW, testConfig, useTestApp } from "./helpers.ts";
 
@@ -44,13 +45,15 @@ describe("the public quote", () => {
         quoteNumber: "QUO-1001",
         productFamily: "Environmental Monitoring",
         status: "Open",
+        statusType: "Open",
         isOpen: true,
         createdAt: TEST_NOW.getTime() / 1000 - 5 * 86_400,
         expiresAt: TEST_NOW.getTime() / 1000 + 25 * 86_400,
         payable: false,
         guestToken: null,
-        detail: null,
         memberPath: null,
+        // The token-only fields, withheld.
+        ...Object.fromEntries(Object.keys(QuoteDetailSchema.shape).map((k) => [k, null])),
       });
       for (const secret of ["line1", "listPrice", "Research Park", "Dana", DEMO.openQuoteToken])
         expect(text).not.toContain(secret);
@@ -60,16 +63,18 @@ describe("the public quote", () => {
   it("shows the full quote with its token link: detail, guest token and whether it can be paid", async () => {
     const { details } = await quote(DEMO.openQuoteToken);
     expect(details).toMatchObject({ id: 1001, payable: true, guestToken: DEMO.openQuoteToken });
-    expect(details.detail).toMatchObject({
+    expect(details).toMatchObject({
       contactName: "Dana Whitfield",
       shippingAddress: { line1: "100 Research Park Dr" },
       productSpecialist: { name: "Sam Rivera", phone: "800-555-0199", phoneExtension: "214" },
       shippingMethod: "2nd Day Air",
     });
-    const { lineItems, subtotal, tax, shippingCost, grandTotal } = details.detail;
-    expect(lineItems[0]).toHaveProperty("listPrice");
-    expect(subtotal).toBe(lineItems.reduce((sum: number, l: { lineTotal: number }) => sum + l.lineTotal, 0));
-    expect(grandTotal).toBe(subtotal + tax + shippingCost);
+    const { quoteLineItemList, subtotalCents, taxCents, shippingCostCents, grandTotalCents } = details;
+    expect(quoteLineItemList[0]).toHaveProperty("listPrice");
+    expect(subtotalCents).toBe(
+      quoteLineItemList.reduce((sum: number, l: { lineTotalCents: number }) => sum + l.lineTotalCents, 0),
+    );
+    expect(grandTotalCents).toBe(subtotalCents + taxCents + shippingCostCents);
   });
 
   it("cannot be paid when closed or expired, nor by a sequential number", async () => {
@@ -88,8 +93,8 @@ describe("the public quote", () => {
 
   it("shows 'No Address' data as null addresses", async () => {
     const { details } = await quote(demoHexToken("quote-1004"));
-    expect(details.detail).toMatchObject({ needsShipping: false, currency: 2, shippingAddress: null });
-    expect(details.detail.billingAddress).not.toBeNull();
+    expect(details).toMatchObject({ needsShipping: false, currency: 2, shippingAddress: null });
+    expect(details.billingAddress).not.toBeNull();
   });
 
   it("answers unknown and malformed ids with identical 404s", async () => {

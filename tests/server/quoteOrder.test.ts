@@ -87,9 +87,9 @@ describe("signed-in quote order and balance payment", () => {
     });
   /** The order form for quote 1001 shipped UPS Ground to Boston, priced as the page would price it. */
   const orderForm = async (b: Browser, over: Record<string, string> = {}) => {
-    const options = (await (await rates(b)).json()).data as { serviceName: string; price: number }[];
+    const options = (await (await rates(b)).json()).data as { serviceName: string; priceCents: number }[];
     const ground = options.find((o) => o.serviceName === "Ground")!;
-    const tax = (await (await taxOf(b, ground.price)).json()).data.tax as number;
+    const tax = (await (await taxOf(b, ground.priceCents)).json()).data.taxCents as number;
     return {
       quoteId: String(OPEN),
       paymentMethod: "Online - CC",
@@ -101,7 +101,7 @@ describe("signed-in quote order and balance payment", () => {
       needsShipping: "true",
       shippingCarrier: "UPS",
       shippingMethod: "Ground",
-      shippingPrice: String(ground.price),
+      shippingPrice: String(ground.priceCents),
       tax: String(tax),
       shippingAddressCompanyName: "Acme Labs",
       shippingAddressContactName: "Dana Whitfield",
@@ -132,7 +132,7 @@ describe("signed-in quote order and balance payment", () => {
       const res = await rates(await as("admin@example.com"));
       expect(res.status).toBe(200);
       const list = (await res.json()).data as Record<string, unknown>[];
-      expect(list.map((o) => [o["serviceCode"], o["price"], o["isDisabled"]])).toEqual([
+      expect(list.map((o) => [o["serviceCode"], o["priceCents"], o["isDisabled"]])).toEqual([
         ["USPS-PRI", 995 + 150 * 7, true],
         ["UPS-GND", 1495 + 250 * 7, false],
         ["UPS-2DA", 2995 + 400 * 7, false],
@@ -140,6 +140,7 @@ describe("signed-in quote order and balance payment", () => {
         ["FDX-INTL", 8995 + 900 * 7, true],
       ]);
       expect(list[1]).toMatchObject({
+        price: 32.45,
         displayPrice: "$32.45",
         carrierName: "UPS",
         serviceName: "Ground",
@@ -185,7 +186,7 @@ describe("signed-in quote order and balance payment", () => {
       const b = await as("admin@example.com");
       const subtotal = (await quoteRecord(db(), OPEN))!.subtotal;
       const tax = async (over: Record<string, string>) =>
-        (await (await taxOf(b, 3245, over)).json()).data.tax;
+        (await (await taxOf(b, 3245, over)).json()).data.taxCents;
       expect(await tax({})).toBe(Math.round(((subtotal + 3245) * 625) / 10_000));
       expect(await tax({ countryCode: "CA", region: "ON" })).toBe(
         Math.round(((subtotal + 3245) * 1300) / 10_000),
@@ -260,8 +261,8 @@ describe("signed-in quote order and balance payment", () => {
       const { orderId } = (await res.json()).data as { orderId: number };
       const order = (await (await b.get(`/api/v1/orders/${orderId}`)).json()).data.orderDetails;
       expect(order).toMatchObject({
-        shippingAmount: Number(form.shippingPrice),
-        tax: Number(form.tax),
+        shippingAmountCents: Number(form.shippingPrice),
+        taxCents: Number(form.tax),
         shipCarrier: "UPS",
         shipMethod: "Ground",
         billingStatus: "Paid",
@@ -276,7 +277,7 @@ describe("signed-in quote order and balance payment", () => {
         phoneNumber: "617-555-0142",
       });
       expect(order.payments).toHaveLength(1);
-      expect(order.payments[0].amount).toBe(order.grandTotal);
+      expect(order.payments[0].amountCents).toBe(order.grandTotalCents);
       const [quote] = await db().select().from(quotes).where(eq(quotes.id, OPEN));
       expect(quote).toMatchObject({ status: "Closed", orderId });
     });
@@ -390,7 +391,7 @@ describe("signed-in quote order and balance payment", () => {
         paymentType: "Purchase Order",
         payments: [],
       });
-      expect(order.paymentBalanceDue).toBe(order.grandTotal);
+      expect(order.paymentBalanceDueCents).toBe(order.grandTotalCents);
       const [file] = await db().select().from(uploadedFiles);
       expect(file).toMatchObject({
         contentType: "image/png",
@@ -523,7 +524,7 @@ describe("signed-in quote order and balance payment", () => {
     });
     const balanceOf = async (b: Browser) =>
       (await (await b.get(`/api/v1/orders/${PART_PAID}`)).json()).data.orderDetails
-        .paymentBalanceDue as number;
+        .paymentBalanceDueCents as number;
 
     it("pays the whole balance once and the order reads Paid", async () => {
       const b = await as("manager@example.com");

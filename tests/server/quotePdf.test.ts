@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEMO } from "../../server/seed/demo.ts";
 import { quotePdf, type QuotePdfFacts } from "../../server/services/quotePdf.ts";
-import { formatMoney } from "../../src/domain/money.ts";
+import { amountsOf, formatMoney } from "../../src/domain/money.ts";
 import { pdfText } from "../support/pdfText.ts";
 import { browser, signIn } from "./client.ts";
 import { useTestApp } from "./helpers.ts";
@@ -41,21 +41,22 @@ describe("GET /quote/requested-pdf/{quoteId}", () => {
     expect(text).toContain("Sam Rivera, 800-555-0199 ext. 214");
     expect(text).toContain("Shipping Address");
     expect(text).toContain("Billing Address");
-    const first = quote.detail.lineItems[0];
+    const first = quote.quoteLineItemList[0];
     expect(text).toContain(first.productNumber);
-    expect(text).toContain(formatMoney(first.lineTotal, 1));
-    expect(text).toContain(formatMoney(quote.detail.grandTotal, 1));
-    expect(text).toContain(formatMoney(quote.detail.tax, 1));
+    expect(text).toContain(first.lineTotalDisplay);
+    expect(text).toContain(formatMoney(first.lineTotalCents, 1));
+    expect(text).toContain(quote.grandTotalDisplay);
+    expect(text).toContain(formatMoney(quote.taxCents, 1));
   });
 
   it("shows a discounted line's discount and its reduced total", async () => {
     const admin = await as("admin@example.com");
     const quote = await quoteJson(admin, DEMO.openQuoteId);
-    const discounted = quote.detail.lineItems.find((i: { discount: string | null }) => i.discount === "10%");
+    const discounted = quote.quoteLineItemList.find((i: { discount: string | null }) => i.discount === "10%");
     const lines = (await textOf(await admin.get(pdfPath(DEMO.openQuoteId)))).split("\n");
     const at = lines.indexOf(discounted.productNumber);
     expect(lines.slice(at, at + 6)).toContain(discounted.discount);
-    expect(lines.slice(at, at + 6)).toContain(formatMoney(discounted.lineTotal, 1));
+    expect(lines.slice(at, at + 6)).toContain(formatMoney(discounted.lineTotalCents, 1));
   });
 
   it("writes Closed for a closed quote, euros for a euro quote and 'No Address' where none is named", async () => {
@@ -93,9 +94,8 @@ describe("GET /quote/requested-pdf/{quoteId}", () => {
       description: `A very long description ${"that goes on ".repeat(20)}`,
       quantity: 1,
       discount: null,
-      listPrice: 89900,
       currency: 1,
-      lineTotal: 89900,
+      ...amountsOf(1, { listPrice: 89900, lineTotal: 89900 }),
     };
     const facts: QuotePdfFacts = {
       quoteNumber: "QUO-77",

@@ -1,4 +1,5 @@
 import type { AccountOrder } from "../../src/api/accountOrders.ts";
+import { amountsOf } from "../../src/domain/money.ts";
 
 /** A signed-in order as GET /api/v1/orders/{id} answers it: open, unpaid, nothing in it yet. */
 export const accountOrder = (over: Partial<AccountOrder> = {}): AccountOrder => ({
@@ -16,21 +17,18 @@ export const accountOrder = (over: Partial<AccountOrder> = {}): AccountOrder => 
   payable: true,
   paymentType: null,
   currency: 1,
+  crmOrgId: 7000,
   shippingAddress: null,
   billingAddress: null,
-  lineItems: [],
+  orderLineItemList: [],
   numItems: 0,
-  subtotal: 0,
-  tax: 0,
-  shippingAmount: 0,
-  grandTotal: 0,
-  paid: 0,
-  paymentBalanceDue: 0,
+  ...amountsOf(1, { subtotal: 0, tax: 0, shippingAmount: 0, grandTotal: 0, paid: 0, paymentBalanceDue: 0 }),
   dueDate: null,
   shipMethod: null,
   shipCarrier: null,
   referrerCode: null,
   payments: [],
+  shipmentList: [],
   trackingNumbers: [],
   timeline: [],
   memberPath: null,

@@ -11,6 +11,7 @@ import {
   type OrderSummary,
   type QuoteSummary,
 } from "../../src/api/accountOrders.ts";
+import { amountsOf } from "../../src/domain/money.ts";
 import { getTrackingDetails, type Shipment } from "../../src/api/shipments.ts";
 import {
   $accountOrder,
@@ -48,8 +49,7 @@ const orderRow = (id: number): OrderSummary => ({
   billingStatus: "Open",
   poNumber: null,
   currency: 1,
-  grandTotal: 10_000,
-  paymentBalanceDue: 10_000,
+  ...amountsOf(1, { grandTotal: 10_000, paymentBalanceDue: 10_000 }),
 });
 const quoteRow = (id: number): QuoteSummary => ({
   id,
@@ -59,17 +59,18 @@ const quoteRow = (id: number): QuoteSummary => ({
   createdAt: 1_700_000_000,
   expiresAt: null,
   currency: 2,
-  grandTotal: 5_000,
+  ...amountsOf(2, { grandTotal: 5_000 }),
 });
 const shipment: Shipment = {
   id: 7,
+  shippingDate: 1_700_000_000,
   shippedAt: 1_700_000_000,
   carrier: "UPS",
   shipMethod: "Ground",
   trackingNumber: "1Z999",
   shipmentItems: [{ productNumber: "WS-TH", description: "Sensor", quantity: 2 }],
   address: { city: "Austin", state: "TX", country: "US" },
-  distributionOrigin: { city: "Reno", state: "NV", countryCode: "US" },
+  distributionOrigin: { shippingAddress: { city: "Reno", state: "NV", countryCode: "US" } },
   isDelivered: false,
 };
 const order = (id: number): AccountOrder => accountOrder({ id });
@@ -79,27 +80,26 @@ const quote = (id: number): AccountQuote => ({
   quoteNumber: `QUO-${id}`,
   productFamily: "Environmental Monitoring",
   status: "Open",
+  statusType: "Open",
   isOpen: true,
   createdAt: 1_700_000_000,
   expiresAt: null,
   payable: true,
   guestToken: null,
   memberPath: null,
-  detail: {
-    currency: 1,
-    needsShipping: true,
-    contactName: "Dana",
-    shippingAddress: null,
-    billingAddress: null,
-    productSpecialist: { name: "Sam", phone: "555-0100", phoneExtension: "12" },
-    shippingCost: 0,
-    shippingCarrier: null,
-    shippingMethod: null,
-    tax: 0,
-    lineItems: [],
-    subtotal: 0,
-    grandTotal: 0,
-  },
+  currency: 1,
+  crmOrgId: 7000,
+  needsShipping: true,
+  contactName: "Dana",
+  shippingAddress: null,
+  billingAddress: null,
+  productSpecialist: { name: "Sam", phone: "555-0100", phoneExtension: "12" },
+  shippingCarrier: null,
+  shippingMethod: null,
+  shippingDetailsString: "",
+  quoteLineItemList: [],
+  numItems: 0,
+  ...amountsOf(1, { subtotal: 0, tax: 0, shippingCost: 0, grandTotal: 0 }),
 });
 
 let api: ReturnType<typeof fakeApi>;

@@ -1,12 +1,19 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { getCountryList } from "../../src/api/countries.ts";
 import { getPublicOrder, payOrderAsGuest, type OrderDetails } from "../../src/api/orders.ts";
-import { getPublicQuote, orderQuoteAsGuest, type QuoteDetails } from "../../src/api/quotes.ts";
+import {
+  getPublicQuote,
+  orderQuoteAsGuest,
+  QuoteDetailSchema,
+  type FullQuote,
+  type QuoteDetails,
+} from "../../src/api/quotes.ts";
 import type { Address } from "../../src/api/records.ts";
 import { getShipmentList, type Shipment } from "../../src/api/shipments.ts";
 import { PAYMENT_IN_PROGRESS } from "../../src/api/payments.ts";
 import { CARD_MESSAGES, PAYMENT_NETWORK_ERROR, type CardInput } from "../../src/domain/card.ts";
 import { INVALID_EMAIL } from "../../src/domain/auth.ts";
+import { amountsOf } from "../../src/domain/money.ts";
 import { $countries, countryName } from "../../src/stores/countries.ts";
 import {
   $guestPay,
@@ -64,73 +71,82 @@ const ORDER: OrderDetails = {
   payable: true,
   paymentType: "Purchase Order",
   currency: 1,
+  crmOrgId: 7000,
   shippingAddress: address(1),
   billingAddress: null,
-  lineItems: [
+  orderLineItemList: [
     {
       productNumber: "RA12-BS",
       description: "Base station",
       quantity: 1,
       discount: null,
-      listPrice: 50_000,
       currency: 1,
-      lineTotal: 50_000,
+      ...amountsOf(1, { listPrice: 50_000, lineTotal: 50_000 }),
     },
   ],
   numItems: 1,
-  subtotal: 50_000,
-  tax: 3_125,
-  shippingAmount: 2_995,
-  grandTotal: 56_120,
-  paid: 28_060,
-  paymentBalanceDue: 28_060,
+  ...amountsOf(1, {
+    subtotal: 50_000,
+    tax: 3_125,
+    shippingAmount: 2_995,
+    grandTotal: 56_120,
+    paid: 28_060,
+    paymentBalanceDue: 28_060,
+  }),
   dueDate: NOW + 21 * 86_400,
   shipMethod: "Ground",
   shipCarrier: "UPS",
   referrerCode: null,
   payments: [],
+  shipmentList: [],
   trackingNumbers: [],
   timeline: [],
   memberPath: null,
   needsShipping: true,
 };
 
-const QUOTE: QuoteDetails = {
+const QUOTE: FullQuote = {
   id: 1001,
   quoteNumber: "QUO-1001",
   productFamily: "Environmental Monitoring",
   status: "Open",
+  statusType: "Open",
   isOpen: true,
   createdAt: NOW - 5 * 86_400,
   expiresAt: NOW + 25 * 86_400,
   payable: true,
   guestToken: TOKEN,
-  detail: {
-    currency: 1,
-    needsShipping: true,
-    contactName: "Dana Whitfield",
-    shippingAddress: address(1),
-    billingAddress: address(2),
-    productSpecialist: { name: "Sam Rivera", phone: "800-555-0199", phoneExtension: "214" },
-    shippingCost: 2_995,
-    shippingCarrier: "UPS",
-    shippingMethod: "2nd Day Air",
-    tax: 14_523,
-    lineItems: [],
-    subtotal: 100_000,
-    grandTotal: 117_518,
-  },
+  currency: 1,
+  crmOrgId: 7000,
+  needsShipping: true,
+  contactName: "Dana Whitfield",
+  shippingAddress: address(1),
+  billingAddress: address(2),
+  productSpecialist: { name: "Sam Rivera", phone: "800-555-0199", phoneExtension: "214" },
+  shippingCarrier: "UPS",
+  shippingMethod: "2nd Day Air",
+  shippingDetailsString: "UPS 2nd Day Air",
+  quoteLineItemList: [],
+  numItems: 0,
+  ...amountsOf(1, { subtotal: 100_000, tax: 14_523, shippingCost: 2_995, grandTotal: 117_518 }),
   memberPath: null,
 };
 
+/** The same quote opened by its number: the token-only fields withheld. */
+const SUMMARY = {
+  ...QUOTE,
+  ...Object.fromEntries(Object.keys(QuoteDetailSchema.shape).map((k) => [k, null])),
+  guestToken: null,
+  payable: false,
+} as QuoteDetails;
+
 const PAID = {
   paymentId: 77,
-  amount: 28_060,
   currency: 1,
+  ...amountsOf(1, { amount: 28_060, paymentBalanceDue: 0 }),
   cardBrand: "Visa",
   cardLast4: "4242",
   billingStatus: "Paid" as const,
-  paymentBalanceDue: 0,
   receiptPath: `/order/public/${REF}/receipt/77`,
 };
 
@@ -150,13 +166,14 @@ afterEach(() => {
 
 const SHIPMENT: Shipment = {
   id: 1,
+  shippingDate: NOW - 9 * 86_400,
   shippedAt: NOW - 9 * 86_400,
   carrier: "UPS",
   shipMethod: "Ground",
   trackingNumber: "1Z999AA1500300035021",
   shipmentItems: [{ productNumber: "RA12-BS", description: "Base station", quantity: 1 }],
   address: { city: "Boston", state: "MA", country: "United States" },
-  distributionOrigin: { city: "Louisville", state: "KY", countryCode: "US" },
+  distributionOrigin: { shippingAddress: { city: "Louisville", state: "KY", countryCode: "US" } },
   isDelivered: true,
 };
 
@@ -199,7 +216,7 @@ describe("loading a pay-as-guest page", () => {
   });
 
   test("shows the banner for a quote number, which opens only the summary", async () => {
-    await openQuote({ ...QUOTE, detail: null, guestToken: null, payable: false });
+    await openQuote(SUMMARY);
     expect($guestPay.get()).toEqual({ step: "failed", message: "Unexpected Error retrieving quote." });
   });
 
@@ -256,10 +273,23 @@ describe("paying an order as a guest", () => {
     expect(order).toMatchObject({
       billingStatus: "Paid",
       paymentBalanceDue: 0,
+      paymentBalanceDueCents: 0,
+      paymentBalanceDueDisplay: "$0.00",
       payable: false,
-      paid: 56_120,
+      paid: 561.2,
+      paidCents: 56_120,
+      paidDisplay: "$561.20",
     });
-    expect(order?.payments).toMatchObject([{ id: 77, amount: 28_060, cardBrand: "Visa", cardLast4: "4242" }]);
+    expect(order?.payments).toMatchObject([
+      {
+        id: 77,
+        amount: 280.6,
+        amountCents: 28_060,
+        amountDisplay: "$280.60",
+        cardBrand: "Visa",
+        cardLast4: "4242",
+      },
+    ]);
     expect(state.step === "ready" && notPayableReason(state.record, NOW)).toBe(NOT_PAYABLE.noBalance);
   });
 
@@ -371,16 +401,19 @@ describe("why a record takes no payment", () => {
     order: { ...ORDER, ...o },
     shipments: [],
   });
-  const quote = (q: Partial<QuoteDetails>): GuestRecord => ({
+  const quote = (q: Partial<FullQuote>): GuestRecord => ({
     kind: "quote",
     quote: { ...QUOTE, ...q },
-    detail: QUOTE.detail!,
     token: TOKEN,
     orderPath: null,
   });
   test.each([
     ["a payable order", order({}), null],
-    ["a paid order", order({ payable: false, paymentBalanceDue: 0 }), NOT_PAYABLE.noBalance],
+    [
+      "a paid order",
+      order({ payable: false, ...amountsOf(1, { paymentBalanceDue: 0 }) }),
+      NOT_PAYABLE.noBalance,
+    ],
     [
       "a cancelled order that owes money",
       order({ payable: false, billingStatus: "Cancelled" }),

@@ -17,6 +17,7 @@ import {
   submitOrderPayment,
 } from "../../src/stores/orderPay.ts";
 import { $session } from "../../src/stores/session.ts";
+import { amountsOf } from "../../src/domain/money.ts";
 import { fakeApi, fakeNavigation } from "./fakeApi.ts";
 import { session } from "./sessions.ts";
 import { accountOrder } from "./accountOrderFixture.ts";
@@ -28,15 +29,16 @@ const CARD: CardInput = {
   cardCvv: "123",
   email: "",
 };
-const ORDER: AccountOrder = accountOrder({ subtotal: 10_000, grandTotal: 10_000, paymentBalanceDue: 10_000 });
+const ORDER: AccountOrder = accountOrder(
+  amountsOf(1, { subtotal: 10_000, grandTotal: 10_000, paymentBalanceDue: 10_000 }),
+);
 const PAID = {
   paymentId: 9,
-  amount: 10_000,
   currency: 1,
+  ...amountsOf(1, { amount: 10_000, paymentBalanceDue: 0 }),
   cardBrand: "Visa",
   cardLast4: "4242",
   billingStatus: "Paid" as const,
-  paymentBalanceDue: 0,
   receiptPath: "/order/public/ORD-5001-abc/receipt/9",
 };
 const DECLINED = { status: 402, errors: [{ field: "cardNumber", message: "Your card was declined." }] };
@@ -77,7 +79,7 @@ describe("when the balance form shows (spec section 4)", () => {
     ["a payable order with a balance", {}, null, true, true],
     ["an order paid in this visit", {}, "self", true, false],
     ["an order that takes no payment", { payable: false }, null, true, false],
-    ["an order with nothing due", { paymentBalanceDue: 0 }, null, true, false],
+    ["an order with nothing due", amountsOf(1, { paymentBalanceDue: 0 }), null, true, false],
     ["a role that may not pay", {}, null, false, false],
   ] as const)("%s", (_, change, paid, mayPay, shown) => {
     const order = { ...ORDER, ...change };
@@ -102,7 +104,12 @@ describe("paying the balance", () => {
   test("sends the balance shown with the attempt's key, then shows Paid, the payment and Payment Complete", async () => {
     api.on(payOrderAmountDue, PAID);
     api.on(getAccountOrder, {
-      orderDetails: { ...ORDER, id: orderId, billingStatus: "Paid", paymentBalanceDue: 0 },
+      orderDetails: {
+        ...ORDER,
+        id: orderId,
+        billingStatus: "Paid",
+        ...amountsOf(1, { paymentBalanceDue: 0 }),
+      },
     });
     const key = $orderPayForm.get().key;
     await submitOrderPayment(orderId, CARD);
@@ -117,7 +124,13 @@ describe("paying the balance", () => {
       paymentAmount: "10000",
       idempotencyKey: key,
     });
-    expect(pageOrder()).toMatchObject({ billingStatus: "Paid", paymentBalanceDue: 0, paid: 10_000 });
+    expect(pageOrder()).toMatchObject({
+      billingStatus: "Paid",
+      paymentBalanceDueCents: 0,
+      paid: 100,
+      paidCents: 10_000,
+      paidDisplay: "$100.00",
+    });
     expect(pageOrder().payments).toHaveLength(1);
     expect($paidOrderId.get()).toBe(orderId);
     expect($orderPaymentDone.get()).toMatchObject({

@@ -41,6 +41,7 @@ import { choosePoFile, placeOrder, setOrderField } from "../../src/stores/quoteP
 import { $router } from "../../src/stores/router.ts";
 import { $session } from "../../src/stores/session.ts";
 import { fakeApi, fakeNavigation, later } from "./fakeApi.ts";
+import { amountsOf } from "../../src/domain/money.ts";
 import { session } from "./sessions.ts";
 import { accountOrder } from "./accountOrderFixture.ts";
 
@@ -64,27 +65,26 @@ const quote = (over: Partial<AccountQuote> = {}, ships = true): AccountQuote => 
   quoteNumber: "QUO-1001",
   productFamily: "Environmental Monitoring",
   status: "Open",
+  statusType: "Open",
   isOpen: true,
   createdAt: 1_700_000_000,
   expiresAt: null,
   payable: true,
   guestToken: null,
   memberPath: null,
-  detail: {
-    currency: 1,
-    needsShipping: ships,
-    contactName: "Dana",
-    shippingAddress: ships ? BOSTON : null,
-    billingAddress: { ...BOSTON, id: 8 },
-    productSpecialist: { name: "Sam", phone: null, phoneExtension: null },
-    shippingCost: 2995,
-    shippingCarrier: "UPS",
-    shippingMethod: "2nd Day Air",
-    tax: 14523,
-    lineItems: [],
-    subtotal: 100_000,
-    grandTotal: 117_518,
-  },
+  currency: 1,
+  crmOrgId: 7000,
+  needsShipping: ships,
+  contactName: "Dana",
+  shippingAddress: ships ? BOSTON : null,
+  billingAddress: { ...BOSTON, id: 8 },
+  productSpecialist: { name: "Sam", phone: null, phoneExtension: null },
+  shippingCarrier: "UPS",
+  shippingMethod: "2nd Day Air",
+  shippingDetailsString: "UPS 2nd Day Air",
+  quoteLineItemList: [],
+  numItems: 0,
+  ...amountsOf(1, { subtotal: 100_000, tax: 14523, shippingCost: 2995, grandTotal: 117_518 }),
   ...over,
 });
 
@@ -92,7 +92,8 @@ const option = (serviceCode: string, price: number, over: Partial<ShippingOption
   serviceCode,
   name: `UPS ${serviceCode}`,
   displayPrice: `$${(price / 100).toFixed(2)}`,
-  price,
+  price: price / 100,
+  priceCents: price,
   serviceName: serviceCode === "UPS-2DA" ? "2nd Day Air" : "Ground",
   carrierName: "UPS",
   isDisabled: false,
@@ -145,16 +146,12 @@ const PLACED_ORDER: AccountOrder = accountOrder({
   billingStatus: "Paid",
   needsPayment: false,
   payable: false,
-  subtotal: 100_000,
-  tax: 6600,
-  shippingAmount: 5795,
-  grandTotal: 117_518,
-  paid: 117_518,
+  ...amountsOf(1, { subtotal: 100_000, tax: 6600, shippingAmount: 5795, grandTotal: 117_518, paid: 117_518 }),
   payments: [
     {
       id: 31,
       createdAt: 1_700_000_100,
-      amount: 117_518,
+      ...amountsOf(1, { amount: 117_518 }),
       method: "Online - CC",
       cardBrand: "Visa",
       cardLast4: "4242",
@@ -207,16 +204,16 @@ describe("what the quote page offers", () => {
 });
 
 describe("the quote's status", () => {
-  const NOW = Date.UTC(2026, 10, 23, 12);
   const day = (d: number) => Date.UTC(2026, 10, d, 12) / 1000;
 
-  test("reads 'Expires at' for a coming date, 'Expired on' for a past one, and 'Closed' once ordered here", () => {
-    expect(quoteStatusText(quote({ expiresAt: day(30) }), "UTC", false, NOW)).toBe("Expires at Nov 30, 2026");
-    expect(quoteStatusText(quote({ expiresAt: day(8) }), "UTC", false, NOW)).toBe("Expired on Nov 08, 2026");
-    expect(quoteStatusText(quote({ expiresAt: day(30) }), "UTC", true, NOW)).toBe("Closed");
-    expect(
-      quoteStatusText(quote({ status: "Closed", isOpen: false, expiresAt: day(8) }), "UTC", false, NOW),
-    ).toBe("Closed");
+  test("reads the spec's 'Expires at {date}' for a coming or a past date, and 'Closed' when closed or ordered here", () => {
+    expect(quoteStatusText(quote({ expiresAt: day(30) }), "UTC", false)).toBe("Expires at Nov 30, 2026");
+    expect(quoteStatusText(quote({ expiresAt: day(8) }), "UTC", false)).toBe("Expires at Nov 08, 2026");
+    expect(quoteStatusText(quote({ expiresAt: day(30) }), "UTC", true)).toBe("Closed");
+    expect(quoteStatusText(quote({ status: "Closed", isOpen: false, expiresAt: day(8) }), "UTC", false)).toBe(
+      "Closed",
+    );
+    expect(quoteStatusText(quote({ expiresAt: null }), "UTC", false)).toBe("Closed");
   });
 });
 
@@ -280,7 +277,7 @@ describe("the shipping address dialog", () => {
 
   test("saving the address and option asks for the tax, and the totals follow", async () => {
     api.on(getShippingRates, RATES);
-    api.on(getQuoteTax, { tax: 6453 });
+    api.on(getQuoteTax, amountsOf(1, { tax: 6453 }));
     openQuoteOrder(quote());
     openAddressDialog("shipping");
     editAddress({ line1: "1 New Dock Rd" });
@@ -311,7 +308,7 @@ describe("the shipping address dialog", () => {
 
   test("says nothing of the shipping when a new address keeps its price", async () => {
     api.on(getShippingRates, [option("UPS-2DA", 2995)]);
-    api.on(getQuoteTax, { tax: 6453 });
+    api.on(getQuoteTax, amountsOf(1, { tax: 6453 }));
     openQuoteOrder(quote());
     openAddressDialog("shipping");
     editAddress({ line1: "1 New Dock Rd" });
@@ -329,7 +326,7 @@ describe("the shipping address dialog", () => {
 
   test("Confirm Address picks the quote's own carrier and method when still offered, then the tax", async () => {
     api.on(getShippingRates, RATES);
-    api.on(getQuoteTax, { tax: 6600 });
+    api.on(getQuoteTax, amountsOf(1, { tax: 6600 }));
     openQuoteOrder(quote());
     expect($readyToPay.get()).toBe(false);
     await confirmShipping();
@@ -339,7 +336,7 @@ describe("the shipping address dialog", () => {
 
   test("Confirm Address says so when today's rate for the quote's method is not the quoted price", async () => {
     api.on(getShippingRates, RATES);
-    api.on(getQuoteTax, { tax: 6600 });
+    api.on(getQuoteTax, amountsOf(1, { tax: 6600 }));
     openQuoteOrder(quote());
     await confirmShipping();
     expect($quoteOrder.get().shippingNote).toBe(
@@ -351,7 +348,7 @@ describe("the shipping address dialog", () => {
 describe("placing the order", () => {
   async function readyQuote() {
     api.on(getShippingRates, RATES);
-    api.on(getQuoteTax, { tax: 6600 });
+    api.on(getQuoteTax, amountsOf(1, { tax: 6600 }));
     openQuoteOrder(quote());
     await confirmShipping();
   }

@@ -42,7 +42,7 @@ export function AddressDialog() {
 function AddressForm() {
   const dialog = useStore($addressDialog);
   const canSave = useStore($canSaveAddress);
-  const ships = useStore($quoteOrder).quote?.detail.needsShipping ?? false;
+  const ships = useStore($quoteOrder).quote?.needsShipping ?? false;
   const { draft, errors } = dialog;
   const text = (label: string, field: DraftField, error?: string, autoComplete?: string) => (
     <Field

@@ -17,7 +17,7 @@ export const EDIT_BUTTON = { shipping: "edit-shipping-address", billing: "edit-b
 export function EditableAddresses({ editable = true }: { editable?: boolean }) {
   const order = useStore($quoteOrder);
   const countries = useStore($countries);
-  const detail = order.quote?.detail;
+  const detail = order.quote;
   if (!detail) return null;
   const shown = (draft: typeof order.shipping, from: typeof detail.shippingAddress) =>
     draft ? addressOf(draft, countries, from) : null;

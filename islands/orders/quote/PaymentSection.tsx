@@ -45,7 +45,7 @@ export function PaymentSection() {
     if (!form.busy && form.errors.length)
       box.current?.querySelector<HTMLElement>("[aria-invalid='true']")?.focus();
   }, [form.errors, form.busy]);
-  const currency = order.quote?.detail.currency ?? 1;
+  const currency = order.quote?.currency ?? 1;
   const total = formatMoney(cents(totals?.grandTotal ?? 0), currency);
   const byCard = form.method === "Online - CC";
   return (
@@ -69,10 +69,7 @@ export function PaymentSection() {
         ))}
       </fieldset>
       {!ready ? (
-        <NotReady
-          needsShipping={order.quote?.detail.needsShipping ?? false}
-          hasOption={order.option !== null}
-        />
+        <NotReady needsShipping={order.quote?.needsShipping ?? false} hasOption={order.option !== null} />
       ) : byCard ? (
         <CardForm
           busy={form.busy}

@@ -24,7 +24,7 @@ export function VerifyShippingDialog() {
   const countries = useStore($countries);
   const close = () => $verifyShipping.set(false);
   const shown = order.shipping
-    ? addressOf(order.shipping, countries, order.quote?.detail.shippingAddress ?? null)
+    ? addressOf(order.shipping, countries, order.quote?.shippingAddress ?? null)
     : null;
   return (
     <Dialog title="Verify Shipping Address" open={open} onClose={close}>
