@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { ACCESS } from "../../server/http/access.ts";
+import { openApiDocument } from "../../server/openapi.ts";
 import { DEMO, demoHexToken, demoToken } from "../../server/seed/demo.ts";
+import { ENDPOINTS } from "../../src/api/index.ts";
 import { formatMoney } from "../../src/domain/money.ts";
 import { browser, type Browser } from "./client.ts";
 import { deviceId, signedIn } from "./deviceTestKit.ts";
@@ -437,6 +440,19 @@ describe("the spec's fields in every answer", () => {
     expect(info.userAssignmentList.length).toBeGreaterThan(0);
     const stats = await data(await admin.get("/api/v1/session/subscription/stats"));
     expect(missing(stats, STATS)).toEqual([]);
+  });
+
+  it("shows the spec's names in the OpenAPI document's answers", () => {
+    const doc = openApiDocument(ENDPOINTS, ACCESS, { sessionCookie: "sid" }) as {
+      paths: Record<string, Record<string, Json>>;
+    };
+    const answer = (path: string, method = "get") => JSON.stringify(doc.paths[path]?.[method]?.["responses"]);
+    const quote = answer("/api/v1/quotes/public/{id}");
+    for (const field of [...QUOTE, ...LINE_ITEM].map((p) => p.split(".").at(-1)!))
+      expect(quote, field).toContain(`"${field}"`);
+    const order = answer("/api/v1/orders/public/{ref}");
+    for (const field of [...ORDER, ...SHIPMENT].map((p) => p.split(".").at(-1)!))
+      expect(order, field).toContain(`"${field}"`);
   });
 
   it("names a dropped field, so losing one fails", () => {
