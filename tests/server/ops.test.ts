@@ -194,13 +194,16 @@ describe("the back-office operations API", () => {
       });
       const page = await ctx.app.request(`${ORIGIN}/api/v1/quotes/public/${res.body.data.publicToken}`);
       const quote = (await page.json()).data.quoteDetails;
-      expect(quote.detail.productSpecialist).toEqual({
+      expect(quote.productSpecialist).toEqual({
         name: "Sam Seller",
         phone: "555-0100",
         phoneExtension: "12",
       });
-      expect(quote.detail.lineItems.map((i: { lineTotal: number }) => i.lineTotal)).toEqual([18_000, 2_500]);
-      expect(quote.detail.shippingAddress).toMatchObject({ city: "Boston", country: { id: 1 } });
+      expect(quote.quoteLineItemList.map((i: { lineTotalCents: number }) => i.lineTotalCents)).toEqual([
+        18_000, 2_500,
+      ]);
+      expect(quote.grandTotalCents).toBe(22_800);
+      expect(quote.shippingAddress).toMatchObject({ city: "Boston", country: { id: 1 } });
     });
 
     it("answers the first answer again for the same key and body, once even in parallel", async () => {
@@ -386,41 +389,42 @@ describe("the back-office operations API", () => {
     it("records an offline payment and a refund, and the public order's balance follows", async () => {
       const t = await token();
       const before = await publicOrder(5001);
-      expect(before.paymentBalanceDue).toBeGreaterThan(100);
+      const due = before.paymentBalanceDueCents as number;
+      expect(due).toBeGreaterThan(100);
       const part = await call(
         `${OPS}/orders/5001/payments`,
         { kind: "payment", amount: 100, method: "Check", reference: "CHK-42" },
         { token: t },
       );
-      expect(part.body.data).toMatchObject({ paid: 100, balanceDue: before.paymentBalanceDue - 100 });
+      expect(part.body.data).toMatchObject({ paid: 100, balanceDue: due - 100 });
       let order = await publicOrder(5001);
       expect(order).toMatchObject({
-        paid: 100,
-        paymentBalanceDue: before.paymentBalanceDue - 100,
+        paidCents: 100,
+        paymentBalanceDueCents: due - 100,
         paymentStatus: "Open",
       });
-      expect(order.payments.at(-1)).toMatchObject({ amount: 100, method: "Check", cardLast4: null });
+      expect(order.payments.at(-1)).toMatchObject({ amountCents: 100, method: "Check", cardLast4: null });
       const over = await call(
         `${OPS}/orders/5001/payments`,
-        { kind: "payment", amount: before.paymentBalanceDue, method: "Wire" },
+        { kind: "payment", amount: due, method: "Wire" },
         { token: t },
       );
       expect(over).toMatchObject({ status: 400, body: { data: [{ field: "amount" }] } });
       const rest = await call(
         `${OPS}/orders/5001/payments`,
-        { kind: "payment", amount: before.paymentBalanceDue - 100, method: "Wire" },
+        { kind: "payment", amount: due - 100, method: "Wire" },
         { token: t },
       );
       expect(rest.body.data).toMatchObject({ paymentStatus: "Paid", balanceDue: 0 });
       expect(await publicOrder(5001)).toMatchObject({ billingStatus: "Paid", payable: false });
       const refund = await call(
         `${OPS}/orders/5001/payments`,
-        { kind: "refund", amount: before.paymentBalanceDue, method: "Wire" },
+        { kind: "refund", amount: due, method: "Wire" },
         { token: t },
       );
       expect(refund.body.data).toMatchObject({ paymentStatus: "Refunded", paid: 0 });
       order = await publicOrder(5001);
-      expect(order).toMatchObject({ billingStatus: "Refunded", paid: 0 });
+      expect(order).toMatchObject({ billingStatus: "Refunded", paidCents: 0 });
     });
 
     it("charges a payment once for one key, even sent in parallel, and refuses unknown orders and bad amounts", async () => {
@@ -431,7 +435,7 @@ describe("the back-office operations API", () => {
         [1, 2, 3].map(() => call(`${OPS}/orders/5001/payments`, body, { token: t, key })),
       );
       expect(new Set(answers.map((a) => a.body.data.paymentId)).size).toBe(1);
-      expect((await publicOrder(5001)).paid).toBe(250);
+      expect((await publicOrder(5001)).paidCents).toBe(250);
       expect((await call(`${OPS}/orders/424242/payments`, body, { token: t })).status).toBe(404);
       for (const amount of [0, -5, 1.5, "10"])
         expect(
