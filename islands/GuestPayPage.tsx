@@ -18,6 +18,8 @@ export default function GuestPayPage({ kind }: { kind: RecordKind }) {
       <h1 id="guest-pay-heading">{PAGE_TITLE[kind]}</h1>
       {s.step === "loading" ? (
         <p aria-busy="true">Loading the {kind}...</p>
+      ) : s.step === "numberOnly" ? (
+        <NumberOnly kind={kind} number={s.number} />
       ) : (
         <>
           {s.message && <ErrorBanner message={s.message} onDismiss={dismissLoadError} />}
@@ -28,5 +30,32 @@ export default function GuestPayPage({ kind }: { kind: RecordKind }) {
         </>
       )}
     </section>
+  );
+}
+
+/**
+ * A payment page opened by the record's number alone: not an error. Numbers are sequential,
+ * so the page that takes a payment opens only from the record's private link: the one in
+ * the email, or the one Order Lookup finds with the contact name.
+ */
+function NumberOnly({ kind, number }: { kind: RecordKind; number: string }) {
+  const summary = kind === "order" ? null : `/p/quote/${number}`;
+  return (
+    <div role="status">
+      <p>
+        {number} is the {kind}'s number. Its payment page opens from the {kind}'s own link, which keeps it
+        private: the link in the email we sent about this {kind}.
+      </p>
+      <p>
+        No email to hand? Find the {kind} with the <a href={PATHS.orderSearch}>Quote and Order Lookup</a> by
+        its number and the contact name on it; the page it opens has Pay as Guest.
+        {summary && (
+          <>
+            {" "}
+            The quote's summary is at <a href={summary}>{number}</a>.
+          </>
+        )}
+      </p>
+    </div>
   );
 }

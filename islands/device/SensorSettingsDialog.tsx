@@ -3,7 +3,7 @@ import { useId, useLayoutEffect, useState, type FormEvent } from "react";
 import type { ChannelGroup, Sensor } from "../../src/api/devices.ts";
 import { groupTitle } from "../../src/domain/dashboard.ts";
 import { isAdjustableKind, isTemperatureKind } from "../../src/domain/device.ts";
-import { LABEL_MAX } from "../../src/domain/labels.ts";
+import { LABEL_MAX, LABEL_TOO_LONG } from "../../src/domain/labels.ts";
 import { $device, $devicePrefs, $deviceRights } from "../../src/stores/device.ts";
 import {
   $sensorSave,
@@ -102,8 +102,8 @@ function SettingsForm({ id, title, sensor, group, onSaved }: FormProps) {
         label="Label"
         value={draft.label}
         disabled={!editSensors}
-        hint={`Up to ${LABEL_MAX} characters.`}
-        error={error("label")}
+        hint={`${draft.label.trim().length} of ${LABEL_MAX} characters`}
+        error={draft.label.trim().length > LABEL_MAX ? LABEL_TOO_LONG : error("label")}
         onChange={(e) => change({ label: e.target.value })}
       />
       <p>

@@ -5,8 +5,8 @@ import { ShipmentsSection } from "../guest/Shipments.tsx";
 import ShipmentDetails from "../shipments/ShipmentDetails.tsx";
 
 /**
- * An order's shipments with a Track action each, which opens the public page's Shipment
- * Details dialog; the spec's banner text when the list did not load.
+ * An order's shipments with a Track action each, which opens the public page's shipment
+ * dialog under the spec's name for it here, 'Track shipment'; the spec's banner text when the list did not load.
  */
 export function OrderShipments({ shipments }: { shipments: Shipment[] | null }) {
   return (
@@ -50,7 +50,7 @@ export function OrderShipments({ shipments }: { shipments: Shipment[] | null }) 
         </table>
       )}
     >
-      <ShipmentDetails />
+      <ShipmentDetails title="Track shipment" />
     </ShipmentsSection>
   );
 }

@@ -22,8 +22,12 @@ function methodOf(tracking: TrackingDetails | null, shipment: Shipment | null): 
   return [shipment?.carrier, text].filter(Boolean).join(" ") || "-";
 }
 
-/** The Shipment Details dialog (spec section 2) and the page's banner when the shipment list fails. */
-export default function ShipmentDetails() {
+/**
+ * The shipment dialog of the public order page ('Shipment Details') and of the signed-in
+ * order's Track action ('Track shipment'): one component, so both show the same facts laid
+ * out the same way; and the page's banner when the shipment list fails.
+ */
+export default function ShipmentDetails({ title = "Shipment Details" }: { title?: string }) {
   const s = useStore($shipmentDialog);
   const signedFor = s.tracking?.activity.find((a) => a.signedForByName)?.signedForByName ?? "-";
   // The carrier's rows carry no zone of their own: times are shown in the visitor's zone,
@@ -32,16 +36,16 @@ export default function ShipmentDetails() {
   return (
     <>
       {s.listFailed && <ErrorBanner message={SHIPMENT_LIST_FAILED} onDismiss={dismissListError} />}
-      <Dialog open={s.open} onClose={closeShipment} title="Shipment Details">
+      <Dialog open={s.open} onClose={closeShipment} title={title}>
         {s.loading ? (
           <p aria-busy="true">Loading shipment details...</p>
         ) : (
           <>
-            <dl className="facts">
+            <dl className="facts pairs">
               <dt>Shipping Method</dt>
               <dd>{methodOf(s.tracking, s.shipment)}</dd>
               <dt>Tracking Number</dt>
-              <dd>{s.trackingNumber}</dd>
+              <dd className="tracking">{s.trackingNumber}</dd>
               <dt>Ship From</dt>
               <dd>
                 {s.shipment

@@ -88,7 +88,7 @@ function TagSearch() {
       <input
         type="search"
         aria-label="Search tags"
-        placeholder={mayCreate ? "Search or name a new tag" : "Search tags"}
+        placeholder={mayCreate ? "Find or add a tag" : "Find a tag"}
         value={query}
         onChange={(e) => setTagQuery(e.target.value)}
         aria-describedby={create.errors.length ? "tag-create-error" : undefined}
@@ -111,6 +111,8 @@ function TagSearch() {
 function TagChoices() {
   const tags = useStore($tags);
   const rows = useStore($tagRows);
+  const { query } = useStore($tagDialog);
+  const canCreate = useStore($canCreate);
   if (tags.status === "loading") return <p aria-busy="true">Loading tags...</p>;
   if (tags.status === "failed")
     return (
@@ -125,7 +127,10 @@ function TagChoices() {
     <fieldset className="tag-choices">
       <legend className="visually-hidden">Tags</legend>
       {rows.length === 0 && (
-        <p className="muted">{tags.list.length ? "No tag begins so." : "No tags yet."}</p>
+        <p className="muted">
+          {tags.list.length ? `No tag starts with “${query.trim()}”.` : "No tags yet."}
+          {canCreate && sessionMay("tag.create") && " Create tag adds it."}
+        </p>
       )}
       {rows.map(({ tag, state }) => (
         <TriStateBox key={tag.id} label={tag.name} state={state} onPress={() => pressTag(tag.id)} />

@@ -1,6 +1,17 @@
 /** The lookup's only failure message, the same for a wrong number and a wrong name. */
 export const RECORD_NOT_FOUND = "Record not found.";
 
+export const ENTER_NUMBER = "Enter the quote or order number (QUO- or ORD- and digits).";
+export const ENTER_CONTACT = "Enter the contact name on the quote or order.";
+
+/** What an empty lookup field asks for, per field, before anything is sent. */
+export function missingLookupFields(id: string, contact: string): { field: string; message: string }[] {
+  return [
+    ...(id.trim() ? [] : [{ field: "id", message: ENTER_NUMBER }]),
+    ...(contact.trim() ? [] : [{ field: "contact", message: ENTER_CONTACT }]),
+  ];
+}
+
 /** Contact names compare ignoring case and extra spaces. */
 export function normalizeContact(name: string): string {
   return name.normalize("NFKC").trim().replace(/\s+/g, " ").toLowerCase();

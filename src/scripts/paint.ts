@@ -42,6 +42,8 @@ export function painted(card: HTMLElement) {
  */
 export function failed(card: HTMLElement, message: HTMLElement) {
   card.hidden = true;
+  const heading = document.getElementById("record-heading");
+  if (heading && message.dataset.heading) heading.textContent = message.dataset.heading;
   for (const el of document.querySelectorAll<HTMLElement>(".record-intro, #record-account")) el.hidden = true;
   message.hidden = false;
   message.focus();

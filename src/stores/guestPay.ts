@@ -4,7 +4,7 @@ import { getPaymentReceipt, getPublicOrder, payOrderAsGuest, type OrderDetails }
 import { fullQuote, getPublicQuote, orderQuoteAsGuest, type FullQuote } from "../api/quotes.ts";
 import { getShipmentList, type Shipment } from "../api/shipments.ts";
 import { cardFields, type CardInput } from "../domain/card.ts";
-import type { RecordKind } from "../domain/publicRecord.ts";
+import { numberOnlyRecord, type RecordKind } from "../domain/publicRecord.ts";
 import {
   type CardFormState,
   cardProblems,
@@ -39,6 +39,8 @@ export type GuestPayState =
   | { step: "loading" }
   /** The load failed; `message` is null once the banner is dismissed. */
   | { step: "failed"; message: string | null }
+  /** The address carries only the record's number, which never opens its payment page. */
+  | { step: "numberOnly"; number: string }
   | { step: "ready"; record: GuestRecord };
 
 /** The page's record, loaded from the id in its address. */
@@ -121,8 +123,11 @@ export async function openGuestPay(kind: RecordKind) {
   $paymentDone.set(null);
   resetCardForm($payForm);
   void loadCountries();
+  const id = lastSegment(here().pathname);
+  const number = numberOnlyRecord(kind, id);
+  if (number) return $guestPay.set({ step: "numberOnly", number });
   try {
-    $guestPay.set({ step: "ready", record: await loadRecord(kind, lastSegment(here().pathname)) });
+    $guestPay.set({ step: "ready", record: await loadRecord(kind, id) });
   } catch {
     $guestPay.set({ step: "failed", message: LOAD_FAILED[kind] });
   }

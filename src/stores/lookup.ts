@@ -1,6 +1,6 @@
 import { map } from "nanostores";
 import { searchOrdersAndQuotes } from "../api/lookup.ts";
-import { lookupPath, RECORD_NOT_FOUND } from "../domain/lookup.ts";
+import { lookupPath, missingLookupFields, RECORD_NOT_FOUND } from "../domain/lookup.ts";
 import { type FormState, formTask, showErrors } from "./formTask.ts";
 import { call, RequestFailure } from "./http.ts";
 import { go } from "./navigate.ts";
@@ -17,10 +17,11 @@ const statusOf = (e: unknown) => (e as { status?: unknown } | null)?.status;
  * Finds a quote or an order by its number and contact name and opens it: an order's page
  * when the answer names an order, the quote's otherwise. Every failure reads 'Record not
  * found.' (spec section 8) except a rate limit, whose own message says how long to wait.
- * Empty fields find nothing without spending one of the visitor's limited tries.
+ * An empty field is asked for by name, without spending one of the visitor's limited tries.
  */
 export async function findRecord(id: string, contact: string) {
-  if (id.trim() === "" || contact.trim() === "") return showErrors($lookup, NOT_FOUND);
+  const missing = missingLookupFields(id, contact);
+  if (missing.length) return showErrors($lookup, missing);
   await formTask($lookup, async () => {
     const found = await call(searchOrdersAndQuotes, { id, contact }).catch((e: unknown) => {
       throw statusOf(e) === 429 ? e : new RequestFailure(NOT_FOUND);

@@ -90,14 +90,9 @@ export async function saveSensorSettings(key: string, draft: SensorDraft): Promi
     return false;
   }
   const label = draft.label.trim();
+  // Nothing was sent, so nothing failed to update: the field's own message is the one error.
   if (label.length > LABEL_MAX) {
-    $sensorSave.set({
-      busy: false,
-      errors: [
-        { field: "label", message: LABEL_TOO_LONG },
-        { field: null, message: LABEL_SAVE_FAILED },
-      ],
-    });
+    $sensorSave.set({ busy: false, errors: [{ field: "label", message: LABEL_TOO_LONG }] });
     return false;
   }
   const { channels, errors } = adjustments(group, draft, $devicePrefs.get().scale);

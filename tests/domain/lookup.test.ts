@@ -1,5 +1,12 @@
 import { describe, expect, test } from "vitest";
-import { lookupPath, normalizeContact, normalizeRecordNumber } from "../../src/domain/lookup.ts";
+import {
+  ENTER_CONTACT,
+  ENTER_NUMBER,
+  lookupPath,
+  missingLookupFields,
+  normalizeContact,
+  normalizeRecordNumber,
+} from "../../src/domain/lookup.ts";
 
 describe("lookup rules", () => {
   test.each([
@@ -13,6 +20,17 @@ describe("lookup rules", () => {
     ["ORD-5004-extra", "ORD-5004-extra"],
   ])("reads the number %j as %j", (typed, read) => {
     expect(normalizeRecordNumber(typed)).toBe(read);
+  });
+
+  test.each([
+    ["", "", ["id", "contact"]],
+    ["  ", "Dana", ["id"]],
+    ["ORD-5004", " ", ["contact"]],
+    ["ORD-5004", "Dana", []],
+  ])("asks for the empty fields of %j / %j: %j", (id, contact, fields) => {
+    const missing = missingLookupFields(id, contact);
+    expect(missing.map((m) => m.field)).toEqual(fields);
+    for (const m of missing) expect(m.message).toBe(m.field === "id" ? ENTER_NUMBER : ENTER_CONTACT);
   });
 
   test("compares contact names without case, extra spaces or width variants", () => {

@@ -9,6 +9,7 @@ import {
   groupKeyOf,
   locationUpdate,
   publicRecordLinks,
+  numberOnlyRecord,
   parseChannelKey,
   tagNameError,
   tagNameTaken,
@@ -110,5 +111,19 @@ describe("public record links", () => {
 
   it("gives nothing for an address that is not a record", () => {
     expect(publicRecordLinks("order", "/p/order/nonsense")).toBeNull();
+  });
+
+  it.each([
+    ["quote", "QUO-1001", "QUO-1001"],
+    ["quote", "1001", "QUO-1001"],
+    ["quote", "quo 1001", "QUO-1001"],
+    ["order", "ORD-5001", "ORD-5001"],
+    ["order", "5001", "ORD-5001"],
+    ["order", "QUO-1001", null],
+    ["quote", "ORD-5001", null],
+    ["order", "ORD-5001-k3y", null],
+    ["quote", "9f86d081884c7d659a2feaa0c55ad015", null],
+  ] as const)("reads the %s pay-as-guest id %j as the number alone: %j", (kind, id, number) => {
+    expect(numberOnlyRecord(kind, id)).toBe(number);
   });
 });

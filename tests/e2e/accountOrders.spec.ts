@@ -45,10 +45,36 @@ test.describe("signed-in quotes and orders", () => {
       .getByRole("button", { name: /^Track shipment/ })
       .first()
       .click();
-    const dialog = page.getByRole("dialog", { name: "Shipment Details" });
+    const dialog = page.getByRole("dialog", { name: "Track shipment" });
     await expect(dialog).toBeVisible();
     await expect(dialog.getByText("Loading shipment details...")).toHaveCount(0);
     await shot(page, "order-track");
+    // The public page's dialog, laid out the same: each label beside its value, one pair a
+    // row, the tracking number on one line.
+    const pairs = await dialog.locator("dl.facts").evaluate((dl) =>
+      [...dl.querySelectorAll("dt")].map((dt) => {
+        const dd = dt.nextElementSibling as HTMLElement;
+        const [a, b] = [dt.getBoundingClientRect(), dd.getBoundingClientRect()];
+        const line = parseFloat(getComputedStyle(dd).lineHeight);
+        return {
+          label: dt.textContent,
+          top: a.top - b.top,
+          left: a.left,
+          beside: b.left > a.right,
+          lines: Math.round(b.height / line),
+        };
+      }),
+    );
+    expect(pairs.map((p) => p.label)).toEqual([
+      "Shipping Method",
+      "Tracking Number",
+      "Ship From",
+      "Ship To",
+      "Signed For By",
+    ]);
+    expect(new Set(pairs.map((p) => p.left)).size).toBe(1);
+    for (const p of pairs) expect([p.label, Math.abs(p.top) < 2, p.beside]).toEqual([p.label, true, true]);
+    expect(pairs[1]!.lines).toBe(1);
     await page.keyboard.press("Escape");
     await expect(dialog).toBeHidden();
 

@@ -189,6 +189,27 @@ test.describe("an order", () => {
   });
 });
 
+test("says which link opens the payment page when the address has only a number", async ({ page }) => {
+  await open(page, `/p/quote/pay-as-guest/QUO-${DEMO.openQuoteId}`);
+  const note = page.getByRole("status");
+  await expect(note).toContainText(`QUO-${DEMO.openQuoteId} is the quote's number.`);
+  await expect(note).toContainText("the link in the email we sent about this quote");
+  await expect(page.getByRole("alert")).toHaveCount(0);
+  await expect(note.getByRole("link", { name: "Quote and Order Lookup" })).toHaveAttribute(
+    "href",
+    "/p/order-quote/search",
+  );
+  await expect(note.getByRole("link", { name: `QUO-${DEMO.openQuoteId}` })).toHaveAttribute(
+    "href",
+    `/p/quote/QUO-${DEMO.openQuoteId}`,
+  );
+  await page.setViewportSize(PHONE);
+  await page.screenshot({ path: `${SHOTS}/pay-quote-number-only-phone.png` });
+  await open(page, `/p/order/pay-as-guest/${DEMO.orderId}`);
+  await expect(page.getByRole("status")).toContainText(`ORD-${DEMO.orderId} is the order's number.`);
+  await expect(page.getByRole("alert")).toHaveCount(0);
+});
+
 test.describe("a quote", () => {
   test("shows the open quote read-only: specialist, addresses, line totals and grand total", async ({
     page,

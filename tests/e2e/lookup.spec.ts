@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { DEMO } from "../../server/seed/demo.ts";
+import { ENTER_CONTACT, ENTER_NUMBER } from "../../src/domain/lookup.ts";
 import { PORTAL } from "../../playwright.config.ts";
 import { pageWeight } from "../../scripts/bench/weight.ts";
 import { expect, test } from "./fixtures.ts";
@@ -68,6 +69,22 @@ test("says 'Record not found.' for a wrong name and for a wrong number, on a pho
   await expect(form.getByRole("button", { name: "Find" })).toBeEnabled();
   await expect(form.getByRole("alert")).toHaveText("Record not found.");
   await expect(page).toHaveURL(LOOKUP);
+});
+
+test("asks for an empty field by name and puts the cursor in it, without a search", async ({ page }) => {
+  const form = await openLookup(page);
+  let searches = 0;
+  page.on("request", (r) => void (r.url().includes("/orders-and-quotes/public/search") && searches++));
+  await form.getByRole("button", { name: "Find" }).click();
+  await expect(form.getByRole("alert")).toHaveText(`${ENTER_NUMBER} ${ENTER_CONTACT}`);
+  await expect(form.getByLabel("Quote/Order Number")).toBeFocused();
+  await expect(form.getByLabel("Quote/Order Number")).toHaveAttribute("aria-invalid", "true");
+  await page.keyboard.type(`ORD-${DEMO.orderId}`);
+  await page.keyboard.press("Enter");
+  await expect(form.getByRole("alert")).toHaveText(ENTER_CONTACT);
+  await expect(form.getByLabel("Contact Name")).toBeFocused();
+  await expect(form.getByLabel("Quote/Order Number")).not.toHaveAttribute("aria-invalid");
+  expect(searches).toBe(0);
 });
 
 test("reads 'Finding...' and cannot be pressed again while it asks", async ({ page }) => {

@@ -68,6 +68,21 @@ test.describe("public order page", () => {
       "/p/order-quote/search",
     );
     await expect(page.locator("#order-card")).toBeHidden();
+    // No thanks for an order that is not there; the message has the focus, shown as Pico's
+    // soft ring around a notice, not the browser's thin outline around the text.
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Order not found");
+    await expect(page.getByText(/Thank you/)).toHaveCount(0);
+    const alert = page.getByRole("alert");
+    await expect(alert).toBeFocused();
+    const look = await alert.evaluate((el) => {
+      const css = getComputedStyle(el);
+      return {
+        outline: css.outlineStyle,
+        ring: css.boxShadow !== "none",
+        padded: parseFloat(css.paddingLeft) > 0,
+      };
+    });
+    expect(look).toEqual({ outline: "none", ring: true, padded: true });
   });
 
   test("opens Shipment Details from a tracking number with the keyboard; Escape closes it and focus returns", async ({
@@ -250,5 +265,7 @@ test.describe("public quote page", () => {
   test("says the quote is not found for an unknown number", async ({ page }) => {
     await page.goto("/p/quote/QUO-99999");
     await expect(page.getByRole("alert")).toHaveText(NOT_FOUND_QUOTE);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Quote not found");
+    await expect(page.getByText(/Thank you/)).toHaveCount(0);
   });
 });

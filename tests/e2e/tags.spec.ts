@@ -100,6 +100,7 @@ test("an Administrator adds, renames, applies with the dialog, and deletes tags"
   await expect(create).toBeDisabled();
   await search.fill(created);
   await expect(create).toBeEnabled();
+  await expect(dialog.getByText(`No tag starts with “${created}”. Create tag adds it.`)).toBeVisible();
   await search.press("Enter");
   await expect(dialog.getByRole("checkbox", { name: created })).toBeChecked();
   await search.fill("");
@@ -164,4 +165,21 @@ test("a Viewer sees the tags read-only", async ({ page }) => {
   await expect(page.getByRole("form", { name: "Add tags" })).toHaveCount(0);
   await expect(deviceRow(page)).toContainText("Freezer");
   await page.screenshot({ path: shot("viewer"), fullPage: true });
+});
+
+test("shows the tag search's whole placeholder on a 390 px phone", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInAs(page, "admin@example.com");
+  await openTagsPage(page);
+  const dialog = await openDialog(page);
+  const search = dialog.getByRole("searchbox", { name: "Search tags" });
+  await page.screenshot({ path: shot("dialog-phone") });
+  const { text, room } = await search.evaluate((el: HTMLInputElement) => {
+    const css = getComputedStyle(el);
+    const pen = document.createElement("canvas").getContext("2d")!;
+    pen.font = css.font;
+    const inner = el.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight);
+    return { text: pen.measureText(el.placeholder).width, room: inner };
+  });
+  expect(text).toBeLessThanOrEqual(room);
 });

@@ -12,12 +12,16 @@ import { COLD_TEMP, MAC, NOW_S, useIngestApp } from "./ingestKit.ts";
  * /healthz to tens of seconds on PGlite. Pushes are now limited per device key.
  */
 
-/** A push with the most readings a push may carry (2000). */
+/**
+ * A push with the most readings a push may carry (2000). Every offset of the flood (0-99)
+ * stays inside the accepted window (the last 7 days, never the future): which pushes the
+ * limiter lets in varies from run to run, and each of them must be valid.
+ */
 const biggest = (offset: number) => ({
   macAddress: MAC,
   readings: Array.from({ length: 2000 }, (_, i) => ({
     channelKey: COLD_TEMP,
-    time: NOW_S - 86_400 + offset * 2000 + i,
+    time: NOW_S - 6 * 86_400 + offset * 2000 + i,
     value: 20 + (i % 100) / 10,
   })),
 });
