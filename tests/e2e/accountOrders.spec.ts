@@ -191,6 +191,13 @@ test.describe("signed-in quotes and orders", () => {
     await shot(page, "order-cancelled");
   });
 
+  test("a quote with nothing to ship offers no shipping address to edit", async ({ page }) => {
+    await signInAs(page, "admin@example.com");
+    await page.goto("/s/quotes/details/QUO-1004");
+    await expect(page.getByRole("button", { name: "Edit Billing Address" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Edit Shipping Address" })).toHaveCount(0);
+  });
+
   test("an order with nothing to ship shows no shipping tracker in its page or the list", async ({
     page,
   }) => {
