@@ -342,7 +342,7 @@ test.describe("the signed-in device page as an Administrator", () => {
     for (const [item, title] of [
       ["Update Location", "Update Location"],
       ["Manage Public Link", "Public Link"],
-      ["Download Device Data", "Download Device Data"],
+      ["Download Device Data", "Download Data"],
     ] as const) {
       await page.keyboard.press("Enter");
       await expect(page.getByRole("button", { name: item })).toBeVisible();
