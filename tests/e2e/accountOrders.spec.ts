@@ -40,6 +40,12 @@ test.describe("signed-in quotes and orders", () => {
     await expect(page.getByRole("note").filter({ hasText: "not shipped yet" })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Shipping Address" })).toBeVisible();
     await shot(page, "order-details");
+    // Each payment has its receipt, as the guest page has.
+    const receipt = page.getByRole("link", { name: "PDF receipt of this payment" }).first();
+    await expect(receipt).toHaveAttribute("href", /\/api\/v1\/orders\/5003\/receipt\/\d+$/);
+    const download = page.waitForEvent("download");
+    await receipt.click();
+    expect((await download).suggestedFilename()).toMatch(/^receipt-ORD-5003-\d+\.pdf$/);
 
     await page
       .getByRole("button", { name: /^Track shipment/ })
