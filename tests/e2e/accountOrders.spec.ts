@@ -186,7 +186,7 @@ test.describe("signed-in quotes and orders", () => {
       table.getByRole("row").filter({ hasText: number }).locator('td[data-label="Balance Due"]');
     await expect(balance("ORD-5005")).toHaveText("Cancelled");
     await expect(balance("ORD-5008")).toHaveText("Refunded");
-    await expect(balance("ORD-5003")).toHaveText("$762.12");
+    await expect(balance("ORD-5003")).toHaveText("$845.72");
 
     await page.goto("/s/order/details/5005");
     const summary = page.getByLabel("Order summary");
