@@ -1,9 +1,10 @@
 // `npm run seed`: empties the database named by the environment and seeds the demo data.
 // Stop the server first when it uses the embedded database (PGlite allows one process).
 import { mkdirSync } from "node:fs";
+import { sql } from "drizzle-orm";
 import { parseConfig } from "../server/config.ts";
 import { openDatabase } from "../server/db/client.ts";
-import { fillHistory } from "../server/seed/history.ts";
+import { fillHistory, historyProgressText } from "../server/seed/history.ts";
 import { emptyDatabase, seedDemo } from "../server/seed/index.ts";
 import { refuseTestCost } from "../server/services/passwords.ts";
 
@@ -22,7 +23,8 @@ await seedDemo(database.db, { now, sampleDays: config.demoSampleDays });
 await fillHistory(database.db, {
   now,
   sampleDays: config.demoSampleDays,
-  onProgress: (done, total) => process.stdout.write(`\r  report history: ${done}/${total} days`),
+  onProgress: (p) => process.stdout.write(`\r${historyProgressText(p)}\x1b[K`),
+  checkpoint: database.kind === "pglite" ? () => database.db.execute(sql`checkpoint`) : undefined,
 });
 await database.close();
-console.log("Done.");
+console.log("\nDone.");

@@ -1,5 +1,6 @@
 import { DEMO, DEMO_PASSWORD, DEMO_USERS, OTHER_SUBSCRIPTION_USER } from "./seed/demo.ts";
 import { ROLE_INFO } from "../src/domain/roles.ts";
+import { type HistoryProgress, historyProgressText } from "./seed/history.ts";
 
 export interface BannerInput {
   origin: string;
@@ -8,6 +9,8 @@ export interface BannerInput {
   smtp: boolean;
   /** The loopback origin where /dev/mailbox answers; null when the server is not on loopback. */
   mailbox: string | null;
+  /** Whether each request is written as a JSON line below the banner (LOG_REQUESTS). */
+  requestLog: boolean;
 }
 
 const DEMO_SCOPE = {
@@ -16,7 +19,7 @@ const DEMO_SCOPE = {
 };
 
 /** What `npm start` prints: where the portal is, the demo links and the demo sign-ins. */
-export function banner({ origin, demo, smtp, mailbox }: BannerInput): string {
+export function banner({ origin, demo, smtp, mailbox, requestLog }: BannerInput): string {
   const lines = [`Portal ready on ${origin}`];
   if (demo === "off") return lines.join("\n");
   lines.push(
@@ -43,6 +46,9 @@ export function banner({ origin, demo, smtp, mailbox }: BannerInput): string {
     `  ${"Administrator".padEnd(14)} ${OTHER_SUBSCRIPTION_USER.email}   (another subscription)`,
     "",
     mailLine(smtp, mailbox),
+    requestLog
+      ? "Request log: a JSON line per request follows (LOG_REQUESTS=0 turns it off)."
+      : "Request log: off, so these links stay on screen (LOG_REQUESTS=1 writes a JSON line per request).",
   );
   return lines.join("\n");
 }
@@ -52,4 +58,30 @@ function mailLine(smtp: boolean, mailbox: string | null): string {
   if (smtp) return `${mail} is sent through SMTP_URL.`;
   if (mailbox) return `${mail} waits in the outbox: ${mailbox}/dev/mailbox (this computer only)`;
   return `${mail} waits in the outbox table: set SMTP_URL, or listen on a loopback HOST to read /dev/mailbox.`;
+}
+
+/** Where start-up text goes: a terminal (one line rewritten in place) or a pipe or file. */
+export interface Out {
+  isTTY?: boolean;
+  write(text: string): unknown;
+}
+
+/**
+ * Prints the background history fill under the banner without pushing it away: on a terminal
+ * one line that updates in place, elsewhere a line at each quarter; then one line when done.
+ */
+export function historyReporter(out: Out) {
+  let shown = -1;
+  return {
+    progress(p: HistoryProgress) {
+      if (out.isTTY) return void out.write(`\r${historyProgressText(p)}\x1b[K`);
+      const quarter = Math.floor((p.done / Math.max(1, p.total)) * 4);
+      if (quarter > shown && quarter < 4) out.write(`${historyProgressText(p)}\n`);
+      shown = quarter;
+    },
+    done(days: number) {
+      const text = `Demo report history complete: minute readings of the report's sensors back ${days} days.`;
+      out.write(out.isTTY ? `\r${text}\x1b[K\n` : `${text}\n`);
+    },
+  };
 }

@@ -113,8 +113,12 @@ export function parseConfig(env: Record<string, string | undefined>) {
     allowedHosts: e.ALLOWED_HOSTS,
     /** Lets GET /metrics answer other computers that send it as a Bearer token (loopback always may). */
     metricsToken: e.METRICS_TOKEN,
-    /** One JSON line per request on stdout: on by default, off under Vitest (VITEST is set there). */
-    logRequests: e.LOG_REQUESTS ?? !process.env["VITEST"],
+    /**
+     * One JSON line per request on stdout: on by default; off under Vitest (VITEST is set there)
+     * and in the local demo (DEMO unset), whose simulator's pushes would scroll the start
+     * banner's demo links off the screen within a minute.
+     */
+    logRequests: e.LOG_REQUESTS ?? (!process.env["VITEST"] && !(demo && e.DEMO === undefined)),
     /**
      * How long an anonymous public read (public order, report, chart data) is reused: 1 s by
      * default, 0 turns it off. Off under Vitest, whose tests rewrite the database between

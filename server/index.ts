@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync } from "node:fs";
+import { sql } from "drizzle-orm";
 import { serve, type WebSocketServerLike } from "@hono/node-server";
 import { WebSocketServer } from "ws";
 import { buildApp } from "./app.ts";
-import { banner } from "./banner.ts";
+import { banner, historyReporter } from "./banner.ts";
 import { type Config, parseConfig, runtimeConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { dialHost, isLoopbackListen, isWildcardAddress } from "./http/hostNames.ts";
@@ -107,7 +108,13 @@ const server = serve({ fetch: fetchWhileUp, port: config.port, hostname: config.
   const listensLocally = isLoopbackListen(config.host) || isWildcardAddress(config.host);
   const demo = !config.demo ? "off" : config.demoLocalOnly ? "local" : "shared";
   console.log(
-    banner({ origin, demo, smtp: Boolean(config.smtpUrl), mailbox: listensLocally ? local : null }),
+    banner({
+      origin,
+      demo,
+      smtp: Boolean(config.smtpUrl),
+      mailbox: listensLocally ? local : null,
+      requestLog: config.logRequests,
+    }),
   );
   if (config.demo) history = fillDemoHistory();
   if (config.simulator) {
@@ -124,19 +131,17 @@ let history: Promise<void> = Promise.resolve();
 
 /** The demo's year of report history is written while the portal already answers. */
 async function fillDemoHistory() {
-  let shown = -1;
+  const report = historyReporter(process.stdout);
   try {
     await fillHistory(database.db, {
       now: new Date(),
       sampleDays: config.demoSampleDays,
       stopped: () => stopping,
-      onProgress: (done, total) => {
-        const step = Math.floor((done / total) * 10);
-        if (step > shown) console.log(`Demo report history: ${done} of ${total} days written.`);
-        shown = step;
-      },
+      onProgress: report.progress,
+      // PGlite (single-user Postgres) never checkpoints by itself; PostgreSQL does.
+      checkpoint: database.kind === "pglite" ? () => database.db.execute(sql`checkpoint`) : undefined,
     });
-    if (!stopping) console.log("Demo report history complete.");
+    if (!stopping) report.done(config.demoSampleDays);
   } catch (e) {
     if (!stopping) console.error(JSON.stringify({ level: "error", what: "demo history", error: String(e) }));
   }

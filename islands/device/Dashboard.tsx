@@ -9,6 +9,7 @@ import {
   type TemperatureRow,
 } from "../../src/domain/dashboard.ts";
 import { $devicePrefs } from "../../src/stores/device.ts";
+import { usesPublicDeviceRoute } from "../../src/domain/device.ts";
 import { $deviceLive } from "../../src/stores/deviceLive.ts";
 import { $alarmIndex } from "../../src/stores/alerts.ts";
 import { HiddenSensors } from "./HiddenSensors.tsx";
@@ -67,7 +68,8 @@ export function Dashboard({ device }: { device: DeviceDetails }) {
     setSettingsOpen(true);
   };
   const ramax = isRamax(device.general.deviceType);
-  const sections = dashboard(device.sensors, scale, now, ramax);
+  const standalone = usesPublicDeviceRoute(device.general.deviceType);
+  const sections = dashboard(device.sensors, scale, now, ramax, standalone);
   return (
     <section className="device-dashboard" aria-labelledby="device-dashboard-title">
       <h2 id="device-dashboard-title">Sensors</h2>

@@ -3,7 +3,12 @@ import { useEffect } from "react";
 import type { AccountOrder } from "../../src/api/accountOrders.ts";
 import { poDisplay } from "../../src/domain/order.ts";
 import { remainingItemsNoted, shipsNothing } from "../../src/domain/orderShown.ts";
-import { $accountOrder, dismissRecordError, loadAccountOrder } from "../../src/stores/accountOrders.ts";
+import {
+  $accountOrder,
+  accountReceiptLink,
+  dismissRecordError,
+  loadAccountOrder,
+} from "../../src/stores/accountOrders.ts";
 import { $paidOrderId, shownBillingStatus } from "../../src/stores/orderPay.ts";
 import { $placedOrder } from "../../src/stores/quotePlaced.ts";
 import { $router, loadUnlessStarted } from "../../src/stores/router.ts";
@@ -98,7 +103,11 @@ function OrderView({ order, shipments }: { order: AccountOrder; shipments: Shipm
       <AddressCards shipping={order.shippingAddress} billing={order.billingAddress} />
       <LineItems items={order.orderLineItemList} currency={currency} />
       <OrderTotals order={order} />
-      <PaymentHistory payments={order.payments} currency={currency} />
+      <PaymentHistory
+        payments={order.payments}
+        currency={currency}
+        receiptHref={(paymentId) => accountReceiptLink(order.id, paymentId)}
+      />
       <OrderPay order={order} />
     </section>
   );

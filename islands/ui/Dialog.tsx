@@ -1,4 +1,4 @@
-import { useId, useLayoutEffect, useRef, type ReactNode } from "react";
+import { useId, useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from "react";
 
 /** A dialog must have a name: its own title, or the id of a heading inside it. */
 type Label = { title: string; labelledBy?: never } | { labelledBy: string; title?: never };
@@ -12,9 +12,36 @@ export type DialogProps = Label & {
   footer?: ReactNode;
 };
 
+const FOCUSABLE = "a[href], button, input, select, textarea, [tabindex]:not([tabindex='-1'])";
+
+/**
+ * Tab from the last control goes to the first, Shift+Tab from the first to the last. A modal
+ * <dialog> alone lets Tab leave for the browser's own controls once a loop, which a person
+ * sees as the focus dropping off the page.
+ */
+function keepTabInside(e: KeyboardEvent<HTMLDialogElement>) {
+  if (e.key !== "Tab" || e.defaultPrevented) return;
+  const stops = [...e.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+    (el) => !el.matches(":disabled") && el.getClientRects().length > 0,
+  );
+  const [first, last] = [stops[0], stops.at(-1)];
+  if (!first || !last) return;
+  const at = document.activeElement;
+  const to = e.shiftKey
+    ? at === first || !stops.includes(at as HTMLElement)
+      ? last
+      : null
+    : at === last
+      ? first
+      : null;
+  if (!to) return;
+  e.preventDefault();
+  to.focus();
+}
+
 /**
  * A modal on the native <dialog>: showModal() makes the page behind inert and keeps focus
- * inside; Escape and the close button close it; focus goes back to what opened it.
+ * inside (with keepTabInside, round and round); Escape and the close button close it; focus goes back to what opened it.
  * The content mounts only while open, so a form in it starts fresh each time.
  */
 export function Dialog({ open, onClose, children, footer, title, labelledBy }: DialogProps) {
@@ -54,7 +81,13 @@ export function Dialog({ open, onClose, children, footer, title, labelledBy }: D
     // oxlint-disable-next-line react-hooks/exhaustive-deps -- close reads refs only
   }, [open]);
   return (
-    <dialog ref={ref} aria-labelledby={labelledBy ?? titleId} onCancel={close} onClose={closed}>
+    <dialog
+      ref={ref}
+      aria-labelledby={labelledBy ?? titleId}
+      onCancel={close}
+      onClose={closed}
+      onKeyDown={keepTabInside}
+    >
       {open && (
         <article>
           <header>

@@ -1,4 +1,5 @@
 import type { Stats } from "../../src/api/session.ts";
+import { dataAgeText } from "../../src/domain/plan.ts";
 
 type Key = keyof Stats;
 const ROWS: [label: string, count: Key, limit: Key][] = [
@@ -32,9 +33,7 @@ export function Usage({ stats }: { stats: Stats }) {
         ))}
         <tr>
           <th scope="row">Data kept</th>
-          <td colSpan={2}>
-            {stats.dataAgeLimitValue} {String(stats.dataAgeLimitUnit ?? "").toLowerCase()}(s)
-          </td>
+          <td colSpan={2}>{dataAgeText(stats)}</td>
         </tr>
       </tbody>
     </table>

@@ -117,6 +117,7 @@ export const ACCESS = {
   // Signed-in quote and order pages (issue 11): every role reads its subscription's records.
   "GET /api/v1/orders": session("order.view"),
   "GET /api/v1/orders/:orderId": session("order.view"),
+  "GET /api/v1/orders/:orderId/receipt/:paymentId": session("order.view"),
   "GET /api/v1/shipments/shipment-list/order/:orderId": session("order.view"),
   "GET /api/v1/quotes": session("quote.view"),
   "GET /api/v1/quotes/:quoteId": session("quote.view"),

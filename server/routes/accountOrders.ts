@@ -13,8 +13,11 @@ import { publicOrderPath } from "../../src/domain/paths.ts";
 import { roleMay } from "../../src/domain/permissions.ts";
 import type { RoleId } from "../../src/domain/roles.ts";
 import { reply } from "../http/reply.ts";
+import { privateResponse } from "../http/headers.ts";
+import { sendReceipt } from "./guestPayments.ts";
 import {
   getAccountOrder,
+  getAccountPaymentReceipt,
   getAccountQuote,
   getAccountShipmentList,
   LIST_LIMIT,
@@ -76,6 +79,9 @@ export function accountOrderRoutes(deps: Deps) {
         },
       });
     })
+    .get(getAccountPaymentReceipt.path, guard(getAccountPaymentReceipt, deps), privateResponse, async (c) =>
+      sendReceipt(c, await ownOrder(c), c.req.param("paymentId")),
+    )
     .get(getAccountShipmentList.path, guard(getAccountShipmentList, deps), async (c) => {
       const record = await ownOrder(c);
       return reply(c, getAccountShipmentList, { shipmentList: await orderShipments(db, record.row.id) });

@@ -1,7 +1,7 @@
 import { Hono, type Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ApiError, NOT_FOUND } from "../core/errors.ts";
-import { orderByRef } from "../data/orders.ts";
+import { orderByRef, type OrderRecord } from "../data/orders.ts";
 import type { StoredAnswer } from "../data/paymentAttempts.ts";
 import { quoteByToken } from "../data/quotes.ts";
 import type { Deps } from "../deps.ts";
@@ -52,27 +52,33 @@ export function guestPaymentRoutes(deps: Deps) {
       if (!quote) throw new ApiError(404, NOT_FOUND);
       return send(c, await payOnce(deps, quotePlan(deps, quote, input, ip(c))));
     })
-    .get(getPaymentReceipt.path, guard(getPaymentReceipt, deps), privateResponse, async (c) => {
-      const order = await orderOf(deps, c.req.param("ref"));
-      const paymentId = c.req.param("paymentId");
-      const payment = order?.payments.find((p) => String(p.id) === paymentId);
-      if (!order || !payment) throw new ApiError(404, NOT_FOUND);
-      const orderNumber = `${ORDER_PREFIX}${order.row.id}`;
-      const pdf = await receiptPdf({
-        orderNumber,
-        paymentId: payment.id,
-        amount: payment.amount,
-        currency: payment.currency,
-        paidWith:
-          payment.cardBrand && payment.cardLast4
-            ? cardText({ brand: payment.cardBrand, last4: payment.cardLast4 })
-            : payment.method,
-        paidAt: payment.createdAt,
-        reference: payment.gatewayReference ?? "-",
-      });
-      return c.body(new Uint8Array(pdf), 200, {
-        "Content-Type": "application/pdf",
-        "Content-Disposition": `attachment; filename="receipt-${orderNumber}-${payment.id}.pdf"`,
-      });
-    });
+    .get(getPaymentReceipt.path, guard(getPaymentReceipt, deps), privateResponse, async (c) =>
+      sendReceipt(c, await orderOf(deps, c.req.param("ref")), c.req.param("paymentId")),
+    );
+}
+
+/**
+ * One payment's receipt as a PDF download, for the guest's order link and for a member's
+ * signed-in order page alike; an order or payment not there is a 404.
+ */
+export async function sendReceipt(c: Context, order: OrderRecord | null, paymentId: string | undefined) {
+  const payment = order?.payments.find((p) => String(p.id) === paymentId);
+  if (!order || !payment) throw new ApiError(404, NOT_FOUND);
+  const orderNumber = `${ORDER_PREFIX}${order.row.id}`;
+  const pdf = await receiptPdf({
+    orderNumber,
+    paymentId: payment.id,
+    amount: payment.amount,
+    currency: payment.currency,
+    paidWith:
+      payment.cardBrand && payment.cardLast4
+        ? cardText({ brand: payment.cardBrand, last4: payment.cardLast4 })
+        : payment.method,
+    paidAt: payment.createdAt,
+    reference: payment.gatewayReference ?? "-",
+  });
+  return c.body(new Uint8Array(pdf), 200, {
+    "Content-Type": "application/pdf",
+    "Content-Disposition": `attachment; filename="receipt-${orderNumber}-${payment.id}.pdf"`,
+  });
 }

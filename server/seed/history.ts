@@ -14,6 +14,8 @@ const HOUR = 3_600_000;
 const CHUNK_DAYS = 1;
 const PAUSE_MS = 20;
 const pause = () => new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+/** A chunk writes ~0.4 MB of WAL: a checkpoint every 60 keeps it under PGlite's 64 MB (db/client.ts). */
+const CHECKPOINT_CHUNKS = 60;
 /** Rollups of older samples are rebuilt a day at a time, on whole three-hour buckets. */
 const BACKFILL_SECONDS = 86_400;
 const ALIGN_SECONDS = 10_800;
@@ -154,6 +156,22 @@ async function rollUpUncovered(db: Db, events: Events | null, opts: { stopped?: 
   }
 }
 
+/** Where a fill is: day `day` of `days` of channel `channel` of `channels`; `done` of `total` channel-days in all. */
+export interface HistoryProgress {
+  channel: number;
+  channels: number;
+  day: number;
+  days: number;
+  done: number;
+  total: number;
+}
+
+/** The progress as one line a person can read: what is counted, and how far in all. */
+export function historyProgressText(p: HistoryProgress): string {
+  const percent = p.total ? Math.floor((p.done / p.total) * 100) : 100;
+  return `Demo report history: sensor channel ${p.channel} of ${p.channels}, day ${p.day} of ${p.days} (${percent}% in all)`;
+}
+
 /**
  * Fills the report channels' minute history back to `sampleDays` before `now`, a day at a
  * time, newest first, each day with the demo's events and its rollups in one transaction. It
@@ -166,9 +184,15 @@ export async function fillHistory(
   opts: {
     now: Date;
     sampleDays: number;
-    onProgress?: (daysDone: number, daysTotal: number) => void;
+    onProgress?: (progress: HistoryProgress) => void;
     /** Asked between chunks: a stopping server ends the fill there (the next start resumes). */
     stopped?: () => boolean;
+    /**
+     * Run every CHECKPOINT_CHUNKS chunks and at the end (PGlite's CHECKPOINT): PGlite runs
+     * Postgres in single-user mode, which never checkpoints by itself, so without it every
+     * WAL segment of the fill stays on disk (480 MB for the year of history).
+     */
+    checkpoint?: (() => Promise<unknown>) | undefined;
   },
 ) {
   const seedEnd = await seededAt(db);
@@ -186,6 +210,8 @@ export async function fillHistory(
   const target = Math.floor(opts.now.getTime() / 60_000) * 60_000 - opts.sampleDays * DAY;
   // The year of history goes into monthly partitions, not the default one (created up front).
   await ensureSamplePartitionsBetween(db, new Date(target), opts.now);
+  const todo: { id: number; shape: (typeof REPORT_CHANNELS)[number]["shape"]; end: number; days: number }[] =
+    [];
   for (const rc of REPORT_CHANNELS) {
     const id = found.find((f) => f.key === rc.key)?.id;
     if (id === undefined) continue;
@@ -193,21 +219,38 @@ export async function fillHistory(
       db,
       sql`select min(time) as earliest from samples where channel_id = ${id}`,
     );
-    let end = row?.earliest
+    const end = row?.earliest
       ? new Date(row.earliest).getTime()
       : Math.floor(opts.now.getTime() / 60_000) * 60_000;
-    const total = Math.max(0, Math.ceil((end - target) / DAY));
+    todo.push({ id, shape: rc.shape, end, days: Math.max(0, Math.ceil((end - target) / DAY)) });
+  }
+  const total = todo.reduce((sum, t) => sum + t.days, 0);
+  let before = 0;
+  let chunks = 0;
+  for (const [i, { id, shape, days: channelDays, ...t }] of todo.entries()) {
+    let end = t.end;
     while (end > target && !opts.stopped?.()) {
       const days = Math.min(CHUNK_DAYS, (end - target) / DAY);
       const from = end - days * DAY;
       await inTransaction(db, async (tx) => {
-        await seedSamples(tx, id, rc.shape, { end: new Date(end), days, stepMinutes: 1 });
+        await seedSamples(tx, id, shape, { end: new Date(end), days, stepMinutes: 1 });
         if (events) await applyEvents(tx, events, [id], from, end);
         await rollUpRange(tx, [id], from / 1000, end / 1000);
       });
       await pause();
+      if (++chunks % CHECKPOINT_CHUNKS === 0) await opts.checkpoint?.();
       end = from;
-      opts.onProgress?.(total - Math.max(0, Math.ceil((end - target) / DAY)), total);
+      const day = channelDays - Math.max(0, Math.ceil((end - target) / DAY));
+      opts.onProgress?.({
+        channel: i + 1,
+        channels: todo.length,
+        day,
+        days: channelDays,
+        done: before + day,
+        total,
+      });
     }
+    before += channelDays;
   }
+  if (chunks) await opts.checkpoint?.();
 }

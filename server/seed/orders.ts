@@ -10,11 +10,15 @@ import {
 import { cents, subtotal as sumOf } from "../../src/domain/index.ts";
 import { demoToken } from "./demo.ts";
 import { line } from "./products.ts";
+import { CLOSED_QUOTE_ITEMS } from "./quotes.ts";
 
 const DAY = 86_400_000;
 type ShipmentSpec = { delivered: boolean; daysAgo: number; lines: number[] };
+type Line = ReturnType<typeof line>;
 interface OrderSpec {
   id: number;
+  /** What the order sells: products, quantities and discounts differ, and so do the totals. */
+  lines: readonly Line[];
   shipping: string;
   payment: string;
   paidShare: number;
@@ -25,9 +29,10 @@ interface OrderSpec {
 
 /** One order per payment status, across every shipping status, with shipments and carrier activity. */
 const ORDER_SPECS: OrderSpec[] = [
-  { id: 5001, shipping: "Received", payment: "Open", paidShare: 0, shipments: [] },
+  { id: 5001, lines: CLOSED_QUOTE_ITEMS, shipping: "Received", payment: "Open", paidShare: 0, shipments: [] },
   {
     id: 5002,
+    lines: [line("RA12-BS", 1), line("WS-TH", 8, "10%"), line("CBL-10", 2)],
     shipping: "Shipped",
     payment: "Invoiced",
     paidShare: 0,
@@ -36,6 +41,7 @@ const ORDER_SPECS: OrderSpec[] = [
   },
   {
     id: 5003,
+    lines: [line("RA12-BS", 1), line("WS-TH", 4, "10%"), line("WS-T", 2)],
     shipping: "Shipped",
     payment: "Part Paid",
     paidShare: 0.5,
@@ -47,26 +53,71 @@ const ORDER_SPECS: OrderSpec[] = [
   },
   {
     id: 5004,
+    lines: [line("WS-TH", 12, "15%"), line("CBL-10", 6), line("SUB-PRO-1Y", 1)],
     shipping: "Delivered",
     payment: "Paid",
     paidShare: 1,
     shipments: [{ delivered: true, daysAgo: 20, lines: [0, 1, 2] }],
   },
-  { id: 5005, shipping: "Cancelled", payment: "Cancelled", paidShare: 0, shipments: [] },
-  { id: 5006, shipping: "Hold", payment: "Hold", paidShare: 0, shipments: [] },
-  { id: 5007, shipping: "Open", payment: "New", paidShare: 0, shipments: [] },
+  {
+    id: 5005,
+    lines: [line("RA12-BS", 2), line("WS-TH", 10, "10%")],
+    shipping: "Cancelled",
+    payment: "Cancelled",
+    paidShare: 0,
+    shipments: [],
+  },
+  {
+    id: 5006,
+    lines: [line("WS2-WF", 4), line("CBL-10", 2, "$5")],
+    shipping: "Hold",
+    payment: "Hold",
+    paidShare: 0,
+    shipments: [],
+  },
+  {
+    id: 5007,
+    lines: [line("RA8-BS", 1), line("WS-T", 2)],
+    shipping: "Open",
+    payment: "New",
+    paidShare: 0,
+    shipments: [],
+  },
   {
     id: 5008,
+    lines: [line("WS2-WF", 2), line("WS-T", 5), line("CBL-10", 3)],
     shipping: "Delivered",
     payment: "Refunded",
     paidShare: 0,
     shipments: [{ delivered: true, daysAgo: 40, lines: [0, 1, 2] }],
   },
-  { id: 5009, shipping: "No Shipment", payment: "Closed", paidShare: 1, shipments: [] },
-  { id: 5010, shipping: "Received", payment: "Pending", paidShare: 1, shipments: [] },
-  { id: 5011, shipping: "Received", payment: "Dead", paidShare: 0, shipments: [] },
+  {
+    id: 5009,
+    lines: [line("SUB-PRO-1Y", 1), line("DATA-API", 1, "$25")],
+    shipping: "No Shipment",
+    payment: "Closed",
+    paidShare: 1,
+    shipments: [],
+  },
+  {
+    id: 5010,
+    lines: [line("WS-TH", 5), line("CO2-S", 1, "5%")],
+    shipping: "Received",
+    payment: "Pending",
+    paidShare: 1,
+    shipments: [],
+  },
+  {
+    id: 5011,
+    lines: [line("RAMAX-C", 1), line("WA-4", 2), line("CO2-S", 2)],
+    shipping: "Received",
+    payment: "Dead",
+    paidShare: 0,
+    shipments: [],
+  },
   {
     id: 5012,
+    lines: [line("RA8-BS", 1), line("WS-TH", 6, "5%"), line("CBL-10", 2)],
     shipping: "Shipped",
     payment: "Open",
     paidShare: 0,
@@ -74,7 +125,14 @@ const ORDER_SPECS: OrderSpec[] = [
     sub: "northwind",
   },
 ];
-const LINES = [line("RA12-BS", 1), line("WS-TH", 4, "10%"), line("CBL-10", 2, "$5")];
+/** Sales tax of the ship-to region: Massachusetts 6.25 %, Ontario 13 % (reference.ts). */
+const TAX_RATE = { acme: 0.0625, northwind: 0.13 };
+const SERVICES = new Set<string>(["SUB-PRO-1Y", "DATA-API"]);
+/** UPS Ground as reference.ts prices it: a base and a price per item; nothing to ship, nothing. */
+function groundShipping(lines: readonly Line[]) {
+  const items = lines.filter((l) => !SERVICES.has(l.productNumber)).reduce((n, l) => n + l.quantity, 0);
+  return cents(items ? 1495 + 250 * items : 0);
+}
 
 /** Seeds the orders; addresses come from the quote seed. */
 export async function seedOrders(
@@ -88,9 +146,9 @@ export async function seedOrders(
     const firstShip = o.shipments.length
       ? new Date(now.getTime() - Math.max(...o.shipments.map((s) => s.daysAgo)) * DAY)
       : null;
-    const subtotal = sumOf(LINES);
-    const tax = cents(subtotal * 0.0625),
-      shippingAmount = cents(2995);
+    const subtotal = sumOf(o.lines);
+    const tax = cents(subtotal * TAX_RATE[nw ? "northwind" : "acme"]),
+      shippingAmount = groundShipping(o.lines);
     await db.insert(orders).values({
       id: o.id,
       subscriptionId: nw ? ids.northwindId : ids.acmeId,
@@ -116,7 +174,7 @@ export async function seedOrders(
     });
     const lineRows = await db
       .insert(orderLineItems)
-      .values(LINES.map((l) => ({ ...l, orderId: o.id })))
+      .values(o.lines.map((l) => ({ ...l, orderId: o.id })))
       .returning();
     if (o.paidShare > 0) {
       await db.insert(payments).values({

@@ -1,6 +1,7 @@
 import type { Db } from "../db/client.ts";
 import { addresses, quoteLineItems, quotes } from "../db/schema/index.ts";
 import { cents } from "../../src/domain/brand.ts";
+import { subtotal } from "../../src/domain/index.ts";
 import { demoHexToken } from "./demo.ts";
 import { line } from "./products.ts";
 
@@ -42,7 +43,16 @@ const NW_SHIP = {
   phoneNumber: "416-555-0190",
 };
 
-const ITEMS = [line("RA12-BS", 1), line("WS-TH", 6, "10%"), line("SUB-PRO-1Y", 1, "$50")];
+/** What each quote sells: different products and quantities, so no two totals agree. */
+const ITEMS = {
+  1001: [line("RA12-BS", 1), line("WS-TH", 6, "10%"), line("SUB-PRO-1Y", 1, "$50")],
+  /** Ordered: the lines of order 5001 (orders.ts). */
+  1002: [line("RA8-BS", 1), line("WS-T", 3), line("CBL-10", 1)],
+  1003: [line("RAMAX-C", 1), line("WA-4", 3), line("CBL-10", 4, "$10")],
+  1004: [line("DATA-API", 1)],
+  1005: [line("RA8-BS", 1), line("WS-T", 4, "5%")],
+};
+export const CLOSED_QUOTE_ITEMS = ITEMS[1002];
 
 /** Inserts an address and returns its id. */
 export async function address(
@@ -92,8 +102,9 @@ export async function seedQuotes(db: Db, now: Date, acmeId: number, northwindId:
       status: "Closed",
       createdAt: new Date(now.getTime() - 60 * DAY),
       expiresAt: new Date(now.getTime() - 30 * DAY),
-      tax: cents(9800),
-      shippingCost: cents(1495),
+      // Massachusetts' 6.25 % of the subtotal; Ground for five items.
+      tax: cents(subtotal(ITEMS[1002]) * 0.0625),
+      shippingCost: cents(1495 + 250 * 5),
       shippingCarrier: "UPS",
       shippingMethod: "Ground",
       orderId: 5001,
@@ -138,7 +149,7 @@ export async function seedQuotes(db: Db, now: Date, acmeId: number, northwindId:
   ];
   for (const q of rows) {
     await db.insert(quotes).values({ ...q, publicToken: demoHexToken(`quote-${q.id}`) });
-    const items = q.id === 1004 ? [line("DATA-API", 1)] : ITEMS;
+    const items = ITEMS[q.id as keyof typeof ITEMS];
     await db
       .insert(quoteLineItems)
       .values(items.map((i) => ({ ...i, quoteId: q.id, currency: "currency" in q ? q.currency : 1 })));

@@ -121,3 +121,14 @@ export const getAccountShipmentList = endpoint({
   response: z.object({ shipmentList: z.array(ShipmentSchema) }),
   summary: "An order's shipments, for a member of the order's subscription.",
 });
+
+/** A payment's receipt PDF for a member of the order's subscription (the answer is the file). */
+export const getAccountPaymentReceipt = endpoint({
+  method: "get",
+  path: "/api/v1/orders/:orderId/receipt/:paymentId",
+  host: "api",
+  body: "none",
+  request: undefined,
+  response: z.string(),
+  summary: "A payment's receipt as application/pdf, for a member of the order's subscription.",
+});

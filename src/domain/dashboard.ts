@@ -177,13 +177,15 @@ const RAMAX_TITLES: Partial<Record<SensorKind, string>> = { base: "Controller", 
 
 /**
  * The dashboard's sections (empty ones left out), titled for the RAMAX panel when `ramax`;
- * hidden groups are listed by hiddenGroups instead.
+ * hidden groups are listed by hiddenGroups instead. A `standalone` device (a type not
+ * beginning with RA, such as a WS2 Wi-Fi sensor) is no base station: its own unit is "Sensor".
  */
 export function dashboard(
   sensors: readonly DashSensor[],
   scale: TemperatureScale,
   now: EpochSeconds,
   ramax = false,
+  standalone = false,
 ): Section[] {
   let port = 0;
   const cards = sensors.flatMap((s) =>
@@ -193,7 +195,7 @@ export function dashboard(
   );
   return SECTIONS.map(({ kind, title }) => ({
     kind,
-    title: (ramax && RAMAX_TITLES[kind]) || title,
+    title: (ramax && RAMAX_TITLES[kind]) || (standalone && kind === "base" && "Sensor") || title,
     cards: mutedLast(cards.filter((c) => c.kind === kind)),
   })).filter((section) => section.cards.length > 0);
 }

@@ -67,13 +67,19 @@ export function oldestAllowed(
   return limit === null ? null : ((now - limit) as EpochSeconds);
 }
 
-/** Why a range ending before the oldest allowed time is refused: "… keeps 2 years of data …". */
-export function dataAgeMessage(limits: Readonly<Record<string, unknown>>): string {
+/** The plan's data age in words: "2 years", "1 month", "30 days"; "No limit" without one. */
+export function dataAgeText(limits: Readonly<Record<string, unknown>>): string {
+  if (dataAgeLimitSeconds(limits) === null) return "No limit";
   const value = Number(limits["dataAgeLimitValue"]);
   const unit = String(limits["dataAgeLimitUnit"] ?? "")
     .toLowerCase()
     .replace(/s$/, "");
-  return `Your subscription plan keeps ${value} ${unit}${value === 1 ? "" : "s"} of data; choose a range within it.`;
+  return `${value} ${unit}${value === 1 ? "" : "s"}`;
+}
+
+/** Why a range ending before the oldest allowed time is refused: "… keeps 2 years of data …". */
+export function dataAgeMessage(limits: Readonly<Record<string, unknown>>): string {
+  return `Your subscription plan keeps ${dataAgeText(limits)} of data; choose a range within it.`;
 }
 
 export const RANGE_ORDER = "The start time must be before the end time.";

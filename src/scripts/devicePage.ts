@@ -54,7 +54,7 @@ function paintLive(device: DeviceDetails) {
   const ramax = isRamax(general.deviceType);
   renderDashboard(field(card, "dashboard"), {
     ramax,
-    sections: dashboard(sensors, PUBLIC_SCALE, now, ramax),
+    sections: dashboard(sensors, PUBLIC_SCALE, now, ramax, usesPublicDeviceRoute(general.deviceType)),
     temperatures: temperatureView(sensors, PUBLIC_SCALE, now),
   });
 }

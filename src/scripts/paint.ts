@@ -52,7 +52,8 @@ export function failed(card: HTMLElement, message: HTMLElement) {
 
 /**
  * The card's 'Pay as Guest' (its place was kept while loading): a link when the record can
- * be paid, otherwise gone, with a note saying why when there is one.
+ * be paid, otherwise gone, with a note saying why when there is one and a card title that
+ * no longer asks for a payment.
  */
 export function guestPay(href: string | null, note: string | null) {
   const slot = document.getElementById("guest-pay");
@@ -69,7 +70,12 @@ export function guestPay(href: string | null, note: string | null) {
       }
     });
     slot.dataset["state"] = "ready";
-  } else if (slot) slot.hidden = true;
+  } else if (slot) {
+    slot.hidden = true;
+    // Nothing to pay (a paid order, a closed quote): the card no longer offers a payment.
+    const title = document.getElementById("account-card-title");
+    if (title?.dataset["unpayable"]) title.textContent = title.dataset["unpayable"];
+  }
   const why = document.getElementById("nothing-to-pay");
   if (why && note) {
     why.textContent = note;

@@ -1,6 +1,7 @@
 import { atom, computed, onMount } from "nanostores";
 import {
   getAccountOrder,
+  getAccountPaymentReceipt,
   getAccountQuote,
   getAccountShipmentList,
   listAccountOrders,
@@ -10,9 +11,11 @@ import {
   type OrderSummary,
   type QuoteSummary,
 } from "../api/accountOrders.ts";
+import { pathOf } from "../api/endpoint.ts";
 import { getTrackingDetails, type Shipment } from "../api/shipments.ts";
 import { parsePublicOrderRef } from "../domain/order.ts";
 import { parseQuoteNumber } from "../domain/quote.ts";
+import { $config } from "./config.ts";
 import { call, RequestFailure } from "./http.ts";
 import { $shipmentDialog } from "./shipments.ts";
 
@@ -193,4 +196,9 @@ export async function trackShipment(shipment: Shipment) {
     tracking,
     trackingFailed: tracking === null,
   });
+}
+
+/** A payment's receipt PDF on the signed-in order page (the API host, the session's cookie). */
+export function accountReceiptLink(orderId: number, paymentId: number): string {
+  return $config.get().apiBase + pathOf(getAccountPaymentReceipt, { orderId, paymentId });
 }

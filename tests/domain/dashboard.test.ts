@@ -104,6 +104,8 @@ describe("device dashboard", () => {
       "Ports",
       "Other Channel Groups",
     ]);
+    // A WS2 Wi-Fi sensor is its own unit, not a base station.
+    expect(dashboard(sensors, "C", NOW, false, true)[0]!.title).toBe("Sensor");
   });
 
   it("mutes units silent for over 7200 s, sorts them last and warns on a muted adapter", () => {

@@ -13,6 +13,7 @@ import {
   planLimitMessage,
   dataAgeLimitSeconds,
   dataAgeMessage,
+  dataAgeText,
   dataRange,
   oldestAllowed,
   planAllows,
@@ -124,6 +125,16 @@ describe("plan features", () => {
       "Your subscription plan keeps 1 day of data; choose a range within it.",
     );
     expect(oldestAllowed(TWO_YEARS, NOW)).toBe(NOW - 2 * 365 * 86400);
+  });
+
+  it.each([
+    [TWO_YEARS, "2 years"],
+    [{ dataAgeLimitUnit: "MONTHS", dataAgeLimitValue: 1 }, "1 month"],
+    [{ dataAgeLimitUnit: "day", dataAgeLimitValue: 30 }, "30 days"],
+    [{ dataAgeLimitUnit: null, dataAgeLimitValue: null }, "No limit"],
+    [{ dataAgeLimitUnit: "YEAR", dataAgeLimitValue: 0 }, "No limit"],
+  ])("words the plan's data age %j as %j", (limits, text) => {
+    expect(dataAgeText(limits)).toBe(text);
   });
 });
 

@@ -40,6 +40,12 @@ test.describe("signed-in quotes and orders", () => {
     await expect(page.getByRole("note").filter({ hasText: "not shipped yet" })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Shipping Address" })).toBeVisible();
     await shot(page, "order-details");
+    // Each payment has its receipt, as the guest page has.
+    const receipt = page.getByRole("link", { name: "PDF receipt of this payment" }).first();
+    await expect(receipt).toHaveAttribute("href", /\/api\/v1\/orders\/5003\/receipt\/\d+$/);
+    const download = page.waitForEvent("download");
+    await receipt.click();
+    expect((await download).suggestedFilename()).toMatch(/^receipt-ORD-5003-\d+\.pdf$/);
 
     await page
       .getByRole("button", { name: /^Track shipment/ })
@@ -180,7 +186,7 @@ test.describe("signed-in quotes and orders", () => {
       table.getByRole("row").filter({ hasText: number }).locator('td[data-label="Balance Due"]');
     await expect(balance("ORD-5005")).toHaveText("Cancelled");
     await expect(balance("ORD-5008")).toHaveText("Refunded");
-    await expect(balance("ORD-5003")).toHaveText("$762.12");
+    await expect(balance("ORD-5003")).toHaveText("$845.72");
 
     await page.goto("/s/order/details/5005");
     const summary = page.getByLabel("Order summary");
@@ -189,6 +195,13 @@ test.describe("signed-in quotes and orders", () => {
     await expect(page.getByRole("note").filter({ hasText: "not shipped yet" })).toHaveCount(0);
     await expect(page.getByRole("heading", { name: "Shipments" })).toHaveCount(0);
     await shot(page, "order-cancelled");
+  });
+
+  test("a quote with nothing to ship offers no shipping address to edit", async ({ page }) => {
+    await signInAs(page, "admin@example.com");
+    await page.goto("/s/quotes/details/QUO-1004");
+    await expect(page.getByRole("button", { name: "Edit Billing Address" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Edit Shipping Address" })).toHaveCount(0);
   });
 
   test("an order with nothing to ship shows no shipping tracker in its page or the list", async ({

@@ -32,6 +32,7 @@ test("signs in with the keyboard alone and lands on the welcome page", async ({ 
   await expect(page.getByRole("heading", { name: "Welcome, Ada" })).toBeVisible();
   await expect(page.getByText("Acme Labs · Administrator · Professional plan")).toBeVisible();
   await expect(page.getByRole("table", { name: "Usage of your plan" })).toContainText("Devices");
+  await expect(page.getByRole("table", { name: "Usage of your plan" })).toContainText(/Data kept\s*2 years/);
   await page.screenshot({ path: shot("3-welcome"), fullPage: true });
   await page.getByRole("button", { name: "Dismiss New firmware available" }).click();
   await expect(page.getByText("New firmware available")).toHaveCount(0);

@@ -221,6 +221,9 @@ test.describe("the public device page", () => {
     await page.goto(`/p/device/${DEMO.otherDeviceHash}`);
     await page.waitForURL(`**/public/device/${DEMO.otherDeviceHash}`);
     await expect(page.getByRole("heading", { level: 1, name: "Freezer Monitor" })).toBeVisible();
+    // A WS2 Wi-Fi sensor is no base station: its unit's section says so.
+    await expect(page.getByRole("heading", { level: 3, name: "Sensor", exact: true })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Base Station" })).toHaveCount(0);
     // An RA device's page also answers at /public/device, without a redirect.
     await page.goto(`/public/device/${DEMO.raDeviceHash}`);
     await expect(page.getByRole("heading", { level: 1, name: "Lab Base Station" })).toBeVisible();
@@ -339,7 +342,7 @@ test.describe("the signed-in device page as an Administrator", () => {
     for (const [item, title] of [
       ["Update Location", "Update Location"],
       ["Manage Public Link", "Public Link"],
-      ["Download Device Data", "Download Device Data"],
+      ["Download Device Data", "Download Data"],
     ] as const) {
       await page.keyboard.press("Enter");
       await expect(page.getByRole("button", { name: item })).toBeVisible();

@@ -300,7 +300,7 @@ test.describe("the device dialogs", () => {
   }) => {
     await signInAs(page, "admin@example.com");
     await page.goto(`/s/devices/${await idOf(page, "Lab Base Station")}`);
-    const dialog = await openFromMenu(page, "Download Device Data", "Download Device Data");
+    const dialog = await openFromMenu(page, "Download Device Data", "Download Data");
     await expect(dialog.getByRole("combobox", { name: "Range" })).toHaveValue("24h");
     await shot(page, "download");
     const [download] = await Promise.all([
@@ -340,7 +340,7 @@ test.describe("the device dialogs", () => {
     await page.getByRole("button", { name: "Device actions" }).click();
     await expect(page.locator(".device-menu li").getByRole("button")).toHaveText(["Download Device Data"]);
     await page.getByRole("button", { name: "Download Device Data" }).click();
-    const dialog = page.getByRole("dialog", { name: "Download Device Data" });
+    const dialog = page.getByRole("dialog", { name: "Download Data" });
     const [download] = await Promise.all([
       page.waitForEvent("download"),
       dialog.getByRole("button", { name: "Download" }).click(),
@@ -461,7 +461,7 @@ test.describe("the device dialogs", () => {
     await signInAs(page, "owner@northwind.example.com");
     const dock = (await devicesOf(page)).find((d) => d.deviceType === "RA8")!;
     await page.goto(`/s/devices/${dock.id}`);
-    const dialog = await openFromMenu(page, "Download Device Data", "Download Device Data");
+    const dialog = await openFromMenu(page, "Download Device Data", "Download Data");
     await expect(dialog).toContainText("Downloading device data is not included in your subscription plan.");
     await expect(dialog.getByRole("button", { name: "Download" })).toHaveCount(0);
   });

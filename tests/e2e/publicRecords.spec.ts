@@ -57,6 +57,9 @@ test.describe("public order page", () => {
       await expect(fact(page, "order-card", "Order Status")).toHaveText(s.order);
       await expect(fact(page, "order-card", "Billing Status")).toHaveText(s.billing);
       await expect(page.getByRole("button", { name: "Pay as Guest" })).toBeVisible({ visible: s.pay });
+      // A card that takes no payment is not titled as one.
+      const title = s.pay ? "Submit Payment" : "Register or sign in";
+      await expect(page.locator("#account-card-title")).toHaveText(title);
     });
   }
 

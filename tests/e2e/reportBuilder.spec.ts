@@ -1,5 +1,5 @@
 import { mkdirSync } from "node:fs";
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { expect, expectAccessible, test } from "./fixtures.ts";
 import { hydrated, signInAs } from "./helpers.ts";
 
@@ -143,6 +143,20 @@ test("a Viewer reads the reports and their links but changes nothing", async ({ 
   await signInAs(page, "viewer@example.com");
   await openReports(page);
   await expect(row(page, "Lab Climate — Audit Week")).toContainText("Live");
+  // At 1280 px the name keeps to one line, and so does each row's set of actions.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const lines = (cell: Locator) =>
+    cell.evaluate((el) => {
+      const text = document.createRange();
+      text.selectNodeContents(el);
+      return new Set([...text.getClientRects()].map((r) => Math.round(r.bottom))).size;
+    });
+  expect(await lines(page.getByRole("rowheader", { name: "Lab Climate — Audit Week" }))).toBe(1);
+  const actions = row(page, "Lab Climate — Audit Week").locator(".report-actions");
+  const tops = await actions
+    .locator("a, button")
+    .evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
+  expect(new Set(tops).size).toBe(1);
   // Reading includes the chart: a live report opens from View.
   const [chart] = await Promise.all([
     page.context().waitForEvent("page"),

@@ -162,6 +162,34 @@ describe("a signed-in order or quote", () => {
     expect(await orderOf(1001)).toBeNull();
   });
 
+  it("gives a member each payment's receipt as a PDF, and no receipt of another order or subscription", async () => {
+    const b = await admin();
+    const { orderDetails } = (await (await b.get("/api/v1/orders/5003")).json()).data;
+    const paymentId = orderDetails.payments[0].id;
+    const res = await b.get(`/api/v1/orders/5003/receipt/${paymentId}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/pdf");
+    expect(res.headers.get("content-disposition")).toBe(
+      `attachment; filename="receipt-ORD-5003-${paymentId}.pdf"`,
+    );
+    expect(
+      Buffer.from(await res.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe("%PDF-");
+    // The payment belongs to 5003: named under another order, or with none, it is not there.
+    for (const path of [
+      `/api/v1/orders/5001/receipt/${paymentId}`,
+      `/api/v1/orders/5012/receipt/${paymentId}`,
+      "/api/v1/orders/5003/receipt/99999999",
+    ]) {
+      const other = await b.get(path);
+      expect([path, other.status]).toEqual([path, 404]);
+      expect(await other.json()).toEqual(NOT_FOUND);
+    }
+    expect((await browser(ctx.app, ORIGIN).get(`/api/v1/orders/5003/receipt/${paymentId}`)).status).toBe(401);
+  });
+
   it("answers another subscription's order, shipments and quote exactly like missing ones", async () => {
     const b = await admin();
     for (const [foreign, missing] of [

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { parseConfig, runtimeConfig } from "../../server/config.ts";
 
 describe("configuration", () => {
@@ -83,5 +83,17 @@ describe("configuration", () => {
     expect(parseConfig({ DEMO: "0" }).simulator).toBe(false);
     expect(parseConfig({ SIMULATOR: "0" }).simulator).toBe(false);
     expect(() => parseConfig({ DEMO: "0", SIMULATOR: "1" })).toThrow(/SIMULATOR: .*demo mode/);
+  });
+
+  it("writes request lines except in the local demo, where they would push the banner's links away", () => {
+    vi.stubEnv("VITEST", "");
+    try {
+      expect(parseConfig({}).logRequests).toBe(false);
+      expect(parseConfig({ LOG_REQUESTS: "1" }).logRequests).toBe(true);
+      expect(parseConfig({ DEMO: "1", PUBLIC_ORIGIN: "http://localhost:4321" }).logRequests).toBe(true);
+      expect(parseConfig({ DEMO: "0" }).logRequests).toBe(true);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });

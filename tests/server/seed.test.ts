@@ -5,6 +5,7 @@ import {
   channelGroups,
   countries,
   devices,
+  orderLineItems,
   orders,
   quotes,
   sensors,
@@ -12,6 +13,7 @@ import {
   users,
 } from "../../server/db/schema/index.ts";
 import { DEMO } from "../../server/seed/demo.ts";
+import { CATALOGUE } from "../../src/domain/catalogue.ts";
 import { REPORT_CHANNELS } from "../../server/seed/reports.ts";
 import { emptyDatabase, isEmpty, seedDemo } from "../../server/seed/index.ts";
 import {
@@ -22,6 +24,7 @@ import {
   isSensorMuted,
   publicShippingStatus,
   signalStrength,
+  subtotal,
 } from "../../src/domain/index.ts";
 import { TEST_NOW, useTestApp } from "./helpers.ts";
 
@@ -97,6 +100,21 @@ describe("demo seed", () => {
       "received",
       "shipped",
     ]);
+  });
+
+  it("gives every order its own total, sold from the catalogue with varied products and quantities", async () => {
+    const lines = await db().select().from(orderLineItems).orderBy(asc(orderLineItems.id));
+    const all = (await db().select().from(orders)).map((o) => ({
+      ...o,
+      lineItems: lines.filter((l) => l.orderId === o.id),
+    }));
+    expect(all).toHaveLength(12);
+    const totals = all.map((o) => subtotal(o.lineItems) + o.tax + o.shippingAmount);
+    expect(new Set(totals).size).toBe(all.length);
+    const baskets = all.map((o) => o.lineItems.map((l) => `${l.productNumber}x${l.quantity}`).join());
+    expect(new Set(baskets).size).toBe(all.length);
+    for (const l of all.flatMap((o) => o.lineItems))
+      expect(Object.keys(CATALOGUE)).toContain(l.productNumber);
   });
 
   it("dates no carrier scan after now: a shipment on its way has only the scans so far", async () => {

@@ -97,6 +97,7 @@ export const ROUTE_ACTION: Record<string, Action> = {
   "DELETE /api/v1/account/sessions/others": "account.settings",
   "GET /api/v1/orders": "order.view",
   "GET /api/v1/orders/:orderId": "order.view",
+  "GET /api/v1/orders/:orderId/receipt/:paymentId": "order.view",
   "GET /api/v1/shipments/shipment-list/order/:orderId": "order.view",
   "GET /api/v1/quotes": "quote.view",
   "GET /api/v1/quotes/:quoteId": "quote.view",

@@ -24,7 +24,7 @@ function saveFile(blob: Blob, fileName: string) {
 }
 
 /**
- * Download Device Data (spec sections 7 and 9): the last 24 hours unless another range is
+ * The Download Data dialog (spec section 2; the menu item reads Download Device Data; sections 7 and 9): the last 24 hours unless another range is
  * chosen, times in UTC; the CSV arrives under the server's file name. Everyone may download,
  * where the plan has the CSV export feature; otherwise the dialog says why.
  */
@@ -34,7 +34,7 @@ export default function DownloadDialog({ device, open, onClose }: DeviceDialogPr
   const formId = useId();
   return (
     <Dialog
-      title="Download Device Data"
+      title="Download Data"
       open={open}
       onClose={onClose}
       footer={

@@ -29,14 +29,19 @@ export function EditableAddresses({ editable = true }: { editable?: boolean }) {
       />
       {editable && (
         <div className="address-cards address-edits">
-          <button
-            type="button"
-            id={EDIT_BUTTON.shipping}
-            className="secondary small"
-            onClick={() => openAddressDialog("shipping")}
-          >
-            Edit Shipping Address
-          </button>
+          {/* Nothing to ship (a subscription, a data service): no shipping address to change. */}
+          {detail.needsShipping ? (
+            <button
+              type="button"
+              id={EDIT_BUTTON.shipping}
+              className="secondary small"
+              onClick={() => openAddressDialog("shipping")}
+            >
+              Edit Shipping Address
+            </button>
+          ) : (
+            <span />
+          )}
           <button
             type="button"
             id={EDIT_BUTTON.billing}
