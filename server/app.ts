@@ -1,4 +1,4 @@
-import { Hono, type MiddlewareHandler } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { compress } from "hono/compress";
 import { resolveDeps, type AppDeps } from "./deps.ts";
 import { refuseDeviceKeys } from "./http/demoKeys.ts";
@@ -49,6 +49,9 @@ import { linkRoutes } from "./routes/links.ts";
 import { liveRoutes } from "./routes/live.ts";
 import { trackingRoutes } from "./routes/tracking.ts";
 import { validateRoutes } from "./routes/validate.ts";
+import type { Config } from "./config.ts";
+import { isLocalRequest } from "./http/local.ts";
+import { isDevPage, type Site, sitePath } from "./static/site.ts";
 
 const API_BODY_LIMIT = 1024 * 1024;
 
@@ -133,7 +136,7 @@ export function buildApp(input: AppDeps) {
   app.route("/", quoteOrderRoutes(deps));
   app.route("/", quotePdfRoutes(deps));
   app.route("/", deviceDataRoutes(deps));
-  if (deps.site) app.on(["GET", "HEAD"], "*", deps.site.handler);
+  if (deps.site) app.on(["GET", "HEAD"], "*", siteHandler(deps.site, deps.config));
   // An island's form posted natively (a script's form.submit() before hydration) goes back
   // to its page, unread: the fields never reach a URL or a log.
   // One leading slash: "//evil.example/x" would be another site.
@@ -144,3 +147,12 @@ export function buildApp(input: AppDeps) {
   return app;
 }
 export type App = ReturnType<typeof buildApp>;
+
+/**
+ * The built pages; the developers' UI kit (/ui-kit) under /dev/mailbox's rule: demo mode and a
+ * request from this computer, else the 404 page (it is no page for visitors).
+ */
+function siteHandler(site: Site, config: Config) {
+  return (c: Context) =>
+    isDevPage(sitePath(c)) && !(config.demo && isLocalRequest(c)) ? site.notFound(c) : site.handler(c);
+}

@@ -1,9 +1,9 @@
 import { useStore } from "@nanostores/react";
 import { useId, useLayoutEffect, useState, type FormEvent } from "react";
-import type { ChannelGroup, Sensor } from "../../src/api/devices.ts";
+import { LABEL_TOO_LONG, type ChannelGroup, type Sensor } from "../../src/api/devices.ts";
 import { groupTitle } from "../../src/domain/dashboard.ts";
 import { isAdjustableKind, isTemperatureKind } from "../../src/domain/device.ts";
-import { LABEL_MAX, LABEL_TOO_LONG } from "../../src/domain/labels.ts";
+import { LABEL_MAX } from "../../src/domain/labels.ts";
 import { $device, $devicePrefs, $deviceRights } from "../../src/stores/device.ts";
 import {
   $sensorSave,

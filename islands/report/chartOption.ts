@@ -11,6 +11,7 @@ import {
   type ThresholdBand,
 } from "../../src/domain/chartAxes.ts";
 import { formatStamp } from "../../src/domain/reportText.ts";
+import { chartGaps, findGaps, gapLabel, withBreaks, type ChartGap } from "../../src/domain/chartGaps.ts";
 
 /*
  * The interactive chart's ECharts option: a series per channel in its colour and on its axis,
@@ -35,14 +36,78 @@ function band(range: ThresholdBand) {
   ];
 }
 
+/** Average width (px) of a character of a gap's 11 px label, for deciding whether it fits. */
+const CHAR_PX = 6.2;
+
+/**
+ * The chart's gaps as one markArea (on a series of their own): hatched grey bands the height
+ * of the plot, labelled 'No data' at the top where the band is wide enough (`perSecond`: px per second).
+ */
+function gapArea(
+  gaps: readonly ChartGap[],
+  lineCount: number,
+  { ink, paper }: { ink: string; paper: string },
+  perSecond: number,
+  wall: (t: number) => number,
+) {
+  return {
+    silent: true,
+    // Over the lines (as the server's picture draws it), so a label stays readable (3 was not enough).
+    z: 10,
+    data: gaps.map((gap) => {
+      const width = (gap.to - gap.from) * perSecond;
+      const label = [gapLabel(gap, lineCount), "No data"].find((l) => l.length * CHAR_PX + 6 <= width);
+      return [
+        {
+          xAxis: wall(gap.from),
+          name: label ?? "",
+          itemStyle: {
+            color: "rgba(128, 128, 128, 0.08)",
+            borderColor: "rgba(128, 128, 128, 0.45)",
+            borderType: "dashed" as const,
+            borderWidth: 1,
+            decal: {
+              symbol: "rect",
+              dashArrayX: [1, 0],
+              dashArrayY: [2, 5],
+              rotation: -Math.PI / 4,
+              color: "rgba(128, 128, 128, 0.3)",
+            },
+          },
+          // On a ground of the background's colour: another channel's line may run through the band.
+          label: {
+            show: !!label,
+            position: "insideTop" as const,
+            color: ink,
+            fontSize: 11,
+            backgroundColor: paper,
+            padding: [2, 4],
+            borderRadius: 2,
+          },
+        },
+        { xAxis: wall(gap.to) },
+      ];
+    }),
+  };
+}
+
 interface TooltipParam {
   seriesName: string;
   value: [number, number | null, number];
   color: string;
 }
 
-/** `dark`: the page's dark theme (theme=dark), whose text and grid the picture's match. */
-export function chartOption(report: PublicReport, data: ReportData, view: ReportView, dark = false) {
+/**
+ * `dark`: the page's dark theme (theme=dark), whose text and grid the picture's match; `width`:
+ * the chart's in px (threshold names and gap labels where they fit; wide when not given).
+ */
+export function chartOption(
+  report: PublicReport,
+  data: ReportData,
+  view: ReportView,
+  dark = false,
+  width?: number,
+) {
   const { ink, line: grid, paper } = chartInk(dark);
   const channels = new Map(report.channelKeyList.map((c) => [c.channelKey, c]));
   const units = new Map<string, string>();
@@ -64,6 +129,8 @@ export function chartOption(report: PublicReport, data: ReportData, view: Report
     (line) => (v) => shown(v, lines[line]!.kind, view.scale),
   );
   const firstOn = (axis: number) => lines.findIndex((l) => l.axis === axis);
+  const window = { from: data.start, to: data.end };
+  const gapsOf = data.series.map((s) => findGaps(s.points, window, s.bucketSeconds));
   const series = data.series.map((s, i) => {
     const sensor = report.sensorMap[s.channelKey];
     const kind = sensor?.kind ?? "";
@@ -81,13 +148,23 @@ export function chartOption(report: PublicReport, data: ReportData, view: Report
       connectNulls: false,
       lineStyle: { width: 1.5 },
       // [wall clock ms, value, epoch seconds]: see wallClock.
-      data: s.points.map(([t, v]) => [wall(t), v === null ? null : convert(v), t]),
+      data: withBreaks(s.points, gapsOf[i]!).map(([t, v]) => [wall(t), v === null ? null : convert(v), t]),
       // Each axis's bands once, on its first line, so overlapping copies do not darken them.
       markArea: bands.length ? { silent: true, data: bands.map(band) } : undefined,
-      markLine: edgesOf(marks.edges, i, ink, paper),
+      markLine: edgesOf(marks.edges, i, ink, paper, width),
     };
   });
+  const gaps = chartGaps(series.map((s, i) => ({ name: s.name, gaps: gapsOf[i]! })));
   const twoAxes = report.channelKeyList.some((c) => c.axis === 1);
+  const plot = (width ?? 1000) - 48 - (twoAxes ? 48 : 16);
+  // The gaps on a series of their own with no points: the tooltip and the legend skip it.
+  const noData = (marked: readonly ChartGap[]) => ({
+    type: "line" as const,
+    name: "",
+    data: [],
+    silent: true,
+    markArea: gapArea(marked, series.length, { ink, paper }, plot / Math.max(1, data.end - data.start), wall),
+  });
   const titles = axisTitles(
     series.map((s) => ({ axis: s.yAxisIndex, unit: units.get(s.name) ?? "" })),
     twoAxes ? [0, 1] : [0],
@@ -137,6 +214,6 @@ export function chartOption(report: PublicReport, data: ReportData, view: Report
     },
     yAxis: twoAxes ? [yAxis(0), yAxis(1)] : [yAxis(0)],
     dataZoom: [{ type: "inside", filterMode: "none" }],
-    series,
+    series: gaps.length ? [...series, noData(gaps)] : series,
   };
 }

@@ -36,11 +36,14 @@ export function mountReportChart(box: HTMLElement) {
   box.append(host);
   const chart = echarts.init(host, null, { renderer: "svg" });
   let shown = false;
+  let drawnWidth = 0;
   const draw = () => {
     const state = $report.get();
     if (state.status !== "ready") return;
     const dark = document.documentElement.dataset["theme"] === "dark";
-    chart.setOption(chartOption(state.report, state.data, $view.get(), dark), { notMerge: true });
+    drawnWidth = host.clientWidth;
+    const option = chartOption(state.report, state.data, $view.get(), dark, drawnWidth || undefined);
+    chart.setOption(option, { notMerge: true });
     if (shown) return;
     // Drawn: the server's SVG goes, and the page script stops fetching it.
     shown = true;
@@ -51,5 +54,9 @@ export function mountReportChart(box: HTMLElement) {
   $report.listen(draw);
   $view.listen(draw);
   draw();
-  new ResizeObserver(() => chart.resize()).observe(host);
+  // Drawn again when the width changes by a tenth: which names and gap labels fit depends on it.
+  new ResizeObserver(() => {
+    chart.resize();
+    if (Math.abs(host.clientWidth - drawnWidth) > drawnWidth / 10) draw();
+  }).observe(host);
 }

@@ -18,6 +18,7 @@ import {
 import type { Deps } from "../deps.ts";
 import type { SvgChart, SvgSeries } from "../services/chartSvg.ts";
 import { thresholdMarks } from "../../src/domain/chartAxes.ts";
+import { findGaps } from "../../src/domain/chartGaps.ts";
 import { celsius, type EpochSeconds } from "../../src/domain/brand.ts";
 import { oldestAllowed } from "../../src/domain/plan.ts";
 import { isTemperatureKind, unitIn } from "../../src/domain/device.ts";
@@ -73,13 +74,14 @@ export function svgSeries(
 ): SvgSeries[] {
   return channels.map((ch) => {
     const convert = valueIn(ch.kind, scale);
-    const points = series.find((s) => s.channelId === ch.channelId)?.points ?? [];
+    const own = series.find((s) => s.channelId === ch.channelId);
     return {
       name: ch.name,
       color: ch.color,
       axis: ch.axis,
       unit: unitIn(ch.kind, ch.units, scale),
-      points: points.map(([at, v]) => [at, v === null ? null : convert(v)] as const),
+      points: (own?.points ?? []).map(([at, v]) => [at, v === null ? null : convert(v)] as const),
+      bucketSeconds: own?.bucketSeconds ?? 0,
     };
   });
 }
@@ -148,12 +150,16 @@ export function pickChannels(channels: readonly ReportChannel[], ids: string | u
   return picked.length ? picked : [...channels];
 }
 
-/** The PDF's channel sections: statistics and excursions in the scale, excursions named by their range. */
+/**
+ * The PDF's channel sections: statistics and excursions in the scale, excursions named by their
+ * range, and the stretches of the window without readings (the chart's gap marks).
+ */
 export function pdfChannels(
   channels: readonly ReportChannel[],
   thresholds: readonly ReportThreshold[],
   series: readonly ReportSeries[],
   scale: TemperatureScale,
+  window: TimeWindow,
 ) {
   const rangeName = new Map(thresholds.map((t) => [t.id, t.name]));
   return channels.map((ch) => {
@@ -169,6 +175,7 @@ export function pdfChannels(
         ? { min: convert(s.stats.min), max: convert(s.stats.max), avg: convert(s.stats.avg) }
         : null,
       secondsOutside: s?.secondsOutside ?? 0,
+      gaps: findGaps(s?.points ?? [], { from: window.start, to: window.end }, s?.bucketSeconds ?? 0),
       excursions: (s?.excursions ?? []).map((e) => ({
         range: rangeName.get(e.thresholdRangeId) ?? "",
         start: e.start,

@@ -105,6 +105,7 @@ export function reportExportRoutes(deps: Deps) {
           series: svgSeries(channels, series, scale),
           ...svgMarks(channels, thresholds, scale),
           offsetOf: clock.offset,
+          zone: clock.zone,
           dark,
         });
       });
@@ -170,6 +171,7 @@ export function reportExportRoutes(deps: Deps) {
         series: svgSeries(channels, series, scale),
         ...svgMarks(channels, parts.thresholds, scale),
         offsetOf: clock.offset,
+        zone: clock.zone,
       });
       const live = new URL(`/public/report/${encodeURIComponent(hash ?? "")}`, pageLinkOrigin(deps.config));
       live.search = new URLSearchParams({ tempScale: scale, timezone: clock.zone }).toString();
@@ -184,7 +186,7 @@ export function reportExportRoutes(deps: Deps) {
         svg,
         svgWidth,
         svgHeight,
-        channels: pdfChannels(channels, parts.thresholds, series, scale),
+        channels: pdfChannels(channels, parts.thresholds, series, scale, range),
       });
       return c.body(new Uint8Array(pdf), 200, {
         "content-type": "application/pdf",

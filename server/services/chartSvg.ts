@@ -3,6 +3,7 @@ import { GridComponent, MarkAreaComponent, MarkLineComponent } from "echarts/com
 import * as echarts from "echarts/core";
 import { SVGRenderer } from "echarts/renderers";
 import type { EChartsCoreOption } from "echarts/core";
+import { chartGaps, findGaps, gapLabel, gapText, type ChartGap } from "../../src/domain/chartGaps.ts";
 import {
   axisTitles,
   chartInk,
@@ -27,6 +28,8 @@ export interface SvgSeries {
   /** The unit its values are in ('°F', '%RH'): the axes are titled with their lines' units. */
   unit: string;
   points: readonly (readonly [number, number | null])[];
+  /** The width of the chart's buckets its points come from, 0 for raw readings (src/domain/chartGaps.ts). */
+  bucketSeconds?: number;
 }
 
 export interface SvgChart {
@@ -43,7 +46,12 @@ export interface SvgChart {
   offsetOf: (at: number) => number;
   /** Dark text and grid lines on a dark background (kiosk theme=dark). */
   dark?: boolean;
+  /** The zone the gaps' titles name their times in (the axis's, by offsetOf). */
+  zone?: string;
 }
+
+/** The plot's margins: room above for the axes' unit titles, below for the time labels. */
+const GRID = { left: 48, top: 28, bottom: 32 };
 
 /** The visitor's wall time in ms, which ECharts then labels as UTC (useUTC). */
 const wall = (chart: SvgChart, at: number) => (at + chart.offsetOf(at)) * 1000;
@@ -68,7 +76,7 @@ export function svgOption(chart: SvgChart): EChartsCoreOption {
     useUTC: true,
     textStyle: { fontFamily: "system-ui, sans-serif" },
     // Room above the plot for the axes' unit titles, and below it for the time labels' margin.
-    grid: { left: 48, right: axes.length > 1 ? 48 : 16, top: 28, bottom: 32, containLabel: false },
+    grid: { ...GRID, right: axes.length > 1 ? 48 : 16, containLabel: false },
     xAxis: {
       type: "time",
       min: wall(chart, chart.start),
@@ -104,9 +112,54 @@ export function svgOption(chart: SvgChart): EChartsCoreOption {
       data: s.points.map(([at, v]) => [wall(chart, at), v]),
       // Each axis's bands once, on its first line, so overlapping copies do not darken them.
       ...(firstOn(s.axis) === i ? { markArea: { silent: true, data: bandsOn(chart, s.axis) } } : {}),
-      markLine: edgesOf(chart.edges, i, ink, paper),
+      markLine: edgesOf(chart.edges, i, ink, paper, chart.width),
     })),
   };
+}
+
+/** The chart's stretches without data (src/domain/chartGaps.ts), the same as the page's chart marks. */
+export function svgGaps(chart: SvgChart): ChartGap[] {
+  const window = { from: chart.start, to: chart.end };
+  return chartGaps(
+    chart.series.map((s) => ({ name: s.name, gaps: findGaps(s.points, window, s.bucketSeconds ?? 0) })),
+  );
+}
+
+const xml = (s: string) =>
+  s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+
+/** Average width of a character of the marks' 11 px label, for deciding whether it fits. */
+const CHAR_PX = 6.2;
+
+/**
+ * Each gap as a hatched grey band over the plot with its times in a <title> (a hover, and what
+ * a screen reader says) and 'No data' at its top where the band is wide enough to hold it.
+ */
+function gapMarks(chart: SvgChart, gaps: readonly ChartGap[], toX: (at: number) => number): string {
+  if (!gaps.length) return "";
+  const { ink, paper } = chartInk(!!chart.dark);
+  const [top, bottom] = [GRID.top, chart.height - GRID.bottom];
+  const [left, right] = [toX(chart.start), toX(chart.end)];
+  const marks = gaps.map((gap) => {
+    const x0 = Math.max(left, Math.min(right, toX(gap.from)));
+    const x1 = Math.max(left, Math.min(right, toX(gap.to)));
+    const width = Math.max(1, x1 - x0);
+    const label = [gapLabel(gap, chart.series.length), "No data"].find(
+      (l) => l.length * CHAR_PX + 6 <= width,
+    );
+    // On a ground of the background's colour: a line of another channel may run through the band.
+    const cx = x0 + width / 2;
+    const w = label ? label.length * CHAR_PX + 8 : 0;
+    const text = label
+      ? `<rect x="${(cx - w / 2).toFixed(1)}" y="${top + 5}" width="${w.toFixed(1)}" height="16" rx="2" fill="${paper}" fill-opacity="0.85"/><text x="${cx.toFixed(1)}" y="${top + 17}" text-anchor="middle" font-size="11" fill="${ink}">${xml(label)}</text>`
+      : "";
+    const some = gap.names.length < chart.series.length ? ` (${gap.names.join(", ")})` : "";
+    const title = `${gapText(gap, chart.zone ?? "UTC")}${some}`;
+    return `<g class="no-data"><rect x="${x0.toFixed(1)}" y="${top}" width="${width.toFixed(1)}" height="${bottom - top}" fill="url(#no-data)" stroke="${ink}" stroke-opacity="0.25" stroke-dasharray="3 3"><title>${xml(title)}</title></rect>${text}</g>`;
+  });
+  // A light grey ground with diagonal hatching, in the ink's colour so it suits both themes.
+  const pattern = `<defs><pattern id="no-data" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="${ink}" fill-opacity="0.06"/><path d="M0 0V6" stroke="${ink}" stroke-opacity="0.22" stroke-width="1.5"/></pattern></defs>`;
+  return pattern + marks.join("");
 }
 
 /** The chart as an SVG document (viewBox, so the page can stretch it to its own width). */
@@ -119,7 +172,9 @@ export function renderChartSvg(chart: SvgChart): string {
   });
   try {
     instance.setOption(svgOption(chart));
-    return instance.renderToSVGString({ useViewBox: true });
+    const svg = instance.renderToSVGString({ useViewBox: true });
+    const toX = (at: number) => Number(instance.convertToPixel({ xAxisIndex: 0 }, wall(chart, at)));
+    return svg.replace(/<\/svg>\s*$/, `${gapMarks(chart, svgGaps(chart), toX)}</svg>`);
   } finally {
     instance.dispose();
   }

@@ -1,6 +1,7 @@
 import QRCode from "qrcode";
 import SVGtoPDF from "svg-to-pdfkit";
 import { epochSeconds } from "../../src/domain/brand.ts";
+import { MAX_GAP_MARKS, NO_DATA, type Gap } from "../../src/domain/chartGaps.ts";
 import { formatDate, formatTime } from "../../src/domain/dayText.ts";
 import { BLACK, contentWidth, GREY, openPdf, room, table, type Doc } from "./pdfDoc.ts";
 
@@ -17,6 +18,8 @@ export interface PdfChannel {
   stats: { min: number; max: number; avg: number } | null;
   secondsOutside: number;
   excursions: readonly { range: string; start: number; end: number; duration: number; worst: number }[];
+  /** Stretches of the range without readings (src/domain/chartGaps.ts findGaps), in time order. */
+  gaps: readonly Gap[];
 }
 
 export interface ReportPdfFacts {
@@ -125,6 +128,7 @@ function channel(doc: Doc, ch: PdfChannel, zone: string) {
   doc.text(stats, MARGIN);
   // Without readings there is no time inside or outside a range to state.
   if (!ch.stats) return void doc.moveDown(0.8);
+  gapLines(doc, ch.gaps, zone);
   const outside = ch.secondsOutside ? durationText(ch.secondsOutside) : "none";
   doc.text(`Time in threshold ranges: ${outside}`, MARGIN);
   if (!ch.excursions.length) {
@@ -141,4 +145,15 @@ function channel(doc: Doc, ch: PdfChannel, zone: string) {
   ]);
   table(doc, EXCURSION_COLUMNS, rows, { width: 515 });
   doc.moveDown(0.8);
+}
+
+/** 'No data from … to … (2 h)' per stretch without readings (the chart's hatched bands), the first MAX_GAP_MARKS. */
+function gapLines(doc: Doc, gaps: readonly Gap[], zone: string) {
+  for (const g of gaps.slice(0, MAX_GAP_MARKS))
+    doc.text(
+      `${NO_DATA} from ${when(g.from, zone)} to ${when(g.to, zone)} (${durationText(g.to - g.from)})`,
+      MARGIN,
+    );
+  const more = gaps.length - MAX_GAP_MARKS;
+  if (more > 0) doc.text(`${NO_DATA} in ${more} more stretch${more === 1 ? "" : "es"} of the range.`, MARGIN);
 }

@@ -19,8 +19,22 @@ interface Entry {
 }
 export interface Site {
   handler: (c: Context) => Response | Promise<Response>;
+  /** The 404 page, for a path the app refuses to show (a developer page to another computer). */
+  notFound: (c: Context) => Response | Promise<Response>;
   has(path: string): boolean;
 }
+
+/** The request's path as the site looks it up (percent-decoded; "/404" when it cannot be). */
+export function sitePath(c: Context): string {
+  try {
+    return decodeURIComponent(new URL(c.req.url).pathname);
+  } catch {
+    return "/404";
+  }
+}
+
+/** Pages built for the portal's developers, not its visitors: the UI kit (src/pages/ui-kit.astro). */
+export const isDevPage = (path: string) => /^\/ui-kit(\/(index\.html)?)?$/.test(path);
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -108,15 +122,14 @@ export function loadSite(distDir: string, config: object, connect: string[]): Si
   return {
     has: (path) => entries.has(path),
     handler: (c) => {
-      let path: string;
-      try {
-        path = decodeURIComponent(new URL(c.req.url).pathname);
-      } catch {
-        path = "/404";
-      }
+      const path = sitePath(c);
       const found = path.includes("..") ? null : resolve(path);
       if (!found) return c.notFound();
       return send(c, found.entry, found.status);
+    },
+    notFound: (c) => {
+      const page = entries.get("/404.html");
+      return page ? send(c, page, 404) : c.notFound();
     },
   };
 }

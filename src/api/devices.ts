@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { parseGroupKey } from "../domain/channelKey.ts";
 import { MAX_ADJUSTMENT } from "../domain/device.ts";
-import { LABEL_MAX, LABEL_TOO_LONG } from "../domain/labels.ts";
+import { LABEL_MAX } from "../domain/labels.ts";
 import { endpoint } from "./endpoint.ts";
 import { PUBLIC_API } from "./paths.ts";
 import { channelKeyField, ID_RANGE, MAX_ID, orDefault } from "./fields.ts";
@@ -142,7 +142,7 @@ export const updateDevice = endpoint({
   summary: "Renames a device (trimmed, 1 to 100 characters).",
 });
 
-export { LABEL_TOO_LONG };
+export const LABEL_TOO_LONG = "Label must be 50 characters or fewer.";
 export const LABEL_CONTROL = "Label must not contain control characters.";
 export const ADJUST_RULE = "Adjustment must be a number from -100 to 100.";
 export const updateSensor = endpoint({

@@ -99,10 +99,23 @@ export function thresholdMarks(
 }
 
 /**
- * A line's threshold edges as an ECharts markLine: dashed, in its colour, each named at its
- * right end in `ink`, outlined in `paper`. Shared by the page's chart and the server's picture.
+ * Below this chart width (px) the threshold edges go unnamed: on a phone a name at the line's
+ * right end sat over the lines it marks; the page's legend names the ranges instead.
  */
-export function edgesOf(edges: readonly ThresholdEdge[], line: number, ink: string, paper: string) {
+export const EDGE_NAMES_MIN_WIDTH = 600;
+
+/**
+ * A line's threshold edges as an ECharts markLine: dashed, in its colour, each named at its
+ * right end in `ink`, outlined in `paper`, on a chart at least EDGE_NAMES_MIN_WIDTH wide (a
+ * width not given counts as wide). Shared by the page's chart and the server's picture.
+ */
+export function edgesOf(
+  edges: readonly ThresholdEdge[],
+  line: number,
+  ink: string,
+  paper: string,
+  width?: number,
+) {
   const own = edges.filter((e) => e.line === line);
   if (!own.length) return undefined;
   return {
@@ -114,6 +127,7 @@ export function edgesOf(edges: readonly ThresholdEdge[], line: number, ink: stri
       lineStyle: { color: e.color, type: "dashed" as const, width: 1 },
       // Outlined in the background's colour: a name over a data line stays readable.
       label: {
+        show: width === undefined || width >= EDGE_NAMES_MIN_WIDTH,
         formatter: e.name,
         position: "insideEndTop" as const,
         color: ink,

@@ -1,6 +1,5 @@
 /** Sensor or adapter label maximum length. */
 export const LABEL_MAX = 50;
-export const LABEL_TOO_LONG = "Label must be 50 characters or fewer.";
 
 /** An editable title saves only when non-empty and changed; text is trimmed. */
 export function titleToSave(draft: string, current: string): string | null {

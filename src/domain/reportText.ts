@@ -134,24 +134,32 @@ export function formatAge(seconds: number): string {
   return `${formatDuration(seconds >= 3600 ? Math.floor(seconds / 3600) * 3600 : seconds).replace(/ \d+ (min|h)$/, "")} ago`;
 }
 
-/** A rolling window's length in words: '24 hours', '7 days', '90 minutes', 'hour'. */
-function spelled(seconds: number): string {
-  const unit = (n: number, word: string) => (n === 1 ? word : `${n} ${word}s`);
-  if (seconds % 86_400 === 0 && seconds >= 2 * 86_400) return unit(seconds / 86_400, "day");
-  if (seconds % 3600 === 0) return unit(seconds / 3600, "hour");
-  return unit(Math.round(seconds / 60), "minute");
+const shortStamps = new Map<string, Intl.DateTimeFormat>();
+/** 'Nov 22, 3:07 PM' in the zone: the ends of a window shorter than two days. */
+function shortStamp(at: number, zone: string): string {
+  let f = shortStamps.get(zone);
+  if (!f) {
+    const timeZone = isKnownTimezone(zone) ? zone : "UTC";
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      month: "short",
+      day: "numeric",
+      hour: "numeric",
+      minute: "2-digit",
+    });
+    shortStamps.set(zone, f);
+  }
+  return f.format(new Date(at * 1000)).replace(/\s/gu, " ");
 }
 
 /**
- * What a report covers, under its name: 'The last 24 hours' for a rolling window, the start
- * and end days in the zone for a fixed one (the axis alone never said which days an audit spans).
+ * What a report covers, under its name, and in which zone: the days a window of two days or
+ * more spans ('Oct 26, 2026 – Nov 01, 2026 · UTC'), the times of a shorter one ('Nov 21,
+ * 3:00 PM – Nov 22, 3:00 PM · UTC'). Not 'The last 24 hours': a report's name often says that
+ * already, and the axis alone never said which days or zone a chart spans.
  */
-export function windowText(
-  details: { timeInterval: number },
-  window: { start: number; end: number },
-  zone: string,
-): string {
-  if (details.timeInterval > 0) return `The last ${spelled(details.timeInterval)}`;
-  // Days in the spec's date format, short enough for one line on a phone (the axis has the hours).
-  return `${formatDate(window.start as EpochSeconds, zone)} – ${formatDate(window.end as EpochSeconds, zone)}`;
+export function windowText(window: { start: number; end: number }, zone: string): string {
+  const days = window.end - window.start >= 2 * 86_400;
+  const end = (at: number) => (days ? formatDate(at as EpochSeconds, zone) : shortStamp(at, zone));
+  return `${end(window.start)} – ${end(window.end)} · ${zone.replace(/_/g, " ")}`;
 }

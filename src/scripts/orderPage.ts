@@ -6,7 +6,8 @@ import type { EpochSeconds } from "../domain/brand.ts";
 import { formatDate, visitorZone } from "../domain/dayText.ts";
 import { parsePublicOrderRef, publicOrderRef } from "../domain/order.ts";
 import { payAsGuestPath } from "../domain/paths.ts";
-import { badge, element, failed, fill, guestPay, painted, show } from "./paint.ts";
+import { badge, element, fill, painted, show } from "./paint.ts";
+import { failed, guestPay } from "./recordPaint.ts";
 import { getPublic, lastSegment } from "./publicData.ts";
 import { paintTimeline } from "./timeline.ts";
 

@@ -5,7 +5,8 @@ import type { EpochSeconds } from "../domain/brand.ts";
 import { formatDate, visitorZone } from "../domain/dayText.ts";
 import { payAsGuestPath } from "../domain/paths.ts";
 import { quoteStatusLabel } from "../domain/quote.ts";
-import { failed, fill, guestPay, painted, show } from "./paint.ts";
+import { fill, painted, show } from "./paint.ts";
+import { failed, guestPay } from "./recordPaint.ts";
 import { getPublic, lastSegment } from "./publicData.ts";
 
 /*
@@ -28,7 +29,10 @@ function paint(q: QuoteDetails) {
   fill(card, "created", formatDate(q.createdAt as EpochSeconds, zone));
   fill(card, "expires", q.expiresAt ? formatDate(q.expiresAt as EpochSeconds, zone) : "-");
   const payable = q.payable && q.guestToken !== null;
-  guestPay(payable ? payAsGuestPath("quote", q.guestToken!) : null, payable ? null : nothingToPay(q));
+  // A quote opened by its number may still be ordered (after signing in): only a closed or
+  // expired one drops 'Place your Order'.
+  const over = !q.isOpen || (q.expiresAt !== null && q.expiresAt * 1000 <= Date.now());
+  guestPay(payable ? payAsGuestPath("quote", q.guestToken!) : null, payable ? null : nothingToPay(q), over);
   if (q.isOpen && !q.guestToken && !expired(q)) show(document.getElementById("guest-pay-hint"));
 }
 

@@ -16,7 +16,7 @@ import { formatStamp, windowText } from "../domain/reportText.ts";
 import type { TemperatureScale } from "../domain/temperature.ts";
 import { painted } from "./paint.ts";
 import { lastSegment } from "./publicData.ts";
-import { csvHref, excursionBlocks, legendItems, pdfHref, tiles } from "./reportRender.ts";
+import { csvHref, excursionBlocks, legendItems, pdfHref, rangeItems, tiles } from "./reportRender.ts";
 
 /*
  * The public report page (/public/report/{hash}): chart first, library later. This script
@@ -144,11 +144,14 @@ function paintState(hash: string, state: ReportState) {
   const view = $view.get();
   const name = report.reportDetails.name;
   $("report-name").textContent = name;
-  $("report-window").textContent = windowText(report.reportDetails, report.window, view.zone);
+  $("report-window").textContent = windowText(report.window, view.zone);
   document.title = `${name} · Device Portal`;
   const legend = legendItems(report);
   $("report-legend").replaceChildren(...legend);
   $("report-empty").hidden = legend.length > 0;
+  const ranges = rangeItems(report, view);
+  $("report-ranges").replaceChildren(...ranges);
+  $("report-ranges").hidden = ranges.length === 0;
   const web = readInlineConfig(document)?.webBase || location.origin;
   // Without CSV export in the owner's plan the link is not offered at all (its call says 403).
   $("report-csv").hidden = !report.csvExport;

@@ -21,6 +21,35 @@ export function legendItems(report: PublicReport): HTMLElement[] {
   });
 }
 
+/**
+ * The threshold ranges as legend items: a dashed swatch in the range's colour, its name and
+ * bounds in the visitor's scale ('Cold room too warm: above 46.4°F'). The chart names them on
+ * their lines only where it is wide enough (src/domain/chartAxes.ts EDGE_NAMES_MIN_WIDTH).
+ */
+export function rangeItems(report: PublicReport, view: ReportView): HTMLElement[] {
+  return report.thresholdRangeAssociations.map(({ thresholdRange: r }) => {
+    const item = element("li");
+    const swatch = element("span", undefined, "report-range");
+    // The chart draws a channel's range as dashed lines in that channel's colour.
+    const line = report.channelKeyList.find((c) => c.channelKey === r.channelKey);
+    swatch.style.borderColor = line?.color ?? r.color;
+    swatch.setAttribute("aria-hidden", "true");
+    const sensor = r.channelKey === null ? undefined : report.sensorMap[r.channelKey];
+    const value = (v: number) =>
+      sensor ? `${shown(v, sensor.kind, view.scale)}${unitOf(sensor, view.scale)}` : "";
+    const bounds =
+      !sensor || (r.minValue === null && r.maxValue === null)
+        ? ""
+        : r.minValue === null
+          ? `: below ${value(r.maxValue!)}`
+          : r.maxValue === null
+            ? `: above ${value(r.minValue)}`
+            : `: ${value(r.minValue)} to ${value(r.maxValue)}`;
+    item.append(swatch, `${r.name}${bounds}`);
+    return item;
+  });
+}
+
 /** The CSV call (spec section 7) for the window shown, in the visitor's scale and zone. */
 export function csvHref(
   base: string,

@@ -4,7 +4,8 @@ import { getPaymentReceipt, getPublicOrder, payOrderAsGuest, type OrderDetails }
 import { fullQuote, getPublicQuote, orderQuoteAsGuest, type FullQuote } from "../api/quotes.ts";
 import { getShipmentList, type Shipment } from "../api/shipments.ts";
 import { cardFields, type CardInput } from "../domain/card.ts";
-import { numberOnlyRecord, type RecordKind } from "../domain/publicRecord.ts";
+import { numberOnlyRecord } from "../domain/numberOnly.ts";
+import type { RecordKind } from "../domain/publicRecord.ts";
 import {
   type CardFormState,
   cardProblems,

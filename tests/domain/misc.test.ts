@@ -9,13 +9,13 @@ import {
   groupKeyOf,
   locationUpdate,
   publicRecordLinks,
-  numberOnlyRecord,
   parseChannelKey,
   tagNameError,
   tagNameTaken,
   titleToSave,
   twoDigitYear,
 } from "../../src/domain/index.ts";
+import { numberOnlyRecord } from "../../src/domain/numberOnly.ts";
 
 describe("channel keys", () => {
   it("parses and formats a key with a channel index", () => {

@@ -507,7 +507,7 @@ test.describe("on a phone", () => {
     for (const [item, title, name] of [
       ["Update Location", "Update Location", "location"],
       ["Manage Public Link", "Public Link", "public-link"],
-      ["Download Device Data", "Download Device Data", "download"],
+      ["Download Device Data", "Download Data", "download"],
     ] as const) {
       const dialog = await openFromMenu(page, item, title);
       await expectFitsPhone(page, name);

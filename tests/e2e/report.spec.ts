@@ -236,6 +236,44 @@ test("leaves a gap where the incubator's sensor was offline", async ({ page }) =
   expect(moves.length === 0 ? 0 : moves.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(2);
 });
 
+test("marks the incubator's silent hours as 'No data' in the server's chart and in the live one", async ({
+  page,
+}) => {
+  // Before the island: its chunk never arrives, the server's SVG stays.
+  await page.route(/mountReportChart/, (route) => route.abort());
+  await page.goto(REPORT);
+  const titles = page.locator("#report-chart .report-svg g.no-data title");
+  await expect(titles.filter({ hasText: "(Incubator - Temperature)" })).toHaveCount(1);
+  expect(await titles.allTextContents()).toContainEqual(
+    expect.stringMatching(/^No data from [A-Z][a-z]{2} \d+, \d{4}, .+ to .+ \(Incubator - Temperature\)$/),
+  );
+  await expect(page.locator("#report-chart .report-svg g.no-data text").first()).toHaveText("No data");
+  await page.unroute(/mountReportChart/);
+  await page.goto(REPORT);
+  await live(page);
+  await expect(
+    page.locator("#report-chart .report-live svg text", { hasText: /^No data$/ }).first(),
+  ).toBeVisible();
+});
+
+test("names the threshold ranges in the legend on a 390 px phone, not over the chart's lines", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(REPORT);
+  const ranges = page.getByRole("list", { name: "Threshold ranges" }).getByRole("listitem");
+  await expect(ranges.filter({ hasText: /^Cold room too warm: above \d+(\.\d)?°F$/ })).toHaveCount(1);
+  await live(page);
+  await expect(page.locator("#report-chart svg text", { hasText: "Cold room too warm" })).toHaveCount(0);
+});
+
+test("says the window's times and zone under the report's name, not its length again", async ({ page }) => {
+  await page.goto(`${REPORT}?timezone=America/New_York`);
+  await expect(page.locator("#report-window")).toHaveText(
+    /^[A-Z][a-z]{2} \d+, \d+:\d{2} [AP]M – [A-Z][a-z]{2} \d+, \d+:\d{2} [AP]M · America\/New York$/,
+  );
+});
+
 test("downloads the CSV the link names, in the chosen scale", async ({ page }) => {
   await page.goto(`${REPORT}?tempScale=C&timezone=UTC`);
   const link = page.getByRole("link", { name: "CSV" });

@@ -93,6 +93,41 @@ describe("report exports", () => {
     return { hash, temperature, humidity };
   };
 
+  /**
+   * A fixed report over six hours of 2026-03-10 with the cold room's temperature read every
+   * minute but for a silent hole from 02:00 to 04:00 UTC.
+   */
+  const holeReport = async (name: string) => {
+    const [demo] = await db().select().from(reports).where(eq(reports.publicHash, DEMO.reportHash));
+    const [channel] = await db()
+      .select({ id: channels.id })
+      .from(channels)
+      .where(eq(channels.channelKey, REPORT_CHANNELS[0]!.key));
+    const hash = `gap${Math.random().toString(36).slice(2)}`.padEnd(24, "x");
+    const [report] = await db()
+      .insert(reports)
+      .values({
+        subscriptionId: demo!.subscriptionId,
+        name,
+        publicHash: hash,
+        startDate: date("2026-03-10T00:00:00Z"),
+        endDate: date("2026-03-10T06:00:00Z"),
+      })
+      .returning();
+    await db()
+      .insert(reportChannels)
+      .values([{ reportId: report!.id, channelId: channel!.id, color: "#1e88e5", axis: 0 }]);
+    const start = epoch("2026-03-10T00:00:00Z");
+    const minutes = Array.from({ length: 361 }, (_, i) => i).filter((m) => m <= 120 || m >= 240);
+    await db()
+      .insert(samples)
+      .values(
+        minutes.map((m) => ({ channelId: channel!.id, time: new Date((start + m * 60) * 1000), value: 4 })),
+      )
+      .onConflictDoNothing();
+    return { hash };
+  };
+
   describe("the server-rendered chart", () => {
     const svg = (hash: string, query = "") => `/public/report-svg/${encodeURIComponent(hash)}${query}`;
 
@@ -205,6 +240,33 @@ describe("report exports", () => {
       };
       expect(await checked("UTC")).not.toEqual(await checked("Asia/Kolkata"));
       await checked("America/New_York");
+    });
+
+    it("marks a silent stretch as a hatched 'No data' band with its times in a title", async () => {
+      const { hash } = await holeReport("Silent hole SVG");
+      const text = await (await get(svg(hash, "?width=1000&height=300&timezone=America/New_York"))).text();
+      const marks = [
+        ...text.matchAll(/<g class="no-data"><rect ([^>]*)><title>([^<]*)<\/title><\/rect>(.*?)<\/g>/g),
+      ];
+      expect(marks).toHaveLength(1);
+      const [, rect, title, label] = marks[0]!;
+      expect(title).toBe("No data from Mar 9, 2026, 10:00 PM to Mar 10, 2026, 12:00 AM");
+      expect(label).toContain(">No data</text>");
+      // The middle third of the plot (its grid lines' extent): 2 of the window's 6 hours.
+      const right = Number(/<path d="M48 [\d.]+L([\d.]+) /.exec(text)![1]);
+      const x = Number(/^x="([\d.]+)"/.exec(rect!)![1]);
+      const width = Number(/ width="([\d.]+)"/.exec(rect!)![1]);
+      expect(x).toBeCloseTo(48 + (right - 48) / 3, 0);
+      expect(width).toBeCloseTo((right - 48) / 3, 0);
+      expect(rect).toContain('fill="url(#no-data)"');
+    });
+
+    it("draws no 'No data' mark where the readings have no gap", async () => {
+      const text = await (await get(svg(DEMO.reportHash, "?width=1000&height=300"))).text();
+      const titles = [...text.matchAll(/<title>(No data[^<]*)<\/title>/g)].map((m) => m[1]);
+      // The demo's only silence: the incubator's two hours, its other lines read throughout.
+      expect(titles).toHaveLength(1);
+      expect(titles[0]).toMatch(/^No data from .+ to .+ \(Incubator - Temperature\)$/);
     });
 
     it("draws temperatures in the chosen scale, F by default and for an unknown scale", async () => {
@@ -471,6 +533,17 @@ describe("report exports", () => {
       expect(text).toContain("Cold Room - Humidity");
       expect(text).toContain("Minimum 55.5 %   Maximum 56 %   Average 55.75 %");
       expect(text).not.toContain("Cold Room - Temperature");
+    });
+
+    it("says from when to when a channel had no data and shades the stretch in its chart", async () => {
+      const { hash } = await holeReport("Silent hole PDF");
+      const res = await get(pdf({ reportPublicLinkHash: hash, timezone: "UTC" }));
+      expect(res.status).toBe(200);
+      const bytes = Buffer.from(await res.arrayBuffer());
+      const text = pdfText(bytes);
+      expect(text).toContain("No data from Mar 10, 2026 2:00 AM to Mar 10, 2026 4:00 AM (2 h)");
+      // The chart's hatched band: a tiling pattern beside the lines' vectors.
+      expect(bytes.includes("/PatternType 1")).toBe(true);
     });
 
     it("answers the same 404 for every bad link and 400 for bad input, never a 500", async () => {

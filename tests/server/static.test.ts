@@ -8,6 +8,7 @@ import { buildApp } from "../../server/app.ts";
 import { CONFIG_PLACEHOLDER, inlineScriptHashes } from "../../server/static/html.ts";
 import { shellFor } from "../../server/static/shells.ts";
 import { loadSite } from "../../server/static/site.ts";
+import { parseConfig } from "../../server/config.ts";
 import { testConfig, useTestApp } from "./helpers.ts";
 
 /** A dist/ folder with the given pages (path -> body), each with one inline module script. */
@@ -133,5 +134,45 @@ describe("account pages from the build", () => {
     }
     const home = await app.request("/");
     expect(home.headers.get("cache-control")).toBe("public, max-age=60, must-revalidate");
+  });
+});
+
+describe("the developers' UI kit page", () => {
+  const ctx = useTestApp();
+  /** What @hono/node-server passes the app for a connection from this address. */
+  const socketFrom = (remoteAddress: string) => ({ incoming: { socket: { remoteAddress } } });
+  const site = loadSite(writeDist({ "ui-kit/index.html": "ui kit", "404.html": "not found page" }), {}, []);
+  const appWith = (env: Record<string, string>) =>
+    buildApp({ db: ctx.database.db, config: parseConfig(env), site });
+  const paths = ["/ui-kit", "/ui-kit/", "/ui-kit/index.html", "/%75i-kit"];
+
+  it("shows the UI kit to this computer in demo mode, as /dev/mailbox", async () => {
+    for (const app of [appWith({}), appWith({ DEMO: "1", ALLOWED_HOSTS: "demo.example" })])
+      for (const path of paths) {
+        const res = await app.request(`http://localhost:4321${path}`, {}, socketFrom("127.0.0.1"));
+        expect([path, res.status, await res.text()]).toEqual([path, 200, expect.stringContaining("ui kit")]);
+      }
+  });
+
+  it("is the 404 page for another computer, through a proxy, and outside demo mode", async () => {
+    const shared = appWith({ DEMO: "1", ALLOWED_HOSTS: "demo.example" });
+    const refused = [
+      () => shared.request("http://localhost:4321/ui-kit", {}, socketFrom("203.0.113.7")),
+      () => shared.request("http://demo.example/ui-kit", {}, socketFrom("127.0.0.1")),
+      () =>
+        shared.request(
+          "http://localhost:4321/ui-kit/",
+          { headers: { "x-forwarded-for": "198.51.100.4" } },
+          socketFrom("127.0.0.1"),
+        ),
+      ...paths.map(
+        (path) => () =>
+          appWith({ DEMO: "0" }).request(`http://localhost:4321${path}`, {}, socketFrom("127.0.0.1")),
+      ),
+    ];
+    for (const request of refused) {
+      const res = await request();
+      expect([res.status, await res.text()]).toEqual([404, expect.stringContaining("not found page")]);
+    }
   });
 });

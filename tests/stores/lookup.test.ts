@@ -1,3 +1,4 @@
+import { ENTER_CONTACT, ENTER_NUMBER } from "../../src/domain/lookup.ts";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { searchOrdersAndQuotes } from "../../src/api/lookup.ts";
 import { RECORD_NOT_FOUND } from "../../src/domain/lookup.ts";
@@ -87,11 +88,11 @@ describe("quote and order lookup", () => {
   });
 
   test.each([
-    ["", "Dana Whitfield"],
-    ["ORD-5003", "   "],
-  ])("finds nothing for an empty field (%j, %j) without spending a try", async (id, contact) => {
+    ["", "Dana Whitfield", [{ field: "id", message: ENTER_NUMBER }]],
+    ["ORD-5003", "   ", [{ field: "contact", message: ENTER_CONTACT }]],
+  ])("asks for the empty field of (%j, %j) without spending a try", async (id, contact, asked) => {
     await findRecord(id, contact);
-    expect($lookup.get().errors).toEqual(NOT_FOUND);
+    expect($lookup.get().errors).toEqual(asked);
     expect(api.calls(searchOrdersAndQuotes)).toEqual([]);
   });
 });

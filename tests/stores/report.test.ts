@@ -135,18 +135,18 @@ describe("values and times as the visitor reads them", () => {
   });
 
   test.each([
-    [86_400, "The last 24 hours"],
-    [3600, "The last hour"],
-    [7 * 86_400, "The last 7 days"],
-    [90 * 60, "The last 90 minutes"],
-  ])("says a rolling window of %s seconds is '%s'", (timeInterval, text) => {
-    expect(windowText({ timeInterval }, { start: 0, end: timeInterval }, "UTC")).toBe(text);
+    ["a day", 86_400, "UTC", "Nov 21, 3:00 PM – Nov 22, 3:00 PM · UTC"],
+    ["an hour", 3600, "America/New_York", "Nov 22, 9:00 AM – Nov 22, 10:00 AM · America/New York"],
+    ["a week", 7 * 86_400, "UTC", "Nov 15, 2026 – Nov 22, 2026 · UTC"],
+  ])("says which %s a window spans and in which zone, not its length again", (_, seconds, zone, text) => {
+    const end = Date.UTC(2026, 10, 22, 15) / 1000;
+    expect(windowText({ start: end - seconds, end }, zone)).toBe(text);
   });
 
   test("says a fixed window's first and last day in the zone", () => {
     const start = Date.UTC(2026, 9, 26) / 1000;
     const end = Date.UTC(2026, 10, 1) / 1000;
-    expect(windowText({ timeInterval: 0 }, { start, end }, "UTC")).toBe("Oct 26, 2026 – Nov 01, 2026");
+    expect(windowText({ start, end }, "UTC")).toBe("Oct 26, 2026 – Nov 01, 2026 · UTC");
   });
 
   test("writes times in the chosen zone", () => {
