@@ -61,6 +61,7 @@ const Env = z.object({
   SERVE_STATIC: flag.optional(),
   ALLOWED_HOSTS: hostList,
   METRICS_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
+  AUDIT_KEY: z.string().trim().min(32, "must be at least 32 characters").optional(),
   LOG_REQUESTS: flag.optional(),
   ANSWER_CACHE_MS: z.coerce.number().int().min(0).max(10_000).optional(),
   MAIL_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
@@ -113,6 +114,8 @@ export function parseConfig(env: Record<string, string | undefined>) {
     allowedHosts: e.ALLOWED_HOSTS,
     /** Lets GET /metrics answer other computers that send it as a Bearer token (loopback always may). */
     metricsToken: e.METRICS_TOKEN,
+    /** Makes the audit chain's hashes HMACs, so that rewriting a chain needs this key (core/auditChain.ts). */
+    auditKey: e.AUDIT_KEY,
     /**
      * One JSON line per request on stdout: on by default; off under Vitest (VITEST is set there)
      * and in the local demo (DEMO unset), whose simulator's pushes would scroll the start

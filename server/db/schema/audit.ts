@@ -1,0 +1,55 @@
+import { sql } from "drizzle-orm";
+import { bigint, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { tz } from "./helpers.ts";
+
+/**
+ * The audit trail (docs/decisions.md, "Audit trail"): one row per state-changing call, chained
+ * per subscription. Each row carries the SHA-256 of its content and of the row before it in
+ * its subscription's chain (`seq` counts from 1 without gaps), so an edited, deleted, inserted
+ * or reordered row breaks the chain at that row. No foreign keys: the trail outlives what it
+ * describes (a deleted device, even a deleted subscription). Chain 0 holds what belongs to no
+ * subscription (a failed sign-in for an unknown address).
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    subscriptionId: integer("subscription_id").notNull(),
+    seq: bigint("seq", { mode: "number" }).notNull(),
+    at: tz("at").notNull(),
+    /** user, ops, device, system */
+    actorKind: text("actor_kind").notNull(),
+    actorId: integer("actor_id"),
+    /** The person's email, the ops token's name, the device's MAC, or "system", as it was then. */
+    actorLabel: text("actor_label").notNull(),
+    /** What happened, as a dotted name (device.rename, sensor.update, session.signin, ...). */
+    action: text("action").notNull(),
+    /** The spec's entity type number, when the record is one of them. */
+    entityType: integer("entity_type"),
+    entityId: text("entity_id"),
+    /** The device the change concerns, for the device page's own history. */
+    deviceId: integer("device_id"),
+    /** Only the fields that changed, before and after; never a secret (auditValues.ts). */
+    old: jsonb("old").$type<Record<string, unknown> | null>(),
+    new: jsonb("new").$type<Record<string, unknown> | null>(),
+    prevHash: text("prev_hash").notNull(),
+    hash: text("hash").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.subscriptionId, t.seq] }),
+    index("audit_log_at").on(t.subscriptionId, t.at),
+    index("audit_log_device")
+      .on(t.deviceId, t.at)
+      .where(sql`device_id is not null`),
+  ],
+);
+
+/**
+ * The head of each subscription's chain: its last seq and hash. Appending locks this one row
+ * until the transaction ends, so rows of one subscription chain in commit order while other
+ * subscriptions never wait; it also catches rows cut off the end of the chain.
+ */
+export const auditHeads = pgTable("audit_heads", {
+  subscriptionId: integer("subscription_id").primaryKey(),
+  seq: bigint("seq", { mode: "number" }).notNull(),
+  hash: text("hash").notNull(),
+});

@@ -1,0 +1,31 @@
+// Walks audit chains and names every row that does not fit (`npm run audit -- verify`, and the
+// Administrators' button for their own subscription). Not a route file.
+import type { Db } from "../db/client.ts";
+import { ChainCheck, type ChainFault } from "../core/auditChain.ts";
+import { chainHeads, chainPage } from "../data/audit.ts";
+
+const PAGE = 5000;
+
+export interface VerifyResult {
+  chains: number;
+  rows: number;
+  faults: ChainFault[];
+}
+
+/** Checks every chain, or one subscription's; reads a page of rows at a time. */
+export async function verifyAudit(db: Db, opts: { subscriptionId?: number; key?: string } = {}): Promise<VerifyResult> {
+  const result: VerifyResult = { chains: 0, rows: 0, faults: [] };
+  for (const { subscriptionId, head } of await chainHeads(db, opts.subscriptionId)) {
+    const check = new ChainCheck(subscriptionId, opts.key);
+    for (let after = 0; ; ) {
+      const page = await chainPage(db, subscriptionId, after, PAGE);
+      for (const row of page) check.add(row);
+      if (page.length < PAGE) break;
+      after = page.at(-1)!.seq;
+    }
+    result.chains++;
+    result.rows += check.rows;
+    result.faults.push(...check.end(head));
+  }
+  return result;
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { changes, REDACTED, withoutSecrets } from "../../src/domain/auditValues.ts";
+
+describe("withoutSecrets", () => {
+  it.each([
+    [{ password: "x", name: "a" }, { name: "a" }],
+    [{ newPassword: "x", currentPassword: "y" }, {}],
+    [{ webhookSecret: "s", token: "t", sessionToken: "u" }, {}],
+    [{ cvv: "123", cvc: "123", cardNumber: "4242424242424242" }, {}],
+    [{ code: "123456", deviceKey: "k", key: "k" }, {}],
+    [{ note: "card 4242 4242 4242 4242" }, { note: REDACTED }],
+    [{ nested: { password: "p", ok: 1 } }, { nested: { ok: 1 } }],
+    [{ list: [{ token: "t", id: 2 }] }, { list: [{ id: 2 }] }],
+    [{ channelKey: "abc-1", name: "Freezer" }, { channelKey: "abc-1", name: "Freezer" }],
+    [{ text: "a\u0000b" }, { text: "ab" }],
+  ])("keeps %j as %j", (input, kept) => {
+    expect(withoutSecrets(input)).toEqual(kept);
+  });
+});
+
+describe("changes", () => {
+  it.each([
+    [{ name: "A", loc: "x" }, { name: "B", loc: "x" }, { old: { name: "A" }, new: { name: "B" } }],
+    [{ name: "A" }, { name: "A" }, null],
+    [null, { name: "A" }, { old: null, new: { name: "A" } }],
+    [{ name: "A" }, null, { old: { name: "A" }, new: null }],
+    [{ tags: [1, 2] }, { tags: [1, 3] }, { old: { tags: [1, 2] }, new: { tags: [1, 3] } }],
+    [{ a: 1 }, { a: 1, b: 2 }, { old: { b: null }, new: { b: 2 } }],
+    [{ password: "a" }, { password: "b" }, null],
+    [null, null, null],
+  ])("of %j and %j is %j", (before, after, expected) => {
+    expect(changes(before, after)).toEqual(expected);
+  });
+});

@@ -1,0 +1,106 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inTransaction, rows, type Database } from "../../server/db/client.ts";
+import { appendAudit, chainPage, type AuditEntry } from "../../server/data/audit.ts";
+import { verifyAudit } from "../../server/flows/auditVerify.ts";
+import { openTestDatabase, TEST_NOW } from "./helpers.ts";
+
+const admin = { kind: "user", id: 1, label: "admin@example.com" } as const;
+const rename = (subscriptionId: number, n: number): AuditEntry => ({
+  subscriptionId,
+  actor: admin,
+  action: "device.rename",
+  entityType: 3,
+  entityId: 5,
+  deviceId: 5,
+  before: { name: `Freezer ${n}`, nested: { b: 1, a: [1, "x"] } },
+  after: { name: `Freezer ${n + 1}`, nested: { b: 1, a: [1, "x"] } },
+});
+
+describe("the audit trail in the database", () => {
+  let database: Database & { drop(): Promise<void> };
+  const db = () => database.db;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+  });
+  afterAll(() => database.drop());
+
+  const append = (entry: AuditEntry) => inTransaction(db(), (tx) => appendAudit(tx, entry, TEST_NOW));
+
+  it("chains each subscription's rows from 1 and verifies them", async () => {
+    for (let n = 1; n <= 20; n++) {
+      expect(await append(rename(101, n))).toBe(n);
+      await append(rename(102, n));
+    }
+    const result = await verifyAudit(db());
+    expect(result).toEqual({ chains: 2, rows: 40, faults: [] });
+  });
+
+  it("keeps only what changed, and a change of nothing writes no row", async () => {
+    const [row] = await chainPage(db(), 101, 0, 1);
+    expect(row).toMatchObject({ old: { name: "Freezer 1" }, new: { name: "Freezer 2" }, actorLabel: "admin@example.com" });
+    expect(await append({ ...rename(101, 1), after: rename(101, 1).before })).toBeNull();
+  });
+
+  it("writes no row for a change whose transaction rolls back", async () => {
+    await expect(
+      inTransaction(db(), async (tx) => {
+        await appendAudit(tx, rename(101, 99), TEST_NOW);
+        throw new Error("the change failed");
+      }),
+    ).rejects.toThrow("the change failed");
+    expect(await verifyAudit(db(), { subscriptionId: 101 })).toMatchObject({ rows: 20, faults: [] });
+  });
+
+  it("names an edited, a deleted and two swapped rows, and rows cut off the end", async () => {
+    await db().execute(sql`update audit_log set new = '{"name":"Other"}' where subscription_id = 101 and seq = 3`);
+    await db().execute(sql`delete from audit_log where subscription_id = 101 and seq = 7`);
+    await db().execute(sql`update audit_log set seq = -1 where subscription_id = 101 and seq = 10`);
+    await db().execute(sql`update audit_log set seq = 10 where subscription_id = 101 and seq = 12`);
+    await db().execute(sql`update audit_log set seq = 12 where subscription_id = 101 and seq = -1`);
+    await db().execute(sql`delete from audit_log where subscription_id = 101 and seq > 18`);
+    const { faults } = await verifyAudit(db(), { subscriptionId: 101 });
+    expect(faults.map((f) => [f.seq, f.why])).toEqual([
+      [3, "its content does not match its hash (edited)"],
+      [8, "rows 7–7 are missing before it"],
+      // A moved row breaks its link and, its seq being part of its content, its own hash.
+      [10, "it does not follow the row before it (moved or replaced)"],
+      [10, "its content does not match its hash (edited)"],
+      [11, "it does not follow the row before it (moved or replaced)"],
+      [12, "it does not follow the row before it (moved or replaced)"],
+      [12, "its content does not match its hash (edited)"],
+      [13, "it does not follow the row before it (moved or replaced)"],
+      [20, "rows 19–20 are missing at the end"],
+    ]);
+    expect((await verifyAudit(db(), { subscriptionId: 102 })).faults).toEqual([]);
+  });
+
+  it.runIf(process.env["TEST_DATABASE_URL"])(
+    "lets two subscriptions append at once while one subscription's rows wait their turn",
+    async () => {
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let holding!: () => void;
+      const holds = new Promise<void>((r) => (holding = r));
+      const first = inTransaction(db(), async (tx) => {
+        await appendAudit(tx, rename(201, 1), TEST_NOW);
+        holding();
+        await held;
+      });
+      await holds;
+      const t0 = performance.now();
+      await append(rename(202, 1));
+      const other = performance.now() - t0;
+      let sameDone = false;
+      const same = append(rename(201, 2)).then(() => (sameDone = true));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(sameDone).toBe(false);
+      release();
+      await Promise.all([first, same]);
+      expect(other).toBeLessThan(1000);
+      const seqs = await rows<{ seq: string }>(db(), sql`select seq from audit_log where subscription_id = 201 order by seq`);
+      expect(seqs.map((s) => Number(s.seq))).toEqual([1, 2]);
+      expect((await verifyAudit(db(), { subscriptionId: 201 })).faults).toEqual([]);
+    },
+  );
+});
