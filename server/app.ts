@@ -12,6 +12,7 @@ import { gate } from "./http/gate.ts";
 import { memoRouter } from "./http/memoRouter.ts";
 import { observeRequests } from "./http/requestLog.ts";
 import { alertRoutes } from "./routes/alerts.ts";
+import { auditRoutes } from "./routes/audit.ts";
 import { accountMessageRoutes } from "./routes/accountMessages.ts";
 import { accountSessionRoutes } from "./routes/accountSessions.ts";
 import { countryRoutes } from "./routes/countries.ts";
@@ -104,6 +105,7 @@ export function buildApp(input: AppDeps) {
   app.route("/", tagRoutes(deps));
   app.route("/", deviceRoutes(deps));
   app.route("/", alertRoutes(deps));
+  app.route("/", auditRoutes(deps));
   app.route("/", publicDeviceRoutes(deps));
   app.route("/", publicReportRoutes(deps));
   app.route("/", reportExportRoutes(deps));

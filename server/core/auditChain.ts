@@ -84,10 +84,12 @@ export class ChainCheck {
   private lastHash = GENESIS;
   readonly faults: ChainFault[] = [];
   rows = 0;
-  constructor(
-    readonly subscriptionId: number,
-    private readonly key?: string,
-  ) {}
+  readonly subscriptionId: number;
+  private readonly key: string | undefined;
+  constructor(subscriptionId: number, key?: string) {
+    this.subscriptionId = subscriptionId;
+    this.key = key;
+  }
 
   add(row: AuditRow) {
     this.rows++;

@@ -10,7 +10,9 @@ export type Actor =
   | { kind: "user"; id: number; label: string }
   | { kind: "ops"; id: number | null; label: string }
   | { kind: "device"; id: number; label: string }
-  | { kind: "system"; label: string };
+  | { kind: "system"; label: string }
+  /** Someone not signed in, named by the address they typed (a failed sign-in). */
+  | { kind: "visitor"; label: string };
 
 export interface AuditEntry {
   /** The subscription whose chain takes the row; 0 for what belongs to none. */
@@ -118,7 +120,7 @@ export async function chainPage(db: Db, subscriptionId: number, afterSeq: number
 }
 
 /** The chains there are: every head, and any subscription with rows but no head. */
-export async function chainHeads(db: Db, only?: number) {
+export async function chainHeads(db: Db, only?: number | undefined) {
   const found = await rows<{ subscription_id: number; seq: string | number | null; hash: string | null }>(
     db,
     sql`select s.subscription_id, h.seq, h.hash

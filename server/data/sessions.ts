@@ -132,12 +132,13 @@ export async function endOtherSessions(db: Db, userId: number, keep: string | nu
 }
 
 /** Ends one session (sign-out); its live sockets close at once, on every instance. */
-export async function endSession(db: Db, token: string) {
+export async function endSession(db: Db, token: string): Promise<number | null> {
   const [ended] = await db
     .delete(sessions)
     .where(eq(sessions.idHash, sha256(token)))
     .returning({ userId: sessions.userId });
   if (ended) await announceSessionsEnded(db, ended.userId);
+  return ended?.userId ?? null;
 }
 
 /**

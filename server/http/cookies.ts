@@ -64,10 +64,12 @@ export async function signInBrowser(
 }
 
 /** Signs this browser out, server side and cookie. */
-export async function signOutBrowser(c: Context, db: Db) {
+/** Ends this browser's session; returns whose it was (null when it signed no one in). */
+export async function signOutBrowser(c: Context, db: Db): Promise<number | null> {
   const token = sessionToken(c);
-  if (token) await endSession(db, token);
+  const userId = token ? await endSession(db, token) : null;
   deleteCookie(c, SESSION_COOKIE, { path: "/" });
+  return userId;
 }
 
 /**

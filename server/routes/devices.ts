@@ -11,9 +11,12 @@ import { guard } from "../http/access.ts";
 import { authOf, inSubscription } from "../http/auth.ts";
 import { idParam, inputOf } from "../http/input.ts";
 import { reply } from "../http/reply.ts";
+import { audited, userActor } from "../flows/audited.ts";
+import type { GroupRecord } from "../data/sensors.ts";
 import { publicDevicePath } from "../../src/domain/device.ts";
 import { dataRange, PLAN_MESSAGES, planAllows } from "../../src/domain/plan.ts";
 import { epochSeconds } from "../../src/domain/brand.ts";
+import { EntityType } from "../../src/domain/enums.ts";
 import { getChannelHistory, getChannelList } from "../../src/api/deviceData.ts";
 import {
   createPublicLink,
@@ -51,21 +54,49 @@ export function deviceRoutes(deps: Deps) {
     .patch(updateDevice.path, guard(updateDevice, deps), async (c) => {
       const device = await ownDevice(c, deps);
       const { name } = await inputOf(c, updateDevice);
-      return reply(c, updateDevice, await renameDevice(db, device.id, name));
+      const renamed = await audited(deps, (tx) => renameDevice(tx, device.id, name), {
+        subscriptionId: device.subscriptionId,
+        actor: userActor(authOf(c)),
+        action: "device.rename",
+        entityType: EntityType.DEVICE,
+        entityId: device.id,
+        deviceId: device.id,
+        before: { name: device.name },
+        after: { name },
+      });
+      return reply(c, updateDevice, renamed);
     })
     .patch(updateSensor.path, guard(updateSensor, deps), async (c) => {
       const input = await inputOf(c, updateSensor);
       const record = await groupByKey(db, input.channelKey);
       if (!record) throw new ApiError(404, NOT_FOUND);
       inSubscription(authOf(c), record);
-      const saved = await saveSensorSettings(db, record, input);
+      const saved = await audited(
+        deps,
+        (tx) => saveSensorSettings(tx, record, input),
+        (after) => ({
+          subscriptionId: record.subscriptionId,
+          actor: userActor(authOf(c)),
+          action: "sensor.update",
+          entityType: EntityType.DATAGROUP,
+          entityId: record.group.channelKey,
+          deviceId: record.deviceId,
+          before: sensorValues(record),
+          after: sensorValues(after),
+        }),
+      );
       return reply(c, updateSensor, { channelGroup: groupOf(saved.group, saved.channels) });
     })
     .post(createPublicLink.path, guard(createPublicLink, deps), async (c) => {
       const device = await ownDevice(c, deps);
       if (!planAllows(authOf(c).subscription.features, "publicUrl"))
         throw new ApiError(403, PLAN_MESSAGES.publicUrl);
-      const hash = (await setPublicHash(db, device.id, true))!;
+      const hash = (await audited(deps, (tx) => setPublicHash(tx, device.id, true), {
+        ...linkEntry(c, device),
+        action: device.publicPageHash ? "device.link.replace" : "device.link.create",
+        before: { publicLink: device.publicPageHash ? "on" : "off" },
+        after: { publicLink: device.publicPageHash ? "replaced" : "on" },
+      }))!;
       // Open public pages of the old link are told at once (their watch is re-checked).
       await announceDevice(db, device.id, deps.now());
       return reply(c, createPublicLink, {
@@ -75,7 +106,12 @@ export function deviceRoutes(deps: Deps) {
     })
     .delete(deletePublicLink.path, guard(deletePublicLink, deps), async (c) => {
       const device = await ownDevice(c, deps);
-      await setPublicHash(db, device.id, false);
+      await audited(deps, (tx) => setPublicHash(tx, device.id, false), {
+        ...linkEntry(c, device),
+        action: "device.link.delete",
+        before: { publicLink: device.publicPageHash ? "on" : "off" },
+        after: { publicLink: "off" },
+      });
       await announceDevice(db, device.id, deps.now());
       return reply(c, deletePublicLink, { publicLink: null, publicPageHash: null });
     })
@@ -111,5 +147,21 @@ export function deviceRoutes(deps: Deps) {
       });
     });
 }
+
+/** A sensor's settings as the trail shows them: label, hidden, each channel's adjustment. */
+const sensorValues = (r: GroupRecord) => ({
+  label: r.group.label ?? null,
+  isHidden: r.group.isHidden,
+  ...Object.fromEntries(r.channels.map((ch) => [`adjust ${ch.kind}`, ch.adjust])),
+});
+
+/** Who changed which device's public link (the token itself is never recorded). */
+const linkEntry = (c: Context, device: { id: number; subscriptionId: number | null }) => ({
+  subscriptionId: device.subscriptionId,
+  actor: userActor(authOf(c)),
+  entityType: EntityType.DEVICE,
+  entityId: device.id,
+  deviceId: device.id,
+});
 
 const numberOrNull = (text: string | undefined) => (text === undefined ? null : Number(text));

@@ -17,6 +17,7 @@ import {
 } from "../http/cookies.ts";
 import { inputOf } from "../http/input.ts";
 import { reply } from "../http/reply.ts";
+import { signedIn, signInEvent } from "../flows/audited.ts";
 import { HASH_BUSY, hashQueueFull, strengthenIfWeaker, verifyOrDummy } from "../services/passwords.ts";
 import { matchTotp } from "../services/totp.ts";
 import { checkEmail, logout, submitPassword, verifyOtp } from "../../src/api/gateway.ts";
@@ -53,7 +54,10 @@ export function gatewayRoutes(deps: Deps) {
       const user = await findUserByEmail(db, form.emailAddress);
       // Unknown addresses and people without a password pay for a hash too.
       const ok = await runCounted(db, slot, () => verifyOrDummy(form.password, user?.passwordHash));
-      if (!user || !ok) throw wrongCredentials();
+      if (!user || !ok) {
+        await signInEvent(deps, "session.signin.failed", { user, typed: form.emailAddress });
+        throw wrongCredentials();
+      }
       await release(db, slot);
       if (await samlConfigOf(db, user))
         throw new ApiError(403, [{ field: "emailAddress", message: FEDERATED_ONLY }]);
@@ -69,7 +73,7 @@ export function gatewayRoutes(deps: Deps) {
         if (!(await startBrowserChallenge(c, db, user.id, version, t))) throw wrongCredentials();
         return reply(c, submitPassword, { mfaRequired: true });
       }
-      if (!(await signInBrowser(c, db, user.id, t, version))) throw wrongCredentials();
+      if (!(await signedIn(deps, user, (tx) => signInBrowser(c, tx, user.id, t, version)))) throw wrongCredentials();
       return reply(c, submitPassword, { mfaRequired: false });
     })
     .post(verifyOtp.path, guard(verifyOtp, deps), async (c) => {
@@ -82,18 +86,24 @@ export function gatewayRoutes(deps: Deps) {
       const step = user?.totpSecret ? await matchTotp(user.totpSecret, form.otp, t, user.totpLastStep) : null;
       // Claim the step atomically: a code works once even when two requests race.
       const claimed = step !== null && (await claimTotpStep(db, challenge.userId, step));
-      if (!claimed) throw new ApiError(401, [{ field: "otp", message: WRONG_OTP }]);
+      if (!claimed) {
+        await signInEvent(deps, "session.otp.failed", { user });
+        throw new ApiError(401, [{ field: "otp", message: WRONG_OTP }]);
+      }
       await release(db, slot);
       await endBrowserChallenge(c, db, challenge.idHash);
       // The version read with the challenge: a reset since then ends this sign-in here.
-      if (!(await signInBrowser(c, db, challenge.userId, t, challenge.credentialVersion)))
-        throw new ApiError(401, [{ field: "otp", message: CHALLENGE_EXPIRED }]);
+      const started = user
+        ? await signedIn(deps, user, (tx) => signInBrowser(c, tx, challenge.userId, t, challenge.credentialVersion))
+        : false;
+      if (!started) throw new ApiError(401, [{ field: "otp", message: CHALLENGE_EXPIRED }]);
       if (form.remember === "1")
         await rememberBrowser(c, db, challenge.userId, challenge.credentialVersion, t);
       return reply(c, verifyOtp, {});
     })
     .post(logout.path, guard(logout, deps), async (c) => {
-      await signOutBrowser(c, db);
+      const userId = await signOutBrowser(c, db);
+      if (userId !== null) await signInEvent(deps, "session.signout", { user: await findUser(db, userId) });
       return reply(c, logout, {});
     });
 }

@@ -21,7 +21,8 @@ export type Action =
   | "report.edit"
   | "alert.view"
   | "alert.edit"
-  | "alert.acknowledge";
+  | "alert.acknowledge"
+  | "audit.view";
 
 const ALL: readonly RoleId[] = Object.values(Role);
 const EDITORS: readonly RoleId[] = [Role.ADMINISTRATOR, Role.MANAGER];
@@ -50,6 +51,8 @@ const MATRIX: Record<Action, readonly RoleId[]> = {
   "alert.edit": EDITORS,
   // The people who act on an alarm: not Viewers (read-only) nor Billing.
   "alert.acknowledge": [...EDITORS, Role.PROVISIONER],
+  // The trail names every person's actions: for those who answer for the subscription.
+  "audit.view": [Role.ADMINISTRATOR],
 };
 
 /** May a person holding this role do the action (in their active subscription)? */

@@ -39,7 +39,7 @@ describe("the audit trail in the database", () => {
   it("keeps only what changed, and a change of nothing writes no row", async () => {
     const [row] = await chainPage(db(), 101, 0, 1);
     expect(row).toMatchObject({ old: { name: "Freezer 1" }, new: { name: "Freezer 2" }, actorLabel: "admin@example.com" });
-    expect(await append({ ...rename(101, 1), after: rename(101, 1).before })).toBeNull();
+    expect(await append({ ...rename(101, 1), after: rename(101, 1).before ?? null })).toBeNull();
   });
 
   it("writes no row for a change whose transaction rolls back", async () => {

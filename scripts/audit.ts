@@ -1,0 +1,40 @@
+// `npm run audit -- verify [--subscription N]`: walks the audit trail's chains in the database
+// the environment names (DATABASE_URL, else PGlite in DATA_DIR: stop that server first, PGlite
+// allows one process) and names every row that does not fit. Exits 1 when one does not, so a
+// cron job or a monitor can alert on it. AUDIT_KEY must be the server's when it has one.
+import { parseArgs } from "node:util";
+import { parseConfig } from "../server/config.ts";
+import { openDatabase } from "../server/db/client.ts";
+import { verifyAudit } from "../server/flows/auditVerify.ts";
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { subscription: { type: "string" } },
+});
+if (positionals[0] !== "verify") {
+  console.error("Usage: npm run audit -- verify [--subscription N]");
+  process.exit(2);
+}
+const only = values.subscription === undefined ? undefined : Number(values.subscription);
+if (only !== undefined && !Number.isInteger(only)) {
+  console.error("--subscription takes a subscription's number.");
+  process.exit(2);
+}
+const config = parseConfig(process.env);
+const database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
+try {
+  const started = performance.now();
+  const result = await verifyAudit(database.db, { subscriptionId: only, key: config.auditKey });
+  const ms = Math.round(performance.now() - started);
+  console.log(`Checked ${result.rows.toLocaleString("en-US")} rows in ${result.chains} chains (${ms} ms).`);
+  for (const f of result.faults.slice(0, 50))
+    console.log(`  subscription ${f.subscriptionId}, row ${f.seq}: ${f.why}`);
+  if (result.faults.length > 50) console.log(`  ... and ${result.faults.length - 50} more`);
+  if (result.faults.length) {
+    const first = result.faults[0]!;
+    console.log(`NOT INTACT: the first row that does not fit is subscription ${first.subscriptionId}, row ${first.seq}.`);
+    process.exitCode = 1;
+  } else console.log("Intact: every row fits its chain.");
+} finally {
+  await database.close();
+}

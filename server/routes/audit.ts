@@ -1,0 +1,77 @@
+import { Hono } from "hono";
+import type { Deps } from "../deps.ts";
+import { auditFacets, auditPage, auditStream } from "../data/auditQueries.ts";
+import { csvFileStream } from "../data/csvStream.ts";
+import { csvText } from "../data/csvExport.ts";
+import { verifyAudit } from "../flows/auditVerify.ts";
+import { record, userActor } from "../flows/audited.ts";
+import { guard } from "../http/access.ts";
+import { authOf } from "../http/auth.ts";
+import { csvFileName } from "../http/csvFileName.ts";
+import { inputOf } from "../http/input.ts";
+import { reply } from "../http/reply.ts";
+import { actionName, changesText } from "../../src/domain/auditText.ts";
+import { zoneClock } from "../../src/domain/zoneTime.ts";
+import { AUDIT_PAGE, exportAudit, listAudit, verifyAuditTrail } from "../../src/api/audit.ts";
+
+/** The Administrators' audit trail: the viewer's pages, the CSV export and the chain check. */
+export function auditRoutes(deps: Deps) {
+  const { db } = deps;
+  return new Hono()
+    .get(listAudit.path, guard(listAudit, deps), async (c) => {
+      const { before, ...filter } = await inputOf(c, listAudit);
+      const subscriptionId = authOf(c).subscription.id;
+      const entries = await auditPage(db, subscriptionId, filter, before ? Number(before) : null, AUDIT_PAGE + 1);
+      const facets = await auditFacets(db, subscriptionId);
+      return reply(c, listAudit, {
+        entries: entries.slice(0, AUDIT_PAGE),
+        next: entries.length > AUDIT_PAGE ? entries[AUDIT_PAGE - 1]!.seq : null,
+        ...facets,
+      });
+    })
+    .get(exportAudit.path, guard(exportAudit, deps), async (c) => {
+      const { timezone, ...filter } = await inputOf(c, exportAudit);
+      const auth = authOf(c);
+      // An export of the trail is itself recorded (issue 37: "data downloads and exports").
+      await record(deps, {
+        subscriptionId: auth.subscription.id,
+        actor: userActor(auth),
+        action: "audit.export",
+        after: { ...filter, timezone },
+      });
+      const clock = zoneClock(timezone);
+      const header = [`Time (${clock.zone})`, "Person", "Action", "Record", "Device", "Changes"].join(",") + "\r\n";
+      async function* lines() {
+        for await (const page of auditStream(db, auth.subscription.id, filter)) {
+          let text = "";
+          for (const e of page)
+            text +=
+              [
+                clock.iso(e.at),
+                csvText(e.actor),
+                csvText(actionName(e.action)),
+                csvText(e.entityId === null ? "" : `${e.entityType ?? ""}:${e.entityId}`),
+                csvText(e.deviceName ?? (e.deviceId === null ? "" : `#${e.deviceId}`)),
+                csvText(changesText(e.old, e.new)),
+              ].join(",") + "\r\n";
+          yield text;
+        }
+      }
+      const now = deps.now();
+      return c.body(csvFileStream(header, lines()), 200, {
+        "content-type": "text/csv; charset=utf-8",
+        "content-disposition": csvFileName({ name: "Audit trail", start: now, end: now }),
+        "cache-control": "no-store",
+      });
+    })
+    .post(verifyAuditTrail.path, guard(verifyAuditTrail, deps), async (c) => {
+      const result = await verifyAudit(db, { subscriptionId: authOf(c).subscription.id, key: deps.config.auditKey });
+      const first = result.faults[0];
+      return reply(c, verifyAuditTrail, {
+        rows: result.rows,
+        intact: result.faults.length === 0,
+        firstFault: first ? { seq: first.seq, why: first.why } : null,
+        faults: result.faults.length,
+      });
+    });
+}

@@ -1,0 +1,44 @@
+// How the audit trail reads to a person, in the viewer and in the CSV export.
+
+/** What each recorded action is called; an action missing here reads as its own name. */
+export const ACTION_NAMES: Record<string, string> = {
+  "device.rename": "Renamed a device",
+  "device.link.create": "Shared a device page",
+  "device.link.replace": "Replaced a device page's link",
+  "device.link.delete": "Removed a device page's link",
+  "sensor.update": "Changed sensor settings",
+  "session.signin": "Signed in",
+  "session.signin.failed": "Failed sign-in",
+  "session.signin.refused": "Sign-in refused",
+  "session.otp.failed": "Wrong one-time code",
+  "session.signout": "Signed out",
+};
+
+export const actionName = (action: string) => ACTION_NAMES[action] ?? action;
+
+/** A recorded value as text: null as "(none)", objects and lists as compact JSON. */
+export function valueText(v: unknown): string {
+  if (v === null || v === undefined || v === "") return "(none)";
+  if (typeof v === "string") return v;
+  if (typeof v === "number" || typeof v === "boolean") return String(v);
+  return JSON.stringify(v);
+}
+
+/** One line per changed field: its name, the old and the new value. */
+export function changeLines(
+  old: Record<string, unknown> | null,
+  now: Record<string, unknown> | null,
+): { field: string; from: string; to: string }[] {
+  const fields = [...new Set([...Object.keys(old ?? {}), ...Object.keys(now ?? {})])];
+  return fields.map((field) => ({
+    field,
+    from: old ? valueText(old[field]) : "(none)",
+    to: now ? valueText(now[field]) : "(none)",
+  }));
+}
+
+/** The changes in one cell of text: "name: Freezer → Freezer 2; label: (none) → Door". */
+export const changesText = (old: Record<string, unknown> | null, now: Record<string, unknown> | null) =>
+  changeLines(old, now)
+    .map((l) => `${l.field}: ${l.from} → ${l.to}`)
+    .join("; ");

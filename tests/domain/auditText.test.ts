@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { actionName, changeLines, changesText, valueText } from "../../src/domain/auditText.ts";
+
+describe("audit text", () => {
+  it.each([
+    [null, "(none)"],
+    ["", "(none)"],
+    ["Freezer", "Freezer"],
+    [1.5, "1.5"],
+    [false, "false"],
+    [[1, 2], "[1,2]"],
+    [{ a: 1 }, '{"a":1}'],
+  ])("writes the value %j as %s", (v, text) => {
+    expect(valueText(v)).toBe(text);
+  });
+
+  it.each([
+    ["device.rename", "Renamed a device"],
+    ["session.signin.failed", "Failed sign-in"],
+    ["something.new", "something.new"],
+  ])("calls %s %s", (action, name) => {
+    expect(actionName(action)).toBe(name);
+  });
+
+  it("lists each changed field with its old and new value", () => {
+    expect(changeLines({ name: "A", label: null }, { name: "B", label: "Door" })).toEqual([
+      { field: "name", from: "A", to: "B" },
+      { field: "label", from: "(none)", to: "Door" },
+    ]);
+    expect(changeLines(null, { name: "A" })).toEqual([{ field: "name", from: "(none)", to: "A" }]);
+    expect(changeLines({ name: "A" }, null)).toEqual([{ field: "name", from: "A", to: "(none)" }]);
+    expect(changesText({ name: "A" }, { name: "B" })).toBe("name: A → B");
+    expect(changesText(null, null)).toBe("");
+  });
+});
