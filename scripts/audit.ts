@@ -21,7 +21,9 @@ if (only !== undefined && !Number.isInteger(only)) {
   process.exit(2);
 }
 const config = parseConfig(process.env);
-const database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
+const database = await openDatabase(
+  config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir },
+);
 try {
   const started = performance.now();
   const result = await verifyAudit(database.db, { subscriptionId: only, key: config.auditKey });
@@ -32,7 +34,9 @@ try {
   if (result.faults.length > 50) console.log(`  ... and ${result.faults.length - 50} more`);
   if (result.faults.length) {
     const first = result.faults[0]!;
-    console.log(`NOT INTACT: the first row that does not fit is subscription ${first.subscriptionId}, row ${first.seq}.`);
+    console.log(
+      `NOT INTACT: the first row that does not fit is subscription ${first.subscriptionId}, row ${first.seq}.`,
+    );
     process.exitCode = 1;
   } else console.log("Intact: every row fits its chain.");
 } finally {

@@ -93,15 +93,18 @@ export class ChainCheck {
 
   add(row: AuditRow) {
     this.rows++;
-    const fault = (why: string) => this.faults.push({ subscriptionId: this.subscriptionId, seq: row.seq, why });
+    const fault = (why: string) =>
+      this.faults.push({ subscriptionId: this.subscriptionId, seq: row.seq, why });
     if (row.seq !== this.lastSeq + 1)
       fault(
         row.seq > this.lastSeq + 1
           ? `rows ${this.lastSeq + 1}–${row.seq - 1} are missing before it`
           : "it repeats or goes back in the sequence",
       );
-    else if (row.prevHash !== this.lastHash) fault("it does not follow the row before it (moved or replaced)");
-    if (rowHash(row.prevHash, row, this.key) !== row.hash) fault("its content does not match its hash (edited)");
+    else if (row.prevHash !== this.lastHash)
+      fault("it does not follow the row before it (moved or replaced)");
+    if (rowHash(row.prevHash, row, this.key) !== row.hash)
+      fault("its content does not match its hash (edited)");
     this.lastSeq = row.seq;
     this.lastHash = row.hash;
   }
@@ -110,7 +113,11 @@ export class ChainCheck {
   end(head: { seq: number; hash: string } | null) {
     const seq = head?.seq ?? 0;
     if (seq > this.lastSeq)
-      this.faults.push({ subscriptionId: this.subscriptionId, seq, why: `rows ${this.lastSeq + 1}–${seq} are missing at the end` });
+      this.faults.push({
+        subscriptionId: this.subscriptionId,
+        seq,
+        why: `rows ${this.lastSeq + 1}–${seq} are missing at the end`,
+      });
     else if (seq < this.lastSeq || (head?.hash ?? GENESIS) !== this.lastHash)
       this.faults.push({
         subscriptionId: this.subscriptionId,

@@ -80,7 +80,7 @@ export async function auditFacets(db: Db, subscriptionId: number) {
 
 /** Every matching row, newest first, a page at a time (the CSV export). */
 export async function* auditStream(db: Db, subscriptionId: number, f: AuditFilter, page = 5000) {
-  for (let before: number | null = null; ; ) {
+  for (let before: number | null = null; ;) {
     const found = await auditPage(db, subscriptionId, f, before, page);
     if (found.length) yield found;
     if (found.length < page) return;

@@ -13,11 +13,14 @@ export interface VerifyResult {
 }
 
 /** Checks every chain, or one subscription's; reads a page of rows at a time. */
-export async function verifyAudit(db: Db, opts: { subscriptionId?: number | undefined; key?: string | undefined } = {}): Promise<VerifyResult> {
+export async function verifyAudit(
+  db: Db,
+  opts: { subscriptionId?: number | undefined; key?: string | undefined } = {},
+): Promise<VerifyResult> {
   const result: VerifyResult = { chains: 0, rows: 0, faults: [] };
   for (const { subscriptionId, head } of await chainHeads(db, opts.subscriptionId)) {
     const check = new ChainCheck(subscriptionId, opts.key);
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const page = await chainPage(db, subscriptionId, after, PAGE);
       for (const row of page) check.add(row);
       if (page.length < PAGE) break;

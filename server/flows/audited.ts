@@ -14,7 +14,11 @@ export interface AuditDeps {
 }
 
 /** The signed-in person as the trail names them: their id and the address they had then. */
-export const userActor = (auth: Pick<Auth, "user">): Actor => ({ kind: "user", id: auth.user.id, label: auth.user.email });
+export const userActor = (auth: Pick<Auth, "user">): Actor => ({
+  kind: "user",
+  id: auth.user.id,
+  label: auth.user.email,
+});
 
 /**
  * Runs `change` and appends its row in the same transaction (a savepoint inside a caller's).
@@ -27,14 +31,21 @@ export function audited<T>(
 ): Promise<T> {
   return inTransaction(deps.db, async (tx) => {
     const result = await change(tx);
-    await appendAudit(tx, typeof entry === "function" ? entry(result) : entry, deps.now(), deps.config.auditKey);
+    await appendAudit(
+      tx,
+      typeof entry === "function" ? entry(result) : entry,
+      deps.now(),
+      deps.config.auditKey,
+    );
     return result;
   });
 }
 
 /** Records what changes nothing else (a sign-in, an export): its row alone. */
 export function record(deps: AuditDeps, entry: AuditEntry): Promise<unknown> {
-  return inTransaction(deps.db, (tx) => appendAudit(tx, { ...entry, always: true }, deps.now(), deps.config.auditKey));
+  return inTransaction(deps.db, (tx) =>
+    appendAudit(tx, { ...entry, always: true }, deps.now(), deps.config.auditKey),
+  );
 }
 
 /**
@@ -51,7 +62,11 @@ export function signInEvent(
 }
 
 /** A sign-in that starts a session: the session and its row commit together. */
-export function signedIn<T>(deps: AuditDeps, user: Pick<User, "id" | "email" | "activeSubscriptionId">, start: (tx: Db) => Promise<T>) {
+export function signedIn<T>(
+  deps: AuditDeps,
+  user: Pick<User, "id" | "email" | "activeSubscriptionId">,
+  start: (tx: Db) => Promise<T>,
+) {
   return audited(deps, start, (started) => ({
     ...signInEntry(started ? "session.signin" : "session.signin.refused", { user }),
     always: true,
@@ -65,7 +80,9 @@ function signInEntry(
   const { user } = who;
   return {
     subscriptionId: user?.activeSubscriptionId ?? null,
-    actor: user ? { kind: "user", id: user.id, label: user.email } : { kind: "visitor", label: (who.typed ?? "").slice(0, 254) },
+    actor: user
+      ? { kind: "user", id: user.id, label: user.email }
+      : { kind: "visitor", label: (who.typed ?? "").slice(0, 254) },
     action,
     entityType: user ? EntityType.USER : null,
     entityId: user?.id ?? null,

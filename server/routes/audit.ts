@@ -21,7 +21,13 @@ export function auditRoutes(deps: Deps) {
     .get(listAudit.path, guard(listAudit, deps), async (c) => {
       const { before, ...filter } = await inputOf(c, listAudit);
       const subscriptionId = authOf(c).subscription.id;
-      const entries = await auditPage(db, subscriptionId, filter, before ? Number(before) : null, AUDIT_PAGE + 1);
+      const entries = await auditPage(
+        db,
+        subscriptionId,
+        filter,
+        before ? Number(before) : null,
+        AUDIT_PAGE + 1,
+      );
       const facets = await auditFacets(db, subscriptionId);
       return reply(c, listAudit, {
         entries: entries.slice(0, AUDIT_PAGE),
@@ -40,7 +46,8 @@ export function auditRoutes(deps: Deps) {
         after: { ...filter, timezone },
       });
       const clock = zoneClock(timezone);
-      const header = [`Time (${clock.zone})`, "Person", "Action", "Record", "Device", "Changes"].join(",") + "\r\n";
+      const header =
+        [`Time (${clock.zone})`, "Person", "Action", "Record", "Device", "Changes"].join(",") + "\r\n";
       async function* lines() {
         for await (const page of auditStream(db, auth.subscription.id, filter)) {
           let text = "";
@@ -65,7 +72,10 @@ export function auditRoutes(deps: Deps) {
       });
     })
     .post(verifyAuditTrail.path, guard(verifyAuditTrail, deps), async (c) => {
-      const result = await verifyAudit(db, { subscriptionId: authOf(c).subscription.id, key: deps.config.auditKey });
+      const result = await verifyAudit(db, {
+        subscriptionId: authOf(c).subscription.id,
+        key: deps.config.auditKey,
+      });
       const first = result.faults[0];
       return reply(c, verifyAuditTrail, {
         rows: result.rows,

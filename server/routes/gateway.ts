@@ -73,7 +73,8 @@ export function gatewayRoutes(deps: Deps) {
         if (!(await startBrowserChallenge(c, db, user.id, version, t))) throw wrongCredentials();
         return reply(c, submitPassword, { mfaRequired: true });
       }
-      if (!(await signedIn(deps, user, (tx) => signInBrowser(c, tx, user.id, t, version)))) throw wrongCredentials();
+      if (!(await signedIn(deps, user, (tx) => signInBrowser(c, tx, user.id, t, version))))
+        throw wrongCredentials();
       return reply(c, submitPassword, { mfaRequired: false });
     })
     .post(verifyOtp.path, guard(verifyOtp, deps), async (c) => {
@@ -94,7 +95,9 @@ export function gatewayRoutes(deps: Deps) {
       await endBrowserChallenge(c, db, challenge.idHash);
       // The version read with the challenge: a reset since then ends this sign-in here.
       const started = user
-        ? await signedIn(deps, user, (tx) => signInBrowser(c, tx, challenge.userId, t, challenge.credentialVersion))
+        ? await signedIn(deps, user, (tx) =>
+            signInBrowser(c, tx, challenge.userId, t, challenge.credentialVersion),
+          )
         : false;
       if (!started) throw new ApiError(401, [{ field: "otp", message: CHALLENGE_EXPIRED }]);
       if (form.remember === "1")

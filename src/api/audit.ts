@@ -9,18 +9,29 @@ import { MAX_ID, orDefault, timezoneField } from "./fields.ts";
 
 export const AUDIT_PAGE = 100;
 const idText = (what: string) =>
-  z.string().check(z.refine((v) => /^[1-9]\d{0,9}$/.test(v) && Number(v) <= MAX_ID, `${what} must be a number from 1 to ${MAX_ID}.`));
+  z
+    .string()
+    .check(
+      z.refine(
+        (v) => /^[1-9]\d{0,9}$/.test(v) && Number(v) <= MAX_ID,
+        `${what} must be a number from 1 to ${MAX_ID}.`,
+      ),
+    );
 const epochText = (what: string) =>
   z.string().check(z.refine((v) => /^\d{1,11}$/.test(v), `${what} must be a time in epoch seconds.`));
 
 /** The filters the viewer, the export and their URL share. */
 export const AuditFilterSchema = z.object({
   /** The person (their address as recorded), exactly, any case. */
-  actor: z.optional(z.string().check(z.trim(), z.maxLength(254, "A person's address is at most 254 characters."))),
+  actor: z.optional(
+    z.string().check(z.trim(), z.maxLength(254, "A person's address is at most 254 characters.")),
+  ),
   deviceId: z.optional(idText("deviceId")),
   /** An action, or its family ("device" matches device.rename and device.link.create). */
   action: z.optional(
-    z.string().check(z.refine((v) => /^[a-z][a-z.]{0,63}$/.test(v), "An action is a name such as device.rename.")),
+    z
+      .string()
+      .check(z.refine((v) => /^[a-z][a-z.]{0,63}$/.test(v), "An action is a name such as device.rename.")),
   ),
   from: z.optional(epochText("from")),
   to: z.optional(epochText("to")),

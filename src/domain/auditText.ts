@@ -12,6 +12,7 @@ export const ACTION_NAMES: Record<string, string> = {
   "session.signin.refused": "Sign-in refused",
   "session.otp.failed": "Wrong one-time code",
   "session.signout": "Signed out",
+  "audit.export": "Exported the audit trail",
 };
 
 export const actionName = (action: string) => ACTION_NAMES[action] ?? action;

@@ -2,7 +2,8 @@
 // secret (docs/decisions.md, "Audit trail").
 
 /** Field names whose values are secrets: dropped from every audit row, whatever the action. */
-const SECRET_FIELD = /password|secret|token|cvv|cvc|cardnumber|card_number|apikey|devicekey|^key$|^code$|otp|signature/i;
+const SECRET_FIELD =
+  /password|secret|token|cvv|cvc|cardnumber|card_number|apikey|devicekey|^key$|^code$|otp|signature/i;
 /** A value that looks like a card number (13 to 19 digits, spaces or dashes between). */
 const CARD_LIKE = /\b(?:\d[ -]?){12,18}\d\b/;
 export const REDACTED = "[redacted]";
@@ -14,7 +15,8 @@ export function withoutSecrets(value: unknown): unknown {
   if (value instanceof Date) return value.toISOString();
   if (value !== null && typeof value === "object") {
     const kept: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) if (!SECRET_FIELD.test(k) && v !== undefined) kept[k] = withoutSecrets(v);
+    for (const [k, v] of Object.entries(value))
+      if (!SECRET_FIELD.test(k) && v !== undefined) kept[k] = withoutSecrets(v);
     return kept;
   }
   return value;

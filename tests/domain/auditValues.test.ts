@@ -11,7 +11,10 @@ describe("withoutSecrets", () => {
     [{ note: "card 4242 4242 4242 4242" }, { note: REDACTED }],
     [{ nested: { password: "p", ok: 1 } }, { nested: { ok: 1 } }],
     [{ list: [{ token: "t", id: 2 }] }, { list: [{ id: 2 }] }],
-    [{ channelKey: "abc-1", name: "Freezer" }, { channelKey: "abc-1", name: "Freezer" }],
+    [
+      { channelKey: "abc-1", name: "Freezer" },
+      { channelKey: "abc-1", name: "Freezer" },
+    ],
     [{ text: "a\u0000b" }, { text: "ab" }],
   ])("keeps %j as %j", (input, kept) => {
     expect(withoutSecrets(input)).toEqual(kept);
@@ -20,7 +23,11 @@ describe("withoutSecrets", () => {
 
 describe("changes", () => {
   it.each([
-    [{ name: "A", loc: "x" }, { name: "B", loc: "x" }, { old: { name: "A" }, new: { name: "B" } }],
+    [
+      { name: "A", loc: "x" },
+      { name: "B", loc: "x" },
+      { old: { name: "A" }, new: { name: "B" } },
+    ],
     [{ name: "A" }, { name: "A" }, null],
     [null, { name: "A" }, { old: null, new: { name: "A" } }],
     [{ name: "A" }, null, { old: { name: "A" }, new: null }],

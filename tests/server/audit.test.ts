@@ -38,7 +38,11 @@ describe("the audit trail in the database", () => {
 
   it("keeps only what changed, and a change of nothing writes no row", async () => {
     const [row] = await chainPage(db(), 101, 0, 1);
-    expect(row).toMatchObject({ old: { name: "Freezer 1" }, new: { name: "Freezer 2" }, actorLabel: "admin@example.com" });
+    expect(row).toMatchObject({
+      old: { name: "Freezer 1" },
+      new: { name: "Freezer 2" },
+      actorLabel: "admin@example.com",
+    });
     expect(await append({ ...rename(101, 1), after: rename(101, 1).before ?? null })).toBeNull();
   });
 
@@ -53,7 +57,9 @@ describe("the audit trail in the database", () => {
   });
 
   it("names an edited, a deleted and two swapped rows, and rows cut off the end", async () => {
-    await db().execute(sql`update audit_log set new = '{"name":"Other"}' where subscription_id = 101 and seq = 3`);
+    await db().execute(
+      sql`update audit_log set new = '{"name":"Other"}' where subscription_id = 101 and seq = 3`,
+    );
     await db().execute(sql`delete from audit_log where subscription_id = 101 and seq = 7`);
     await db().execute(sql`update audit_log set seq = -1 where subscription_id = 101 and seq = 10`);
     await db().execute(sql`update audit_log set seq = 10 where subscription_id = 101 and seq = 12`);
@@ -98,7 +104,10 @@ describe("the audit trail in the database", () => {
       release();
       await Promise.all([first, same]);
       expect(other).toBeLessThan(1000);
-      const seqs = await rows<{ seq: string }>(db(), sql`select seq from audit_log where subscription_id = 201 order by seq`);
+      const seqs = await rows<{ seq: string }>(
+        db(),
+        sql`select seq from audit_log where subscription_id = 201 order by seq`,
+      );
       expect(seqs.map((s) => Number(s.seq))).toEqual([1, 2]);
       expect((await verifyAudit(db(), { subscriptionId: 201 })).faults).toEqual([]);
     },

@@ -36,7 +36,7 @@ const headOf = (rows: AuditRow[]) => ({ seq: rows.at(-1)!.seq, hash: rows.at(-1)
 
 /** A small seeded generator, so a failure can be replayed. */
 function random(seed: number) {
-  return () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  return () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
 }
 
 describe("the audit chain", () => {
@@ -59,10 +59,15 @@ describe("the audit chain", () => {
     const rows = chain(10);
     const head = headOf(rows);
     const edited = rows.map((r) => (r.seq === 4 ? { ...r, new: { name: "Other" } } : r));
-    expect(check(edited, head)).toEqual([{ subscriptionId: 7, seq: 4, why: "its content does not match its hash (edited)" }]);
-    expect(check(rows.filter((r) => r.seq !== 6), head)).toEqual([
-      { subscriptionId: 7, seq: 7, why: "rows 6–6 are missing before it" },
+    expect(check(edited, head)).toEqual([
+      { subscriptionId: 7, seq: 4, why: "its content does not match its hash (edited)" },
     ]);
+    expect(
+      check(
+        rows.filter((r) => r.seq !== 6),
+        head,
+      ),
+    ).toEqual([{ subscriptionId: 7, seq: 7, why: "rows 6–6 are missing before it" }]);
     const swapped = rows.map((r) =>
       r.seq === 2 ? { ...rows[4]!, seq: 2 } : r.seq === 5 ? { ...rows[1]!, seq: 5 } : r,
     );
