@@ -1,6 +1,8 @@
+import { useStore } from "@nanostores/react";
 import { getPagePath } from "@nanostores/router";
 import { $router, type RouteName } from "../../src/stores/router.ts";
-import { signOut } from "../../src/stores/session.ts";
+import { $session, signOut } from "../../src/stores/session.ts";
+import { sessionMay } from "../../src/stores/tags.ts";
 
 /** The signed-in places, in menu order. */
 const LINKS = [
@@ -15,14 +17,22 @@ const LINKS = [
   ["security", "Security"],
 ] as const satisfies readonly (readonly [RouteName, string])[];
 
+/**
+ * The audit trail's link, for the people who may read it (the server refuses everyone else);
+ * not on a phone, where the Security page links to it (site.css).
+ */
+const AUDIT = ["audit", "Audit"] as const satisfies readonly [RouteName, string];
+
 /** The app's menu and its one "Sign out". */
 export function AppNav({ current }: { current: RouteName | undefined }) {
+  useStore($session);
+  const links = sessionMay("audit.view") ? [...LINKS, AUDIT] : LINKS;
   return (
     // site.css: on a phone the links wrap into rows and "Sign out" stays on screen.
     <nav aria-label="Account" className="app-nav">
       <ul>
-        {LINKS.map(([route, label]) => (
-          <li key={route}>
+        {links.map(([route, label]) => (
+          <li key={route} className={route === "audit" ? "wide-only" : undefined}>
             <a href={getPagePath($router, route)} aria-current={route === current ? "page" : undefined}>
               {label}
             </a>

@@ -30,6 +30,7 @@ const loaders = {
   reportNew: reportForm,
   reportEdit: reportForm,
   alerts: () => import("../alerts/AlertsPage.tsx"),
+  audit: () => import("../audit/AuditPage.tsx"),
 } satisfies Record<RouteName, Load>;
 
 const cache = new Map<Load, Page>();

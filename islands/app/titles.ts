@@ -23,6 +23,7 @@ const NAMES: Record<RouteName, string> = {
   reportNew: "New Report",
   reportEdit: "Edit Report",
   alerts: "Alerts",
+  audit: "Audit Trail",
 };
 
 /** The record a detail address names, as its number reads ("ORD-5003"), when it names one. */

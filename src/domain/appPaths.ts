@@ -27,6 +27,7 @@ export const APP_ROUTES = {
   reportNew: "/s/reports/new",
   reportEdit: "/s/reports/:id",
   alerts: "/s/alerts",
+  audit: "/s/audit",
 } as const;
 export type AppRoute = keyof typeof APP_ROUTES;
 

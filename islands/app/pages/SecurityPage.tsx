@@ -9,9 +9,28 @@ import {
   forgetRememberedDevices,
   startMfaSetup,
 } from "../../../src/stores/mfa.ts";
+import { getPagePath } from "@nanostores/router";
+import { $router } from "../../../src/stores/router.ts";
+import { $session } from "../../../src/stores/session.ts";
+import { sessionMay } from "../../../src/stores/tags.ts";
 import { SignedInBrowsers } from "./SignedInBrowsers.tsx";
 import { BusyButton } from "../../ui/BusyButton.tsx";
 import { Field, FormErrors } from "../../ui/Field.tsx";
+
+/** Administrators' way to the audit trail (on a phone the menu has no room for it). */
+function AuditLink() {
+  useStore($session);
+  if (!sessionMay("audit.view")) return null;
+  return (
+    <>
+      <h2>Audit trail</h2>
+      <p>
+        Who changed what and when in this subscription, with sign-ins and exports.{" "}
+        <a href={getPagePath($router, "audit")}>Open the audit trail</a>
+      </p>
+    </>
+  );
+}
 
 /** One-time passcode on and off, forgetting remembered browsers, and the signed-in browsers. */
 export default function SecurityPage() {
@@ -97,6 +116,7 @@ export default function SecurityPage() {
         Forget remembered browsers
       </button>
       <SignedInBrowsers />
+      <AuditLink />
     </section>
   );
 }

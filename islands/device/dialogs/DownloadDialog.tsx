@@ -5,23 +5,11 @@ import { $download, $planBlocks, fetchDeviceCsv } from "../../../src/stores/devi
 import { zonedInput, type RangeDraft } from "../../../src/stores/explore.ts";
 import { BusyButton } from "../../ui/BusyButton.tsx";
 import { Dialog, DialogActions } from "../../ui/Dialog.tsx";
+import { saveFile } from "../../ui/saveFile.ts";
 import { FormErrors } from "../../ui/Field.tsx";
 import { RangeFields } from "../../explore/RangeFields.tsx";
 import type { DeviceDialogProps } from "../DeviceMenu.tsx";
 import "../../../src/styles/devices.css";
-
-/** Hands a fetched file to the browser's downloads under its name. */
-function saveFile(blob: Blob, fileName: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = fileName;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  // The download has its own copy once it starts; the address can go.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 /**
  * The Download Data dialog (spec section 2; the menu item reads Download Device Data; sections 7 and 9): the last 24 hours unless another range is
