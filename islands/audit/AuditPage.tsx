@@ -95,7 +95,11 @@ function Filters() {
       </label>
       <label>
         From
-        <input type="date" value={filter.from} onChange={(e) => setAuditFilter("from", e.currentTarget.value)} />
+        <input
+          type="date"
+          value={filter.from}
+          onChange={(e) => setAuditFilter("from", e.currentTarget.value)}
+        />
       </label>
       <label>
         To
@@ -153,7 +157,8 @@ function Entries() {
   const state = useStore($audit);
   const { zone } = useStore($auditPrefs);
   if (state.status === "loading") return <p aria-busy="true">Loading the audit trail...</p>;
-  if (state.status === "failed") return <LoadFailed message={state.message} onRetry={() => void loadAudit()} />;
+  if (state.status === "failed")
+    return <LoadFailed message={state.message} onRetry={() => void loadAudit()} />;
   const { entries, next } = state.page;
   if (!entries.length)
     return <EmptyState title="Nothing recorded" text="No change, sign-in or export matches these filters." />;

@@ -19,7 +19,10 @@ export const EXPORT_FAILED = "The export did not download. Please try again.";
 /** The person's zone (dates in the filter and times in the list and the export) and right to see. */
 export const $auditPrefs = computed($session, (s) => {
   if (s.status !== "signedIn") return { zone: "UTC", allowed: false };
-  return { zone: isKnownTimezone(s.info.timezone) ? s.info.timezone : "UTC", allowed: sessionMay("audit.view") };
+  return {
+    zone: isKnownTimezone(s.info.timezone) ? s.info.timezone : "UTC",
+    allowed: sessionMay("audit.view"),
+  };
 });
 
 /** The filters as typed: dates are the person's calendar days (YYYY-MM-DD), both ends included. */
@@ -27,7 +30,9 @@ export const $auditFilter = map({ actor: "", deviceId: "", action: "", from: "",
 
 type Page = { entries: AuditEntry[]; next: number | null; actors: string[]; actions: string[] };
 export const $audit = atom<
-  { status: "loading" } | { status: "failed"; message: string } | { status: "ready"; page: Page; more: boolean }
+  | { status: "loading" }
+  | { status: "failed"; message: string }
+  | { status: "ready"; page: Page; more: boolean }
 >({ status: "loading" });
 onMount($audit, () => {
   void loadAudit();
@@ -67,10 +72,12 @@ export async function loadAudit(more = false) {
     const query = auditQuery($auditFilter.get(), $auditPrefs.get().zone);
     const page = await call(listAudit, before === null ? query : { ...query, before: String(before) });
     if (ask !== asked) return;
-    const entries = more && shown.status === "ready" ? [...shown.page.entries, ...page.entries] : page.entries;
+    const entries =
+      more && shown.status === "ready" ? [...shown.page.entries, ...page.entries] : page.entries;
     $audit.set({ status: "ready", page: { ...page, entries }, more: false });
   } catch (e) {
-    if (ask === asked) $audit.set({ status: "failed", message: errorsOf(e)[0]?.message ?? AUDIT_LOAD_FAILED });
+    if (ask === asked)
+      $audit.set({ status: "failed", message: errorsOf(e)[0]?.message ?? AUDIT_LOAD_FAILED });
   }
 }
 
@@ -82,7 +89,13 @@ export function setAuditFilter(key: keyof typeof $auditFilter.value, value: stri
 export const $auditCheck = atom<
   | { status: "idle" }
   | { status: "checking" }
-  | { status: "done"; rows: number; intact: boolean; first: { seq: number; why: string } | null; faults: number }
+  | {
+      status: "done";
+      rows: number;
+      intact: boolean;
+      first: { seq: number; why: string } | null;
+      faults: number;
+    }
   | { status: "failed"; message: string }
 >({ status: "idle" });
 
@@ -91,7 +104,13 @@ export async function checkAudit() {
   $auditCheck.set({ status: "checking" });
   try {
     const r = await call(verifyAuditTrail, undefined);
-    $auditCheck.set({ status: "done", rows: r.rows, intact: r.intact, first: r.firstFault, faults: r.faults });
+    $auditCheck.set({
+      status: "done",
+      rows: r.rows,
+      intact: r.intact,
+      first: r.firstFault,
+      faults: r.faults,
+    });
   } catch (e) {
     $auditCheck.set({ status: "failed", message: errorsOf(e)[0]?.message ?? AUDIT_LOAD_FAILED });
   }
