@@ -12,7 +12,9 @@ export type Actor =
   | { kind: "device"; id: number; label: string }
   | { kind: "system"; label: string }
   /** Someone not signed in, named by the address they typed (a failed sign-in). */
-  | { kind: "visitor"; label: string };
+  | { kind: "visitor"; label: string }
+  /** The recipient of an emailed one-time link (an alarm acknowledged from its mail). */
+  | { kind: "mail-link"; label: string };
 
 export interface AuditEntry {
   /** The subscription whose chain takes the row; 0 for what belongs to none. */

@@ -20,6 +20,12 @@ export const userActor = (auth: Pick<Auth, "user">): Actor => ({
   label: auth.user.email,
 });
 
+/** A signed-in person's change in their active subscription: who, and whose chain. */
+export const byUser = (auth: Pick<Auth, "user" | "subscription">) => ({
+  subscriptionId: auth.subscription.id,
+  actor: userActor(auth),
+});
+
 /**
  * Runs `change` and appends its row in the same transaction (a savepoint inside a caller's).
  * `entry` may be made from the change's result (the new values, an id made by the change).

@@ -23,6 +23,8 @@ import { receiptMail, type ReceiptFacts } from "../services/receiptMail.ts";
 import type { Cents } from "../../src/domain/brand.ts";
 import { CARD_MESSAGES } from "../../src/domain/card.ts";
 import { ORDER_PREFIX, publicOrderRef } from "../../src/domain/order.ts";
+import { appendAudit, type Actor } from "../data/audit.ts";
+import { recordSubscription } from "../data/grantAccess.ts";
 import { pathOf } from "../../src/api/endpoint.ts";
 import { getPaymentReceipt } from "../../src/api/orders.ts";
 import { publicOrderPath } from "../../src/domain/paths.ts";
@@ -87,6 +89,8 @@ export interface PaymentPlan {
   limits: Limit[];
   /** The answer when another key is paying the same record right now. */
   busy: string;
+  /** Who pays, for the audit trail: the signed-in person; a guest is named by the receipt address. */
+  payer?: Actor;
   /** Reads the record again: the amount to charge, or the refusal to answer (409). */
   price(): Promise<{ amount: Cents; currency: number } | StoredAnswer>;
   /** Writes a charge's rows inside the attempt's transaction; the answer and the receipt. */
@@ -198,9 +202,36 @@ function withoutCard(text: string, card: ChargeRequest["card"]): string {
 
 /** Records a charge with its attempt in one transaction, then mails the receipt. */
 async function finish(deps: Deps, plan: PaymentPlan, key: string, details: AttemptDetails, charge: Charge) {
-  const done = await completeAttempt(deps.db, key, deps.now(), (tx) => plan.record(tx, key, charge, details));
+  const done = await completeAttempt(deps.db, key, deps.now(), async (tx) => {
+    const recorded = await plan.record(tx, key, charge, details);
+    // The payment's audit row commits with the payment (no card number: brand and last four).
+    if (recorded.value) await auditPayment(deps, tx, plan.payer ?? { kind: "visitor", label: details.email }, recorded.value);
+    return recorded;
+  });
   if (done.value) await mailReceipt(deps, done.value);
   return done.answer;
+}
+
+async function auditPayment(deps: Deps, tx: Db, payer: Actor, r: Receipt) {
+  const subscriptionId = (await recordSubscription(tx, "order", r.orderId))?.subscriptionId ?? null;
+  await appendAudit(
+    tx,
+    {
+      subscriptionId,
+      actor: payer,
+      action: "order.payment",
+      entityId: `${ORDER_PREFIX}${r.orderId}`,
+      always: true,
+      after: {
+        order: `${ORDER_PREFIX}${r.orderId}`,
+        paymentId: r.paymentId,
+        amountCents: r.charge.amount,
+        card: `${r.charge.brand} ending ${r.charge.last4}`,
+      },
+    },
+    r.paidAt,
+    deps.config.auditKey,
+  );
 }
 
 /** Another key's stale attempt on this record: finished with its charge, or failed when none was made. */

@@ -9,6 +9,7 @@ import { validate } from "../http/input.ts";
 import { checkUpload, storeUpload, UPLOAD_MESSAGES } from "../services/uploads.ts";
 import { CardFields } from "../../src/api/payments.ts";
 import { QUOTE_ORDER_MESSAGES } from "../../src/api/quoteOrder.ts";
+import { userActor } from "./audited.ts";
 import { KEY_REUSED, payOnce, refusalAnswer, STILL_PROCESSING } from "./paymentFlow.ts";
 import { QUOTE_ORDERED, quotePlan, type QuoteTerms } from "./paymentPlans.ts";
 import {
@@ -91,7 +92,7 @@ async function orderByCard(deps: Deps, caller: Caller, order: PricedOrder) {
     caller.ip,
     quoteTerms,
   );
-  return orderAnswer(await payOnce(deps, plan));
+  return orderAnswer(await payOnce(deps, { ...plan, payer: userActor(caller.auth) }));
 }
 
 /** The answer an earlier attempt with this key gave (or a refusal when its details differ). */

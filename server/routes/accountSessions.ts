@@ -6,6 +6,7 @@ import { guard } from "../http/access.ts";
 import { authOf } from "../http/auth.ts";
 import { sessionToken } from "../http/cookies.ts";
 import { reply } from "../http/reply.ts";
+import { audited, byUser } from "../flows/audited.ts";
 import { endOtherSessions, listSessions } from "../../src/api/accounts.ts";
 
 /** The signed-in person's live sessions: list them and sign out everywhere else. */
@@ -21,7 +22,11 @@ export function accountSessionRoutes(deps: Deps) {
       );
     })
     .delete(endOtherSessions.path, guard(endOtherSessions, deps), async (c) => {
-      const ended = await endOthers(db, authOf(c).user.id, sessionToken(c));
+      const ended = await audited(
+        deps,
+        (tx) => endOthers(tx, authOf(c).user.id, sessionToken(c)),
+        (count) => ({ ...byUser(authOf(c)), action: "session.end-others", always: true, after: { ended: count } }),
+      );
       return reply(c, endOtherSessions, { ended });
     });
 }

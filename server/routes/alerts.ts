@@ -29,6 +29,8 @@ import { guard } from "../http/access.ts";
 import { authOf, inSubscription } from "../http/auth.ts";
 import { idParam, inputOf } from "../http/input.ts";
 import { reply } from "../http/reply.ts";
+import { audited, byUser } from "../flows/audited.ts";
+import { EntityType } from "../../src/domain/enums.ts";
 import { SIGNATURE_HEADER } from "../services/webhooks.ts";
 import { planLimit } from "../../src/domain/plan.ts";
 import { roleMay } from "../../src/domain/permissions.ts";
@@ -47,6 +49,32 @@ import {
   updateRule,
   webhookSecret,
 } from "../../src/api/alerts.ts";
+
+/** A rule's row in the trail: by whom, which rule. */
+const ruleEntry = (auth: Auth, id: number, action: string) => ({
+  ...byUser(auth),
+  action,
+  entityType: EntityType.ALERT,
+  entityId: id,
+});
+
+/** A rule as the trail keeps it: webhook addresses by their origin only (a path may hold a key). */
+function ruleValues(input: object): Record<string, unknown> {
+  const v = { ...input } as Record<string, unknown>;
+  const notify = v["notify"] as { webhookUrls?: string[] } | undefined;
+  if (notify?.webhookUrls) v["notify"] = { ...notify, webhookUrls: notify.webhookUrls.map(maskedUrl) };
+  return v;
+}
+
+/** An acknowledgement: the alarm moved to acknowledged, with its note (the ALERT_COMMENT). */
+const ackEntry = (alarm: { id: number; deviceId: number }, note: string) => ({
+  action: "alert.acknowledge",
+  entityType: EntityType.ALERT_COMMENT,
+  entityId: alarm.id,
+  deviceId: alarm.deviceId,
+  before: { state: "triggered" },
+  after: { state: "acknowledged", note },
+});
 
 const caller = (auth: Auth) => ({ subscriptionId: auth.subscription.id, userId: auth.user.id });
 /** "Ada Lovelace (ada@example.com)", or the address alone. */
@@ -104,7 +132,11 @@ export function alertRoutes(deps: Deps) {
     .post(createRuleCall.path, guard(createRuleCall, deps), async (c) => {
       const auth = authOf(c);
       const input = await inputOf(c, createRuleCall);
-      const rule = await createRule(db, caller(auth), input, policy, now());
+      const rule = await audited(
+        deps,
+        (tx) => createRule(tx, caller(auth), input, policy, now()),
+        (made) => ({ ...ruleEntry(auth, made.id, "alert.rule.create"), after: ruleValues(input) }),
+      );
       deps.alertWork.kick();
       return reply(c, createRuleCall, await oneRule(deps, auth, rule.id));
     })
@@ -114,13 +146,22 @@ export function alertRoutes(deps: Deps) {
       const patch = await inputOf(c, updateRule);
       const extras = await ruleExtras(db, auth.subscription.id);
       const current = await inputOfRule(db, rule, extras.tagsByRule.get(rule.id) ?? []);
-      await changeRule(db, caller(auth), rule, current, patch, policy, now());
+      await audited(deps, (tx) => changeRule(tx, caller(auth), rule, current, patch, policy, now()), {
+        ...ruleEntry(auth, rule.id, "alert.rule.change"),
+        before: ruleValues(current),
+        after: ruleValues({ ...current, ...patch }),
+      });
       deps.alertWork.kick();
       return reply(c, updateRule, await oneRule(deps, auth, rule.id));
     })
     .delete(deleteRule.path, guard(deleteRule, deps), async (c) => {
       const rule = await ruleFor(deps, authOf(c), idParam(c));
-      if (!(await removeRule(db, rule, now()))) throw new ApiError(404, NOT_FOUND);
+      const removed = await audited(deps, (tx) => removeRule(tx, rule, now()), (gone) => ({
+        ...ruleEntry(authOf(c), rule.id, "alert.rule.delete"),
+        before: gone ? { name: rule.name, kind: rule.kind } : null,
+        after: null,
+      }));
+      if (!removed) throw new ApiError(404, NOT_FOUND);
       return reply(c, deleteRule, { id: rule.id });
     })
     .get(webhookSecret.path, guard(webhookSecret, deps), async (c) => {
@@ -143,7 +184,15 @@ export function alertRoutes(deps: Deps) {
       const { token, note } = await inputOf(c, acknowledgeByLink);
       const link = await ackLink(db, sha256(token), now());
       if (!link) throw new ApiError(404, LINK_INVALID);
-      const alarm = await acknowledge(db, link.alarmId, link.recipient, note, now());
+      const alarm = await audited(
+        deps,
+        (tx) => acknowledge(tx, link.alarmId, link.recipient, note, now()),
+        (done) => ({
+          ...ackEntry(done, note),
+          subscriptionId: done.subscriptionId,
+          actor: { kind: "mail-link", label: link.recipient },
+        }),
+      );
       deps.alertWork.kick();
       return reply(c, acknowledgeByLink, alarmAnswer(alarm, await scaleOf(deps, alarm.ruleId)));
     })
@@ -155,7 +204,15 @@ export function alertRoutes(deps: Deps) {
       inSubscription(auth, device);
       const { minutes } = await inputOf(c, muteDevice);
       const until = minutes ? new Date(now().getTime() + minutes * 60_000) : null;
-      await setDeviceMute(db, deviceId, until);
+      await audited(deps, (tx) => setDeviceMute(tx, deviceId, until), {
+        ...byUser(auth),
+        action: "alert.device.mute",
+        entityType: EntityType.DEVICE,
+        entityId: deviceId,
+        deviceId,
+        always: true,
+        after: { mutedUntil: until ? until.toISOString() : null },
+      });
       return reply(c, muteDevice, {
         deviceId,
         mutedUntil: until ? Math.floor(until.getTime() / 1000) : null,
@@ -187,7 +244,11 @@ export function alertRoutes(deps: Deps) {
       const auth = authOf(c);
       const alarm = await alarmFor(deps, auth, idParam(c));
       const { note } = await inputOf(c, acknowledgeAlarm);
-      const done = await acknowledge(db, alarm.id, personOf(auth), note, now());
+      const done = await audited(
+        deps,
+        (tx) => acknowledge(tx, alarm.id, personOf(auth), note, now()),
+        (acked) => ({ ...ackEntry(acked, note), ...byUser(auth) }),
+      );
       deps.alertWork.kick();
       return reply(c, acknowledgeAlarm, alarmAnswer(done, auth.user.temperatureScale));
     });

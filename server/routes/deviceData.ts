@@ -9,6 +9,8 @@ import { guard } from "../http/access.ts";
 import { authOf, inSubscription } from "../http/auth.ts";
 import { idParam, inputOf } from "../http/input.ts";
 import { reply } from "../http/reply.ts";
+import { audited, byUser, record } from "../flows/audited.ts";
+import { EntityType } from "../../src/domain/enums.ts";
 import { epochSeconds } from "../../src/domain/brand.ts";
 import { LOCATION_REQUIRED, locationUpdate } from "../../src/domain/location.ts";
 import { dataRange, PLAN_MESSAGES, planAllows } from "../../src/domain/plan.ts";
@@ -33,7 +35,16 @@ export function deviceDataRoutes(deps: Deps) {
         throw new ApiError(400, [{ field: lat === null ? "lat" : "lng", message: BOTH_COORDINATES }]);
       const update = locationUpdate({ location: input.location ?? null, lat, lng });
       if (!update.ok) throw new ApiError(400, [{ field: "location", message: LOCATION_REQUIRED }]);
-      return reply(c, changeDeviceLocation, await relocateDevice(db, device.id, update));
+      const moved = await audited(deps, (tx) => relocateDevice(tx, device.id, update), (after) => ({
+        ...byUser(authOf(c)),
+        action: "device.location",
+        entityType: EntityType.DEVICE,
+        entityId: device.id,
+        deviceId: device.id,
+        before: { location: device.location, geocode: device.geocode },
+        after: { location: after.location, geocode: after.geocode },
+      }));
+      return reply(c, changeDeviceLocation, moved);
     })
     .get(downloadDeviceData.path, guard(downloadDeviceData, deps), async (c) => {
       const device = await deviceById(db, idParam(c, "deviceId"));
@@ -55,6 +66,14 @@ export function deviceDataRoutes(deps: Deps) {
       const channels = await channelsOfDevice(db, device.id);
       const start = new Date(range.start * 1000);
       const end = new Date(range.end * 1000);
+      await record(deps, {
+        ...byUser(auth),
+        action: "device.download",
+        entityType: EntityType.DEVICE,
+        entityId: device.id,
+        deviceId: device.id,
+        after: { from: start.toISOString(), to: end.toISOString() },
+      });
       const columns = channels.map((ch) => ({
         channelId: ch.channelId,
         kind: ch.kind,

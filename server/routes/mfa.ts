@@ -19,6 +19,8 @@ import { authOf } from "../http/auth.ts";
 import { sessionToken } from "../http/cookies.ts";
 import { inputOf } from "../http/input.ts";
 import { reply } from "../http/reply.ts";
+import { audited, byUser } from "../flows/audited.ts";
+import { EntityType } from "../../src/domain/enums.ts";
 import { asOwner } from "../services/hashQueue.ts";
 import { verifyPassword } from "../services/passwords.ts";
 import { matchTotp, newTotpSecret, totpUri } from "../services/totp.ts";
@@ -86,7 +88,15 @@ export function mfaRoutes(deps: Deps) {
       if (!user.totpPendingSecret) throw new ApiError(409, "Start the setup first.");
       const step = await matchTotp(user.totpPendingSecret, code, now(), null);
       if (step === null) throw new ApiError(400, [{ field: "code", message: WRONG_OTP }]);
-      await enableTotp(db, user.id, user.totpPendingSecret, step);
+      const pending = user.totpPendingSecret;
+      await audited(deps, (tx) => enableTotp(tx, user.id, pending, step), {
+        ...byUser(authOf(c)),
+        action: "user.otp.on",
+        entityType: EntityType.USER,
+        entityId: user.id,
+        before: { oneTimePasscode: "off" },
+        after: { oneTimePasscode: "on" },
+      });
       return reply(c, enableMfa, { enabled: true });
     })
     .post(disableMfa.path, oneCheckPerSession, guard(disableMfa, deps), async (c) => {
@@ -95,11 +105,24 @@ export function mfaRoutes(deps: Deps) {
       // Nothing to turn off: no password is checked (each check is a costly hash).
       if (!user.totpSecret) throw new ApiError(409, "The one-time passcode is already off.");
       await checkPassword(user, password);
-      await disableTotp(db, user.id, now());
+      await audited(deps, (tx) => disableTotp(tx, user.id, now()), {
+        ...byUser(authOf(c)),
+        action: "user.otp.off",
+        entityType: EntityType.USER,
+        entityId: user.id,
+        before: { oneTimePasscode: "on" },
+        after: { oneTimePasscode: "off" },
+      });
       return reply(c, disableMfa, { enabled: false });
     })
     .delete(forgetRememberedDevices.path, guard(forgetRememberedDevices, deps), async (c) => {
-      await revokeRemembered(db, authOf(c).user.id, now());
+      await audited(deps, (tx) => revokeRemembered(tx, authOf(c).user.id, now()), {
+        ...byUser(authOf(c)),
+        action: "user.remembered.forget",
+        entityType: EntityType.USER,
+        entityId: authOf(c).user.id,
+        always: true,
+      });
       return reply(c, forgetRememberedDevices, { rememberedDevices: 0 });
     });
 }

@@ -14,6 +14,7 @@ import { clientIp } from "../http/clientIp.ts";
 import { limitBodyTo } from "../http/bodyLimit.ts";
 import { privateResponse } from "../http/headers.ts";
 import { inputOf } from "../http/input.ts";
+import { userActor } from "../flows/audited.ts";
 import { reply } from "../http/reply.ts";
 import { MAX_UPLOAD_BYTES } from "../services/uploads.ts";
 import {
@@ -122,7 +123,10 @@ export function quoteOrderRoutes(deps: Deps) {
           c,
           await payOnce(
             deps,
-            orderPlan(deps, order, { ...input, email }, clientIp(c, deps.config.trustProxy)),
+            {
+              ...orderPlan(deps, order, { ...input, email }, clientIp(c, deps.config.trustProxy)),
+              payer: userActor(auth),
+            },
           ),
         );
       },

@@ -8,6 +8,8 @@ import { authOf } from "../http/auth.ts";
 import { inputOf } from "../http/input.ts";
 import { sessionAnswers } from "../http/answers.ts";
 import { reply, sendSerialized, serialized } from "../http/reply.ts";
+import { audited, byUser } from "../flows/audited.ts";
+import { EntityType } from "../../src/domain/enums.ts";
 import {
   acceptTerms,
   getSession,
@@ -39,13 +41,30 @@ export function sessionRoutes(deps: Deps) {
       reply(c, getTermsAccepted, { termsAccepted: authOf(c).user.termsAcceptedAt !== null }),
     )
     .post(acceptTerms.path, guard(acceptTerms, deps), async (c) => {
-      await recordTerms(db, authOf(c).user, now());
+      await audited(deps, (tx) => recordTerms(tx, authOf(c).user, now()), {
+        ...byUser(authOf(c)),
+        action: "user.terms",
+        entityType: EntityType.USER,
+        entityId: authOf(c).user.id,
+        before: { termsAccepted: authOf(c).user.termsAcceptedAt !== null },
+        after: { termsAccepted: true },
+      });
       return reply(c, acceptTerms, { termsAccepted: true });
     })
     .patch(patchSettings.path, guard(patchSettings, deps), async (c) => {
       // The contract refuses an empty patch: a save that names no setting is a client bug.
       const patch = await inputOf(c, patchSettings);
-      return reply(c, patchSettings, await saveSettings(db, authOf(c).user.id, patch));
+      const { user } = authOf(c);
+      const before = Object.fromEntries(Object.keys(patch).map((k) => [k, (user as Record<string, unknown>)[k] ?? null]));
+      const saved = await audited(deps, (tx) => saveSettings(tx, user.id, patch), {
+        ...byUser(authOf(c)),
+        action: "user.settings",
+        entityType: EntityType.USER,
+        entityId: user.id,
+        before,
+        after: patch,
+      });
+      return reply(c, patchSettings, saved);
     })
     .post(setActiveSubscription.path, guard(setActiveSubscription, deps), async (c) => {
       const { subscriptionId } = await inputOf(c, setActiveSubscription);

@@ -16,6 +16,7 @@ import { guard } from "../http/access.ts";
 import { authOf, inSubscription } from "../http/auth.ts";
 import { idParam, inputOf } from "../http/input.ts";
 import { reply } from "../http/reply.ts";
+import { audited, byUser } from "../flows/audited.ts";
 import {
   applyTags,
   createTag,
@@ -25,6 +26,7 @@ import {
   listTags,
   updateTag,
 } from "../../src/api/tags.ts";
+import { EntityType } from "../../src/domain/enums.ts";
 
 /** The path's tag in the caller's subscription; another subscription's is a 404 (the role is the guard's). */
 async function tagFor(deps: Deps, auth: Auth, id: number): Promise<TagRow> {
@@ -52,44 +54,65 @@ export function tagRoutes(deps: Deps) {
     .post(createTag.path, guard(createTag, deps), async (c) => {
       const { subscriptionId, tag } = await inputOf(c, createTag);
       requireActive(authOf(c), subscriptionId);
-      const id = await insertTag(db, {
-        subscriptionId,
-        name: tag.name,
-        deviceIds: tag.deviceTagList ?? [],
-        alertIds: tag.alertTagList ?? [],
-      });
+      const made = { name: tag.name, deviceIds: tag.deviceTagList ?? [], alertIds: tag.alertTagList ?? [] };
+      const id = await audited(
+        deps,
+        (tx) => insertTag(tx, { subscriptionId, ...made }),
+        (newId) => ({ ...byUser(authOf(c)), action: "tag.create", entityId: newId, after: made }),
+      );
       return reply(c, createTag, { id });
     })
     .post(createTags.path, guard(createTags, deps), async (c) => {
       const { subscriptionId, tagList } = await inputOf(c, createTags);
       requireActive(authOf(c), subscriptionId);
-      const created = await insertTags(
-        db,
-        subscriptionId,
-        tagList.map((t) => t.name),
+      const names = tagList.map((t) => t.name);
+      const created = await audited(
+        deps,
+        (tx) => insertTags(tx, subscriptionId, names),
+        { ...byUser(authOf(c)), action: "tag.create", after: { names } },
       );
       return reply(c, createTags, created);
     })
     .patch(updateTag.path, guard(updateTag, deps), async (c) => {
       const tag = await tagFor(deps, authOf(c), idParam(c));
       const { fields, patchFields } = await inputOf(c, updateTag);
-      if (patchFields.includes("name") && fields.name !== undefined && fields.name !== tag.name)
-        await renameTag(db, tag.id, fields.name);
+      const name = fields.name;
+      if (patchFields.includes("name") && name !== undefined && name !== tag.name)
+        await audited(deps, (tx) => renameTag(tx, tag.id, name), {
+          ...byUser(authOf(c)),
+          action: "tag.rename",
+          entityId: tag.id,
+          before: { name: tag.name },
+          after: { name },
+        });
       return reply(c, updateTag, (await findTag(db, tag.id)) ?? tag);
     })
     .delete(deleteTag.path, guard(deleteTag, deps), async (c) => {
       const tag = await tagFor(deps, authOf(c), idParam(c));
-      if (!(await removeTag(db, tag.id))) throw new ApiError(404, NOT_FOUND);
+      const removed = await audited(deps, (tx) => removeTag(tx, tag.id), (gone) => ({
+        ...byUser(authOf(c)),
+        action: "tag.delete",
+        entityId: tag.id,
+        before: gone ? { name: tag.name } : null,
+        after: null,
+      }));
+      if (!removed) throw new ApiError(404, NOT_FOUND);
       return reply(c, deleteTag, { id: tag.id });
     })
     .post(applyTags.path, guard(applyTags, deps), async (c) => {
       const input = await inputOf(c, applyTags);
-      const entityList = await applyDeviceTags(db, {
-        subscriptionId: authOf(c).subscription.id,
-        deviceIds: input.entityIdList,
-        add: input.tagIdList,
-        remove: input.removedTagIdList,
-      });
+      const change = { deviceIds: input.entityIdList, add: input.tagIdList, remove: input.removedTagIdList };
+      const entityList = await audited(
+        deps,
+        (tx) => applyDeviceTags(tx, { subscriptionId: authOf(c).subscription.id, ...change }),
+        {
+          ...byUser(authOf(c)),
+          action: "tag.apply",
+          entityType: EntityType.DEVICE,
+          deviceId: input.entityIdList.length === 1 ? input.entityIdList[0]! : null,
+          after: { devices: change.deviceIds, added: change.add, removed: change.remove },
+        },
+      );
       return reply(c, applyTags, { entityList });
     });
 }
