@@ -14,7 +14,13 @@ import { refuseTestCost } from "./services/passwords.ts";
 import { loadSite } from "./static/site.ts";
 import { defaultLiveHub } from "./live.ts";
 import { viewCounter } from "./data/reportLinks.ts";
-import { startAlertWork, startMailHousekeeping, startPartitionJob } from "./core/repeatingJob.ts";
+import {
+  startAlertWork,
+  startAuditRetention,
+  startMailHousekeeping,
+  startPartitionJob,
+} from "./core/repeatingJob.ts";
+import { trimAuditTrail } from "./flows/auditRetention.ts";
 import { alertTask } from "./flows/alertWork.ts";
 import { outboxStore } from "./data/outbox.ts";
 import { createMailer } from "./services/mail.ts";
@@ -43,6 +49,7 @@ const database = await openDatabase({
 // Next months' sample partitions exist before their first reading (at start, then daily).
 const stopPartitions = startPartitionJob((now) => ensureSamplePartitions(database.db, now));
 // Mailed one-time links are cut out once expired, and mail is deleted after MAIL_RETENTION_DAYS.
+const stopAuditRetention = startAuditRetention((now) => trimAuditTrail(database.db, now));
 const stopMailHousekeeping = startMailHousekeeping((now) =>
   purgeMail(database.db, now, config.mailRetentionDays),
 );
@@ -154,6 +161,7 @@ async function shutdown(signal: string) {
   simulator?.stop();
   stopPartitions();
   stopMailHousekeeping();
+  stopAuditRetention();
   alertWork.stop();
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();

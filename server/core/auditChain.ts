@@ -86,9 +86,14 @@ export class ChainCheck {
   rows = 0;
   readonly subscriptionId: number;
   private readonly key: string | undefined;
-  constructor(subscriptionId: number, key?: string) {
+  /** `start`: where retention left the chain's beginning (its first seq and the hash before it). */
+  constructor(subscriptionId: number, key?: string, start?: { seq: number; prevHash: string }) {
     this.subscriptionId = subscriptionId;
     this.key = key;
+    if (start) {
+      this.lastSeq = start.seq - 1;
+      this.lastHash = start.prevHash;
+    }
   }
 
   add(row: AuditRow) {

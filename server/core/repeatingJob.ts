@@ -40,6 +40,12 @@ export const startPartitionJob = (
   opts: { intervalMs?: number; now?: () => Date } = {},
 ) => startRepeatingJob("sample partitions", ensure, { intervalMs: DAY_MS, ...opts });
 
+/** Audit retention (server/flows/auditRetention.ts) at start and daily. */
+export const startAuditRetention = (
+  trim: (now: Date) => Promise<unknown>,
+  opts: { intervalMs?: number; now?: () => Date } = {},
+) => startRepeatingJob("audit retention", trim, { intervalMs: DAY_MS, ...opts });
+
 /** Outbox housekeeping (server/data/outbox.ts purgeMail) at start and hourly. */
 export const startMailHousekeeping = (
   purge: (now: Date) => Promise<unknown>,

@@ -123,9 +123,15 @@ export async function chainPage(db: Db, subscriptionId: number, afterSeq: number
 
 /** The chains there are: every head, and any subscription with rows but no head. */
 export async function chainHeads(db: Db, only?: number | undefined) {
-  const found = await rows<{ subscription_id: number; seq: string | number | null; hash: string | null }>(
+  const found = await rows<{
+    subscription_id: number;
+    seq: string | number | null;
+    hash: string | null;
+    first_seq: string | number | null;
+    first_prev_hash: string | null;
+  }>(
     db,
-    sql`select s.subscription_id, h.seq, h.hash
+    sql`select s.subscription_id, h.seq, h.hash, h.first_seq, h.first_prev_hash
         from (select subscription_id from audit_heads union select distinct subscription_id from audit_log) s
         left join audit_heads h on h.subscription_id = s.subscription_id
         ${only === undefined ? sql`` : sql`where s.subscription_id = ${only}`}
@@ -134,5 +140,6 @@ export async function chainHeads(db: Db, only?: number | undefined) {
   return found.map((h) => ({
     subscriptionId: h.subscription_id,
     head: h.seq === null ? null : { seq: Number(h.seq), hash: h.hash! },
+    start: h.first_seq === null ? undefined : { seq: Number(h.first_seq), prevHash: h.first_prev_hash! },
   }));
 }

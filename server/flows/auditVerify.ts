@@ -18,8 +18,8 @@ export async function verifyAudit(
   opts: { subscriptionId?: number | undefined; key?: string | undefined } = {},
 ): Promise<VerifyResult> {
   const result: VerifyResult = { chains: 0, rows: 0, faults: [] };
-  for (const { subscriptionId, head } of await chainHeads(db, opts.subscriptionId)) {
-    const check = new ChainCheck(subscriptionId, opts.key);
+  for (const { subscriptionId, head, start } of await chainHeads(db, opts.subscriptionId)) {
+    const check = new ChainCheck(subscriptionId, opts.key, start);
     for (let after = 0; ;) {
       const page = await chainPage(db, subscriptionId, after, PAGE);
       for (const row of page) check.add(row);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inTransaction, rows, type Database } from "../../server/db/client.ts";
 import { appendAudit, chainPage, type AuditEntry } from "../../server/data/audit.ts";
 import { verifyAudit } from "../../server/flows/auditVerify.ts";
+import { trimAuditTrail } from "../../server/flows/auditRetention.ts";
 import { openTestDatabase, TEST_NOW } from "./helpers.ts";
 
 const admin = { kind: "user", id: 1, label: "admin@example.com" } as const;
@@ -79,6 +80,26 @@ describe("the audit trail in the database", () => {
       [20, "rows 19–20 are missing at the end"],
     ]);
     expect((await verifyAudit(db(), { subscriptionId: 102 })).faults).toEqual([]);
+  });
+
+  it("lets rows older than the retention go from the start of the chain, and what is kept still verifies", async () => {
+    const day = 86_400_000;
+    const at = (daysAgo: number) => new Date(TEST_NOW.getTime() - daysAgo * day);
+    for (const daysAgo of [3000, 2900, 10, 5])
+      await inTransaction(db(), (tx) => appendAudit(tx, rename(301, daysAgo), at(daysAgo)));
+    // Seven years is 2,555 days: the two older rows go, the two younger stay.
+    expect(await trimAuditTrail(db(), TEST_NOW)).toBeGreaterThanOrEqual(2);
+    const left = await rows<{ seq: string }>(
+      db(),
+      sql`select seq from audit_log where subscription_id = 301 order by seq`,
+    );
+    expect(left.map((r) => Number(r.seq))).toEqual([3, 4]);
+    expect((await verifyAudit(db(), { subscriptionId: 301 })).faults).toEqual([]);
+    await inTransaction(db(), (tx) => appendAudit(tx, rename(301, 1), TEST_NOW));
+    expect((await verifyAudit(db(), { subscriptionId: 301 })).faults).toEqual([]);
+    // A kept row deleted afterwards is still found.
+    await db().execute(sql`delete from audit_log where subscription_id = 301 and seq = 3`);
+    expect((await verifyAudit(db(), { subscriptionId: 301 })).faults.map((f) => f.seq)).toEqual([4]);
   });
 
   it.runIf(process.env["TEST_DATABASE_URL"])(

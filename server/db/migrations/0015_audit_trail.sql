@@ -1,7 +1,9 @@
 CREATE TABLE "audit_heads" (
 	"subscription_id" integer PRIMARY KEY NOT NULL,
 	"seq" bigint NOT NULL,
-	"hash" text NOT NULL
+	"hash" text NOT NULL,
+	"first_seq" bigint DEFAULT 1 NOT NULL,
+	"first_prev_hash" text DEFAULT '0000000000000000000000000000000000000000000000000000000000000000' NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "audit_log" (

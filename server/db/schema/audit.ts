@@ -52,4 +52,10 @@ export const auditHeads = pgTable("audit_heads", {
   subscriptionId: integer("subscription_id").primaryKey(),
   seq: bigint("seq", { mode: "number" }).notNull(),
   hash: text("hash").notNull(),
+  /**
+   * Where the chain starts after retention removed its oldest rows (server/flows/auditRetention.ts):
+   * the first kept row's seq and the hash before it, so the rest still verifies.
+   */
+  firstSeq: bigint("first_seq", { mode: "number" }).notNull().default(1),
+  firstPrevHash: text("first_prev_hash").notNull().default("0".repeat(64)),
 });
