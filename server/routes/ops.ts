@@ -7,11 +7,15 @@ import { reply } from "../http/reply.ts";
 import { closeOpsQuote, createOpsQuote, updateOpsQuote } from "../data/opsQuotes.ts";
 import { addTrackingActivity, recordOfflinePayment, shipOrder } from "../data/opsOrders.ts";
 import { onceByKey, requestFingerprint } from "../data/opsWrites.ts";
+import { appendAudit } from "../data/audit.ts";
+import { recordSubscription } from "../data/grantAccess.ts";
 import type { Endpoint, InputOf, ResponseOf } from "../../src/api/endpoint.ts";
 import * as ops from "../../src/api/ops.ts";
 
 /** A transaction handle: the database type, named through Deps (routes do not import db/). */
 type Db = Deps["db"];
+/** The quote or order a back-office write concerns, whose subscription's chain takes its row. */
+type OpsRecord = { kind: "quote" | "order"; id: number };
 
 /**
  * The back-office operations API (src/api/ops.ts): every route behind an ops token (`guard`),
@@ -23,6 +27,7 @@ export function opsRoutes(deps: Deps) {
     <E extends Endpoint>(
       endpoint: E,
       run: (tx: Db, input: InputOf<E>, c: Context, key: string) => Promise<ResponseOf<E>>,
+      audit: { action: string; record?: (c: Context, answer: ResponseOf<E>) => OpsRecord | null },
     ) =>
     async (c: Context) => {
       const input = await inputOf(c, endpoint);
@@ -35,7 +40,27 @@ export function opsRoutes(deps: Deps) {
           tokenId: opsTokenOfRequest(c).id,
           now: deps.now(),
         },
-        (tx) => run(tx, input, c, key),
+        async (tx) => {
+          const answer = await run(tx, input, c, key);
+          // The back office's write and its audit row commit together, in the record's chain.
+          const record = audit.record?.(c, answer) ?? null;
+          await appendAudit(
+            tx,
+            {
+              subscriptionId: record
+                ? ((await recordSubscription(tx, record.kind, record.id))?.subscriptionId ?? null)
+                : null,
+              actor: { kind: "ops", id: opsTokenOfRequest(c).id, label: opsTokenOfRequest(c).name },
+              action: audit.action,
+              entityId: record ? `${record.kind}:${record.id}` : null,
+              always: true,
+              after: input && typeof input === "object" ? (input as Record<string, unknown>) : null,
+            },
+            deps.now(),
+            deps.config.auditKey,
+          );
+          return answer;
+        },
       );
       return reply(c, endpoint, answer);
     };
@@ -43,35 +68,51 @@ export function opsRoutes(deps: Deps) {
     .post(
       ops.createOpsQuote.path,
       guard(ops.createOpsQuote, deps),
-      write(ops.createOpsQuote, (tx, q) => createOpsQuote(tx, q, deps.now())),
+      write(ops.createOpsQuote, (tx, q) => createOpsQuote(tx, q, deps.now()), {
+        action: "ops.quote.create",
+        record: (_c, a) => ({ kind: "quote", id: a.id }),
+      }),
     )
     .patch(
       ops.updateOpsQuote.path,
       guard(ops.updateOpsQuote, deps),
-      write(ops.updateOpsQuote, (tx, q, c) => updateOpsQuote(tx, idParam(c, "quoteId"), q)),
+      write(ops.updateOpsQuote, (tx, q, c) => updateOpsQuote(tx, idParam(c, "quoteId"), q), {
+        action: "ops.quote.change",
+        record: (_c, a) => ({ kind: "quote", id: a.id }),
+      }),
     )
     .post(
       ops.closeOpsQuote.path,
       guard(ops.closeOpsQuote, deps),
-      write(ops.closeOpsQuote, (tx, _none, c) => closeOpsQuote(tx, idParam(c, "quoteId"))),
+      write(ops.closeOpsQuote, (tx, _none, c) => closeOpsQuote(tx, idParam(c, "quoteId")), {
+        action: "ops.quote.close",
+        record: (_c, a) => ({ kind: "quote", id: a.id }),
+      }),
     )
     .post(
       ops.shipOpsOrder.path,
       guard(ops.shipOpsOrder, deps),
-      write(ops.shipOpsOrder, (tx, s, c) => shipOrder(tx, idParam(c, "orderId"), s, deps.now())),
+      write(ops.shipOpsOrder, (tx, s, c) => shipOrder(tx, idParam(c, "orderId"), s, deps.now()), {
+        action: "ops.order.ship",
+        record: (c) => ({ kind: "order", id: idParam(c, "orderId") }),
+      }),
     )
     .post(
       ops.addOpsTrackingActivity.path,
       guard(ops.addOpsTrackingActivity, deps),
-      write(ops.addOpsTrackingActivity, (tx, a, c) =>
-        addTrackingActivity(tx, c.req.param("trackingNumber") ?? "", a),
+      write(
+        ops.addOpsTrackingActivity,
+        (tx, a, c) => addTrackingActivity(tx, c.req.param("trackingNumber") ?? "", a),
+        { action: "ops.tracking.add" },
       ),
     )
     .post(
       ops.recordOpsPayment.path,
       guard(ops.recordOpsPayment, deps),
-      write(ops.recordOpsPayment, (tx, p, c, key) =>
-        recordOfflinePayment(tx, idParam(c, "orderId"), p, key, deps.now()),
+      write(
+        ops.recordOpsPayment,
+        (tx, p, c, key) => recordOfflinePayment(tx, idParam(c, "orderId"), p, key, deps.now()),
+        { action: "ops.order.payment", record: (c) => ({ kind: "order", id: idParam(c, "orderId") }) },
       ),
     );
 }

@@ -35,6 +35,12 @@ export const ACTION_NAMES: Record<string, string> = {
   "alert.acknowledge": "Acknowledged an alarm",
   "alert.device.mute": "Muted a device's alerts",
   "order.payment": "Paid an order",
+  "ops.quote.create": "Back office made a quote",
+  "ops.quote.change": "Back office changed a quote",
+  "ops.quote.close": "Back office closed a quote",
+  "ops.order.ship": "Back office shipped an order",
+  "ops.order.payment": "Back office recorded a payment",
+  "ops.tracking.add": "Back office added tracking",
 };
 
 export const actionName = (action: string) => ACTION_NAMES[action] ?? action;

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sha256 } from "../../server/core/crypto.ts";
 import { TOTAL_TOO_LARGE } from "../../server/data/opsQuotes.ts";
@@ -7,6 +7,7 @@ import { opsTokens, quotes, subscriptions } from "../../server/db/schema/index.t
 import { demoToken } from "../../server/seed/demo.ts";
 import { browser, signIn } from "./client.ts";
 import { TEST_NOW, useTestApp } from "./helpers.ts";
+import { rowsOf } from "./ownership.ts";
 
 const ORIGIN = "http://localhost";
 const OPS = "/api/v1/ops";
@@ -191,6 +192,22 @@ describe("the back-office operations API", () => {
         subtotal: 20_500,
         grandTotal: 22_800,
         lineItemCount: 2,
+      });
+      // The back office's write is in the customer's audit trail, by the token's name.
+      const [row] = await rowsOf<{
+        action: string;
+        actor_kind: string;
+        actor_label: string;
+        entity_id: string;
+      }>(
+        db(),
+        sql`select action, actor_kind, actor_label, entity_id from audit_log where subscription_id = ${await acmeId()} order by seq desc limit 1`,
+      );
+      expect(row).toEqual({
+        action: "ops.quote.create",
+        actor_kind: "ops",
+        actor_label: "erp",
+        entity_id: "quote:7001",
       });
       const page = await ctx.app.request(`${ORIGIN}/api/v1/quotes/public/${res.body.data.publicToken}`);
       const quote = (await page.json()).data.quoteDetails;
