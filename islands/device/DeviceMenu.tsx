@@ -2,6 +2,9 @@ import { useStore } from "@nanostores/react";
 import { lazy, Suspense, useState } from "react";
 import type { DeviceGeneral } from "../../src/api/devices.ts";
 import { $deviceRights, refreshDevice } from "../../src/stores/device.ts";
+import { appPath } from "../../src/domain/appPaths.ts";
+import { $session } from "../../src/stores/session.ts";
+import { sessionMay } from "../../src/stores/tags.ts";
 import { EllipsisVertical } from "./icons.ts";
 import { useMenuButton } from "../ui/useMenuButton.ts";
 
@@ -26,15 +29,19 @@ const ITEMS = [
 
 /**
  * The header's menu (spec sections 2 and 6): Manage Public Link and Update Location for ADMIN
- * and MANAGER, Download Device Data for everyone. A disclosure menu button (islands/ui/useMenuButton.ts): Escape or a choice closes it.
+ * and MANAGER, Download Device Data for everyone, Device History (the audit trail's rows of this
+ * device) for Administrators. A disclosure menu button (islands/ui/useMenuButton.ts): Escape or a choice closes it.
  */
 export function DeviceMenu({ device }: { device: DeviceGeneral }) {
   const rights = useStore($deviceRights);
   const menu = useMenuButton();
   const [chosen, setChosen] = useState<string | null>(null);
   const [openedOnce, setOpenedOnce] = useState<string[]>([]);
+  useStore($session);
   const items = ITEMS.filter((i) => rights.edit || !i.editorsOnly);
-  if (!items.length) return null;
+  // The device's own history, from the audit trail (Administrators read it).
+  const history = sessionMay("audit.view");
+  if (!items.length && !history) return null;
   const choose = (label: string) => {
     // The dialog gives focus back to what had it: the menu button, not the item it hides.
     menu.close();
@@ -54,6 +61,11 @@ export function DeviceMenu({ device }: { device: DeviceGeneral }) {
             </button>
           </li>
         ))}
+        {history && (
+          <li>
+            <a href={`${appPath("audit")}?deviceId=${device.id}`}>Device History</a>
+          </li>
+        )}
       </ul>
       {items.map(({ label, module: Dialog }) =>
         openedOnce.includes(label) ? (

@@ -5,6 +5,7 @@ import { isKnownTimezone } from "../domain/timezones.ts";
 import { fileNameOf } from "./deviceDialogs.ts";
 import { zonedToEpoch } from "./explore.ts";
 import { call, download, errorsOf } from "./http.ts";
+import { queryParam } from "./navigate.ts";
 import { $session } from "./session.ts";
 import { sessionMay } from "./tags.ts";
 
@@ -35,6 +36,11 @@ export const $audit = atom<
   | { status: "ready"; page: Page; more: boolean }
 >({ status: "loading" });
 onMount($audit, () => {
+  // A link may name a device (the device page's Device History), a person or an action.
+  for (const key of ["deviceId", "actor", "action"] as const) {
+    const value = queryParam(key);
+    if (value) $auditFilter.setKey(key, value);
+  }
   void loadAudit();
 });
 

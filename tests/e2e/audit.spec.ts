@@ -60,6 +60,14 @@ test.describe("the audit trail", () => {
     expect(csv).toContain("Renamed a device");
     expect(csv).toContain("name: Northwind Dock Station → Dock North");
     expect(csv).not.toContain("Changed sensor settings"); // the filter holds for the export too
+
+    // The device page's Device History is the trail of that device alone.
+    await page.goto(`/s/devices/${(await deviceIds(page))["Dock North"]}`);
+    await page.getByRole("button", { name: "Device actions" }).click();
+    await page.getByRole("link", { name: "Device History" }).click();
+    await expect(page.getByLabel("Device")).toHaveValue(/\d+/);
+    await expect(rows).toHaveCount(2);
+    await expect(rows.filter({ hasText: "Signed in" })).toHaveCount(0);
   });
 
   test("reads as cards on a phone, where the Security page links to it", async ({ page }) => {
