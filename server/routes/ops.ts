@@ -41,9 +41,9 @@ export function opsRoutes(deps: Deps) {
           now: deps.now(),
         },
         async (tx) => {
-          const answer = await run(tx, input, c, key);
+          const written = await run(tx, input, c, key);
           // The back office's write and its audit row commit together, in the record's chain.
-          const record = audit.record?.(c, answer) ?? null;
+          const record = audit.record?.(c, written) ?? null;
           await appendAudit(
             tx,
             {
@@ -59,7 +59,7 @@ export function opsRoutes(deps: Deps) {
             deps.now(),
             deps.config.auditKey,
           );
-          return answer;
+          return written;
         },
       );
       return reply(c, endpoint, answer);
