@@ -205,7 +205,8 @@ async function finish(deps: Deps, plan: PaymentPlan, key: string, details: Attem
   const done = await completeAttempt(deps.db, key, deps.now(), async (tx) => {
     const recorded = await plan.record(tx, key, charge, details);
     // The payment's audit row commits with the payment (no card number: brand and last four).
-    if (recorded.value) await auditPayment(deps, tx, plan.payer ?? { kind: "visitor", label: details.email }, recorded.value);
+    if (recorded.value)
+      await auditPayment(deps, tx, plan.payer ?? { kind: "visitor", label: details.email }, recorded.value);
     return recorded;
   });
   if (done.value) await mailReceipt(deps, done.value);

@@ -25,7 +25,12 @@ export function accountSessionRoutes(deps: Deps) {
       const ended = await audited(
         deps,
         (tx) => endOthers(tx, authOf(c).user.id, sessionToken(c)),
-        (count) => ({ ...byUser(authOf(c)), action: "session.end-others", always: true, after: { ended: count } }),
+        (count) => ({
+          ...byUser(authOf(c)),
+          action: "session.end-others",
+          always: true,
+          after: { ended: count },
+        }),
       );
       return reply(c, endOtherSessions, { ended });
     });

@@ -156,11 +156,15 @@ export function alertRoutes(deps: Deps) {
     })
     .delete(deleteRule.path, guard(deleteRule, deps), async (c) => {
       const rule = await ruleFor(deps, authOf(c), idParam(c));
-      const removed = await audited(deps, (tx) => removeRule(tx, rule, now()), (gone) => ({
-        ...ruleEntry(authOf(c), rule.id, "alert.rule.delete"),
-        before: gone ? { name: rule.name, kind: rule.kind } : null,
-        after: null,
-      }));
+      const removed = await audited(
+        deps,
+        (tx) => removeRule(tx, rule, now()),
+        (gone) => ({
+          ...ruleEntry(authOf(c), rule.id, "alert.rule.delete"),
+          before: gone ? { name: rule.name, kind: rule.kind } : null,
+          after: null,
+        }),
+      );
       if (!removed) throw new ApiError(404, NOT_FOUND);
       return reply(c, deleteRule, { id: rule.id });
     })

@@ -35,15 +35,19 @@ export function deviceDataRoutes(deps: Deps) {
         throw new ApiError(400, [{ field: lat === null ? "lat" : "lng", message: BOTH_COORDINATES }]);
       const update = locationUpdate({ location: input.location ?? null, lat, lng });
       if (!update.ok) throw new ApiError(400, [{ field: "location", message: LOCATION_REQUIRED }]);
-      const moved = await audited(deps, (tx) => relocateDevice(tx, device.id, update), (after) => ({
-        ...byUser(authOf(c)),
-        action: "device.location",
-        entityType: EntityType.DEVICE,
-        entityId: device.id,
-        deviceId: device.id,
-        before: { location: device.location, geocode: device.geocode },
-        after: { location: after.location, geocode: after.geocode },
-      }));
+      const moved = await audited(
+        deps,
+        (tx) => relocateDevice(tx, device.id, update),
+        (after) => ({
+          ...byUser(authOf(c)),
+          action: "device.location",
+          entityType: EntityType.DEVICE,
+          entityId: device.id,
+          deviceId: device.id,
+          before: { location: device.location, geocode: device.geocode },
+          after: { location: after.location, geocode: after.geocode },
+        }),
+      );
       return reply(c, changeDeviceLocation, moved);
     })
     .get(downloadDeviceData.path, guard(downloadDeviceData, deps), async (c) => {

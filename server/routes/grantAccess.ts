@@ -60,25 +60,33 @@ export function grantAccessRoutes(deps: Deps) {
       const role = roleId === Role.BILLING ? "Billing" : "Administrator";
       const user = await findUserByEmail(db, email);
       if (user) {
-        const added = await audited(deps, (tx) => addMember(tx, user, subscriptionId, roleId, now()), (ok) => ({
-          ...byUser(auth),
-          action: ok ? "member.add" : "member.add.refused",
-          entityType: EntityType.USER_ASSIGNMENT,
-          entityId: user.id,
-          always: true,
-          after: { person: email, role: ROLE_INFO[roleId].displayName, record: facts.recordNumber },
-        }));
+        const added = await audited(
+          deps,
+          (tx) => addMember(tx, user, subscriptionId, roleId, now()),
+          (ok) => ({
+            ...byUser(auth),
+            action: ok ? "member.add" : "member.add.refused",
+            entityType: EntityType.USER_ASSIGNMENT,
+            entityId: user.id,
+            always: true,
+            after: { person: email, role: ROLE_INFO[roleId].displayName, record: facts.recordNumber },
+          }),
+        );
         if (!added)
           throw new ApiError(409, [{ field: "emailAddress", message: GRANT_ACCESS_MESSAGES.alreadyMember }]);
         await mailer.send(accessGrantedMail(email, facts, `${linkOrigin(config)}/`));
         return reply(c, grantAccountAccess, { outcome: "added", emailAddress: email, role });
       }
-      const token = await audited(deps, (tx) => createInvitation(tx, { email, subscriptionId, roleId }, now()), {
-        ...byUser(auth),
-        action: "member.invite",
-        entityType: EntityType.PENDING_USER_ASSIGNMENT,
-        after: { person: email, role: ROLE_INFO[roleId].displayName, record: facts.recordNumber },
-      });
+      const token = await audited(
+        deps,
+        (tx) => createInvitation(tx, { email, subscriptionId, roleId }, now()),
+        {
+          ...byUser(auth),
+          action: "member.invite",
+          entityType: EntityType.PENDING_USER_ASSIGNMENT,
+          after: { person: email, role: ROLE_INFO[roleId].displayName, record: facts.recordNumber },
+        },
+      );
       const link = `${linkOrigin(config)}/user/validate?token=${token}`;
       await mailer.send(invitationMail(email, facts, link, INVITATION_HOURS, now()));
       return reply(c, grantAccountAccess, { outcome: "invited", emailAddress: email, role });

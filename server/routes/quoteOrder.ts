@@ -121,13 +121,10 @@ export function quoteOrderRoutes(deps: Deps) {
         const email = input.email || auth.user.email;
         return send(
           c,
-          await payOnce(
-            deps,
-            {
-              ...orderPlan(deps, order, { ...input, email }, clientIp(c, deps.config.trustProxy)),
-              payer: userActor(auth),
-            },
-          ),
+          await payOnce(deps, {
+            ...orderPlan(deps, order, { ...input, email }, clientIp(c, deps.config.trustProxy)),
+            payer: userActor(auth),
+          }),
         );
       },
     );

@@ -55,7 +55,9 @@ export function sessionRoutes(deps: Deps) {
       // The contract refuses an empty patch: a save that names no setting is a client bug.
       const patch = await inputOf(c, patchSettings);
       const { user } = authOf(c);
-      const before = Object.fromEntries(Object.keys(patch).map((k) => [k, (user as Record<string, unknown>)[k] ?? null]));
+      const before = Object.fromEntries(
+        Object.keys(patch).map((k) => [k, (user as Record<string, unknown>)[k] ?? null]),
+      );
       const saved = await audited(deps, (tx) => saveSettings(tx, user.id, patch), {
         ...byUser(authOf(c)),
         action: "user.settings",

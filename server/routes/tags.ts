@@ -66,11 +66,11 @@ export function tagRoutes(deps: Deps) {
       const { subscriptionId, tagList } = await inputOf(c, createTags);
       requireActive(authOf(c), subscriptionId);
       const names = tagList.map((t) => t.name);
-      const created = await audited(
-        deps,
-        (tx) => insertTags(tx, subscriptionId, names),
-        { ...byUser(authOf(c)), action: "tag.create", after: { names } },
-      );
+      const created = await audited(deps, (tx) => insertTags(tx, subscriptionId, names), {
+        ...byUser(authOf(c)),
+        action: "tag.create",
+        after: { names },
+      });
       return reply(c, createTags, created);
     })
     .patch(updateTag.path, guard(updateTag, deps), async (c) => {
@@ -89,13 +89,17 @@ export function tagRoutes(deps: Deps) {
     })
     .delete(deleteTag.path, guard(deleteTag, deps), async (c) => {
       const tag = await tagFor(deps, authOf(c), idParam(c));
-      const removed = await audited(deps, (tx) => removeTag(tx, tag.id), (gone) => ({
-        ...byUser(authOf(c)),
-        action: "tag.delete",
-        entityId: tag.id,
-        before: gone ? { name: tag.name } : null,
-        after: null,
-      }));
+      const removed = await audited(
+        deps,
+        (tx) => removeTag(tx, tag.id),
+        (gone) => ({
+          ...byUser(authOf(c)),
+          action: "tag.delete",
+          entityId: tag.id,
+          before: gone ? { name: tag.name } : null,
+          after: null,
+        }),
+      );
       if (!removed) throw new ApiError(404, NOT_FOUND);
       return reply(c, deleteTag, { id: tag.id });
     })
