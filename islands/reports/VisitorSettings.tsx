@@ -14,7 +14,7 @@ export function VisitorSettings({ reportId }: { reportId: number }) {
   if (state.status === "failed") return <p role="alert">{state.message}</p>;
   const { visitorsMaySubscribe, subscriberCount } = state.value;
   return (
-    <fieldset className="report-visitors">
+    <fieldset className="report-visitors" style={{ marginTop: "2rem" }}>
       <legend>Visitor subscriptions</legend>
       <label>
         <input

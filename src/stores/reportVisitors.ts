@@ -27,11 +27,17 @@ export async function loadReportVisitors(reportId: number) {
   }
 }
 
-/** Turns subscriptions on or off; on failure the switch shows what is saved. */
+/** Turns subscriptions on or off; on failure the switch shows what is saved again. */
 export async function setVisitorsMaySubscribe(reportId: number, on: boolean) {
   const state = $reportVisitors.get();
   if (state.status !== "ready" || state.busy) return;
-  $reportVisitors.set({ ...state, busy: true, error: null });
+  // Shown flipped while it saves; a failure puts back what is saved.
+  $reportVisitors.set({
+    ...state,
+    value: { ...state.value, visitorsMaySubscribe: on },
+    busy: true,
+    error: null,
+  });
   try {
     const value = await call(updateVisitorSettings, { visitorsMaySubscribe: on }, { id: reportId });
     $reportVisitors.set({ status: "ready", value, busy: false, error: null });

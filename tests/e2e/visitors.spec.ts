@@ -106,6 +106,17 @@ test("a visitor subscribes, confirms, gets the alarm message and unsubscribes in
     await hydrated(page);
     await page.getByRole("button", { name: "Unsubscribe" }).click();
     await expect(page.getByRole("status")).toHaveText(/You are unsubscribed/);
+
+    // The owner sees the count and turns subscriptions off: the report shows no form then.
+    await page.goto(`/s/reports/${reportId}`);
+    const visitors = page.getByRole("group", { name: "Visitor subscriptions" });
+    await expect(visitors).toContainText("0 confirmed subscribers");
+    await visitors.getByRole("switch", { name: "Visitors may subscribe" }).uncheck();
+    await expect(visitors.getByRole("switch", { name: "Visitors may subscribe" })).not.toBeChecked();
+    await page.goto(`/public/report/${hash}`);
+    await expect(page.getByRole("heading", { name: REPORT })).toBeVisible();
+    await page.waitForTimeout(1500);
+    await expect(page.getByRole("heading", { name: "Tell me when something goes wrong" })).toBeHidden();
   } finally {
     await push(page, pump.channelKey, 11.8);
   }
