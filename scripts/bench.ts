@@ -16,6 +16,7 @@ import { chartDataBench } from "./bench/chartData.ts";
 import { reportExportsBench } from "./bench/reportExports.ts";
 import { kioskSoak, reportChartShown } from "./bench/kioskSoak.ts";
 import { alertsBench } from "./bench/alerts.ts";
+import { BADGE_TABLE_HEAD, badgesBench } from "./bench/badges.ts";
 
 const PORT = Number(process.env["BENCH_PORT"] ?? 4490);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -104,6 +105,9 @@ try {
   ] as const) {
     console.log(`| ${name} | ${median(await timeRequest(url, 20, init)).toFixed(1)} |`);
   }
+  // Status badges under load (issue 36: p95 at most 50 ms).
+  console.log(BADGE_TABLE_HEAD);
+  await badgesBench(BASE);
 } finally {
   stop();
 }

@@ -45,6 +45,9 @@ import { publicDeviceRoutes } from "./routes/publicDevices.ts";
 import { publicReportRoutes } from "./routes/publicReports.ts";
 import { reportExportRoutes } from "./routes/reportExports.ts";
 import { reportRoutes } from "./routes/reports.ts";
+import { reportVisitorRoutes } from "./routes/reportVisitors.ts";
+import { visitorSubscriptionRoutes } from "./routes/visitorSubscriptions.ts";
+import { badgeRoutes } from "./routes/badges.ts";
 import { deviceDataRoutes } from "./routes/deviceData.ts";
 import { linkRoutes } from "./routes/links.ts";
 import { liveRoutes } from "./routes/live.ts";
@@ -110,6 +113,8 @@ export function buildApp(input: AppDeps) {
   app.route("/", publicReportRoutes(deps));
   app.route("/", reportExportRoutes(deps));
   app.route("/", reportRoutes(deps));
+  app.route("/", reportVisitorRoutes(deps));
+  app.route("/", visitorSubscriptionRoutes(deps));
   app.route("/", linkRoutes(deps));
   app.route("/", opsRoutes(deps));
   // websocket host: live readings (same origin unless WS_ORIGIN says otherwise).
@@ -132,6 +137,7 @@ export function buildApp(input: AppDeps) {
   if (deps.config.demo) app.route("/", devMailboxRoutes(deps));
 
   // web host: the runtime config and the built pages, last, since they answer any GET.
+  app.route("/", badgeRoutes(deps));
   app.route("/", runtimeConfigRoutes(deps));
   app.route("/", countryRoutes(deps));
   app.route("/", guestPaymentRoutes(deps));

@@ -6,6 +6,7 @@ import { rows, type Db } from "../db/client.ts";
 import { alarmEvents, alarms, alertDeliveries, devices, users } from "../db/schema/index.ts";
 import type { AlarmRow, RuleRow } from "../data/alerts.ts";
 import { notBefore, type Severity } from "../../src/domain/alerts.ts";
+import { queueVisitorNotices } from "./visitorNotices.ts";
 
 export type Move = "triggered" | "repeated" | "escalated" | "acknowledged" | "cleared";
 export interface Subject {
@@ -88,6 +89,7 @@ export async function moveAlarm(
     })
     .returning({ id: alarmEvents.id });
   if (rule && !what.silent) await queueNotices(tx, next, rule, move, event!.id, now);
+  if (rule && !what.silent) await queueVisitorNotices(tx, next, move, event!.id, now);
   return next;
 }
 

@@ -4,6 +4,7 @@ import type { Mailer } from "../services/mail.ts";
 import type { PrivatePolicy } from "../services/webhooks.ts";
 import { deliverEmail, deliverWebhooks } from "./alertDelivery.ts";
 import { runAlertTick } from "./alertScheduler.ts";
+import { deliverVisitorNotices } from "./visitorNotices.ts";
 
 export interface AlertWorkDeps {
   db: Db;
@@ -22,6 +23,7 @@ export function alertTask(deps: AlertWorkDeps, opts: { wait?: boolean } = { wait
   return async (now: Date) => {
     const moved = await runAlertTick(deps.db, now);
     const mailed = await deliverEmail(deps, now);
+    await deliverVisitorNotices(deps, now);
     if (!posting)
       posting = deliverWebhooks(deps, now)
         .catch((e) =>

@@ -9,6 +9,8 @@ export interface Mail {
    * then, or until the message is sent, whichever comes first (server/data/outbox.ts).
    */
   secretUntil?: Date;
+  /** Extra headers for SMTP (List-Unsubscribe of the visitors' alarm messages); the outbox keeps none. */
+  headers?: Record<string, string>;
 }
 export interface Mailer {
   send(mail: Mail): Promise<void>;
@@ -36,7 +38,13 @@ export function createMailer(outbox: Outbox, smtpUrl: string | undefined, now: (
   const transmit = async (id: number, mail: Mail) => {
     if (!transport) return;
     try {
-      await transport.sendMail({ from: FROM, to: mail.to, subject: mail.subject, text: mail.text });
+      await transport.sendMail({
+        from: FROM,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        ...(mail.headers ? { headers: mail.headers } : {}),
+      });
       await outbox.markSent(id, now());
     } catch (e) {
       // The message stays unsent in the outbox; the person can ask for a new link.

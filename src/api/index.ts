@@ -23,6 +23,7 @@ import * as reports from "./reports.ts";
 import * as session from "./session.ts";
 import * as shipments from "./shipments.ts";
 import * as tags from "./tags.ts";
+import * as visitors from "./visitors.ts";
 
 /** An endpoint with the contract module it lives in (its OpenAPI tag) and its export name. */
 export interface ListedEndpoint {
@@ -57,6 +58,7 @@ const MODULES: Record<string, Record<string, unknown>> = {
   session,
   shipments,
   tags,
+  visitors,
 };
 
 const isEndpoint = (value: unknown): value is Endpoint =>

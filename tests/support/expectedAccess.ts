@@ -71,6 +71,8 @@ export const ROUTE_ACTION: Record<string, Action> = {
   "POST /api/v1/reports/:id/public-link": "report.edit",
   "PATCH /api/v1/reports/:id/public-link": "report.edit",
   "DELETE /api/v1/reports/:id/public-link": "report.edit",
+  "GET /api/v1/reports/:id/visitors": "report.view",
+  "PATCH /api/v1/reports/:id/visitors": "report.edit",
   "PATCH /api/v1/device-data/update-device/:deviceId": "device.edit",
   "PATCH /api/v1/device-data/update-sensor/": "sensor.edit",
   "POST /api/v1/device-data/public-link/:deviceId": "publicLink.manage",

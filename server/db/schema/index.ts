@@ -7,3 +7,4 @@ export * from "./commerce.ts";
 export * from "./ops.ts";
 export * from "./alerts.ts";
 export * from "./audit.ts";
+export * from "./visitors.ts";

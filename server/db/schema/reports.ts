@@ -1,4 +1,4 @@
-import { doublePrecision, integer, pgTable, primaryKey, serial, text } from "drizzle-orm/pg-core";
+import { boolean, doublePrecision, integer, pgTable, primaryKey, serial, text } from "drizzle-orm/pg-core";
 import { subscriptions } from "./accounts.ts";
 import { channels } from "./devices.ts";
 import { createdAt, tz } from "./helpers.ts";
@@ -19,6 +19,8 @@ export const reports = pgTable("reports", {
   expiresAt: tz("expires_at"),
   /** Set while the owner has paused the public link: it answers like a missing one. */
   pausedAt: tz("paused_at"),
+  /** Visitors of the public link may subscribe to its alarms (issue 36). */
+  visitorsMaySubscribe: boolean("visitors_may_subscribe").notNull().default(true),
   createdAt: createdAt(),
 });
 

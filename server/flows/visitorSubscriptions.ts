@@ -1,0 +1,109 @@
+// A visitor subscribing to a public report's alarms (issue 36): double opt-in by an emailed link
+// whose page has the button, the same answer whether or not the address was subscribed, limits
+// per address, per client and per report. Unsubscribing works from every message's link.
+import { ApiError, NOT_FOUND } from "../core/errors.ts";
+import { inTransaction } from "../db/client.ts";
+import { consume, type Limit } from "../data/rateLimits.ts";
+import { reportByPublicHash } from "../data/reports.ts";
+import {
+  confirmSubscriber,
+  deleteSubscriber,
+  heldPlaces,
+  issueLink,
+  linkTarget,
+  lockReport,
+  pendingSubscriber,
+  subscriberOf,
+  type LinkPurpose,
+} from "../data/visitors.ts";
+import type { Deps } from "../deps.ts";
+import { pageLinkOrigin } from "../http/links.ts";
+import { alreadyMail, confirmMail } from "../services/visitorMail.ts";
+import { UNSUBSCRIBE_LINK_MS } from "./visitorNotices.ts";
+import {
+  CHECK_INBOX,
+  CONFIRMED,
+  LINK_UNUSABLE,
+  REPORT_FULL,
+  SUBSCRIPTIONS_OFF,
+  UNSUBSCRIBED,
+} from "../../src/api/visitors.ts";
+
+/** Subscribers a report may have (confirmed, or pending with a working link). */
+export const MAX_SUBSCRIBERS = 200;
+/** How long a confirm link works. */
+export const CONFIRM_LINK_MS = 48 * 3_600_000;
+/** Subscribe requests per client (an address, an IPv6 /64) per hour, over all reports. */
+export const CLIENT_LIMIT = { max: 10, windowSeconds: 3600 };
+/** Subscribe requests per email address per hour, over all reports: nobody floods an inbox. */
+export const ADDRESS_LIMIT = { max: 3, windowSeconds: 3600 };
+
+const clientLimit = (client: string): Limit => ({
+  key: `visitor-subscribe-client:${client}`,
+  ...CLIENT_LIMIT,
+});
+const addressLimit = (email: string): Limit => ({ key: `visitor-subscribe:${email}`, ...ADDRESS_LIMIT });
+
+/** Whether the shared report at `hash` takes subscriptions (404 for a link that does not open). */
+export async function subscriptionsOpen(deps: Deps, hash: string): Promise<boolean> {
+  const report = await reportByPublicHash(deps.db, hash, deps.now());
+  if (!report) throw new ApiError(404, NOT_FOUND);
+  return report.visitorsMaySubscribe;
+}
+
+/**
+ * Mails a confirm link (or, to an address already confirmed, a note with an unsubscribe
+ * link) and answers CHECK_INBOX either way. A full report refuses every address alike.
+ */
+export async function subscribe(deps: Deps, hash: string, email: string, client: string): Promise<string> {
+  const now = deps.now();
+  const report = await reportByPublicHash(deps.db, hash, now);
+  if (!report) throw new ApiError(404, NOT_FOUND);
+  if (!report.visitorsMaySubscribe) throw new ApiError(403, [{ field: null, message: SUBSCRIPTIONS_OFF }]);
+  await consume(deps.db, clientLimit(client), now, "email");
+  await consume(deps.db, addressLimit(email), now, "email");
+  const origin = pageLinkOrigin(deps.config);
+  const mail = await inTransaction(deps.db, async (tx) => {
+    await lockReport(tx, report.id);
+    // Full: every address is refused alike (an answer that differed for subscribers would tell who they are).
+    if ((await heldPlaces(tx, report.id, now)) >= MAX_SUBSCRIBERS)
+      throw new ApiError(409, [{ field: null, message: REPORT_FULL }]);
+    const existing = await subscriberOf(tx, report.id, email);
+    if (existing?.state === "confirmed") {
+      const until = new Date(now.getTime() + UNSUBSCRIBE_LINK_MS);
+      const token = await issueLink(tx, existing.id, "unsubscribe", until);
+      return alreadyMail({ to: email, reportName: report.name, origin, token });
+    }
+    const until = new Date(now.getTime() + CONFIRM_LINK_MS);
+    const row = await pendingSubscriber(tx, report.id, email, until);
+    const token = await issueLink(tx, row.id, "confirm", until);
+    return confirmMail({ to: email, reportName: report.name, origin, token, until });
+  });
+  await deps.mailer.send(mail);
+  return CHECK_INBOX;
+}
+
+/** What a link is for (its page shows it before the button); opening it changes nothing. */
+export async function linkInfo(deps: Deps, token: string, purpose: LinkPurpose) {
+  const target = await linkTarget(deps.db, token, purpose, deps.now());
+  if (!target) throw new ApiError(404, [{ field: null, message: LINK_UNUSABLE }]);
+  return { reportName: target.reportName, email: target.subscriber.email };
+}
+
+/** The confirm page's button: the subscriber is confirmed and the link used up. */
+export async function confirmByLink(deps: Deps, token: string): Promise<string> {
+  return inTransaction(deps.db, async (tx) => {
+    const target = await linkTarget(tx, token, "confirm", deps.now());
+    if (!target) throw new ApiError(404, [{ field: null, message: LINK_UNUSABLE }]);
+    await confirmSubscriber(tx, target.subscriber.id, deps.now());
+    return CONFIRMED;
+  });
+}
+
+/** The unsubscribe page's button, or a mail client's one-click POST: the subscription ends. */
+export async function unsubscribeByLink(deps: Deps, token: string): Promise<string> {
+  const target = await linkTarget(deps.db, token, "unsubscribe", deps.now());
+  if (!target) throw new ApiError(404, [{ field: null, message: LINK_UNUSABLE }]);
+  await deleteSubscriber(deps.db, target.subscriber.id);
+  return UNSUBSCRIBED;
+}

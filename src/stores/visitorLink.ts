@@ -1,0 +1,46 @@
+import { atom } from "nanostores";
+import { confirmLink, confirmSubscription, unsubscribe, unsubscribeLink } from "../api/visitors.ts";
+import type { FieldError } from "../api/errors.ts";
+import { formStore, formTask } from "./formTask.ts";
+import { call, errorsOf } from "./http.ts";
+import { queryParam } from "./navigate.ts";
+
+/*
+ * /visitors/confirm?token= and /visitors/unsubscribe?token=: the pages a visitor's emailed links
+ * open. Opening one changes nothing (a mail scanner that follows links confirms or ends
+ * nothing); the page's button does.
+ */
+
+export type VisitorLinkAction = "confirm" | "unsubscribe";
+export type VisitorLinkState =
+  | { step: "checking" }
+  | { step: "broken"; errors: FieldError[] }
+  | { step: "form"; token: string; reportName: string; email: string }
+  | { step: "done"; message: string };
+
+export const $visitorLink = atom<VisitorLinkState>({ step: "checking" });
+export const $visitorLinkForm = formStore();
+
+const READ = { confirm: confirmLink, unsubscribe: unsubscribeLink } as const;
+const ACT = { confirm: confirmSubscription, unsubscribe } as const;
+
+/** Reads what the link is for. */
+export async function checkVisitorLink(action: VisitorLinkAction) {
+  const token = queryParam("token") ?? "";
+  try {
+    const { reportName, email } = await call(READ[action], { token });
+    $visitorLink.set({ step: "form", token, reportName, email });
+  } catch (e) {
+    $visitorLink.set({ step: "broken", errors: errorsOf(e) });
+  }
+}
+
+/** The button: confirms or ends the subscription. */
+export async function actOnVisitorLink(action: VisitorLinkAction) {
+  const state = $visitorLink.get();
+  if (state.step !== "form") return;
+  await formTask($visitorLinkForm, async () => {
+    const { message } = await call(ACT[action], { token: state.token });
+    $visitorLink.set({ step: "done", message });
+  });
+}
