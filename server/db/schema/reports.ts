@@ -1,4 +1,4 @@
-import { doublePrecision, integer, pgTable, primaryKey, serial, text } from "drizzle-orm/pg-core";
+import { boolean, doublePrecision, integer, pgTable, primaryKey, serial, text } from "drizzle-orm/pg-core";
 import { subscriptions } from "./accounts.ts";
 import { channels } from "./devices.ts";
 import { createdAt, tz } from "./helpers.ts";
@@ -19,6 +19,8 @@ export const reports = pgTable("reports", {
   expiresAt: tz("expires_at"),
   /** Set while the owner has paused the public link: it answers like a missing one. */
   pausedAt: tz("paused_at"),
+  /** Whether the public report shows who acknowledged an alarm, with the note, and comments' authors (issue 36). */
+  showAlarmNotes: boolean("show_alarm_notes").notNull().default(false),
   createdAt: createdAt(),
 });
 
