@@ -12,6 +12,8 @@ import { gate } from "./http/gate.ts";
 import { memoRouter } from "./http/memoRouter.ts";
 import { observeRequests } from "./http/requestLog.ts";
 import { alertRoutes } from "./routes/alerts.ts";
+import { chartMarkRoutes } from "./routes/chartMarks.ts";
+import { publicReportMarkRoutes } from "./routes/publicReportMarks.ts";
 import { accountMessageRoutes } from "./routes/accountMessages.ts";
 import { accountSessionRoutes } from "./routes/accountSessions.ts";
 import { countryRoutes } from "./routes/countries.ts";
@@ -108,6 +110,8 @@ export function buildApp(input: AppDeps) {
   app.route("/", publicReportRoutes(deps));
   app.route("/", reportExportRoutes(deps));
   app.route("/", reportRoutes(deps));
+  app.route("/", chartMarkRoutes(deps));
+  app.route("/", publicReportMarkRoutes(deps));
   app.route("/", linkRoutes(deps));
   app.route("/", opsRoutes(deps));
   // websocket host: live readings (same origin unless WS_ORIGIN says otherwise).

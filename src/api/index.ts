@@ -1,5 +1,6 @@
 import * as accounts from "./accounts.ts";
 import * as alerts from "./alerts.ts";
+import * as chartMarks from "./chartMarks.ts";
 import * as accountOrders from "./accountOrders.ts";
 import * as config from "./config.ts";
 import * as countries from "./countries.ts";
@@ -34,6 +35,7 @@ export interface ListedEndpoint {
 const MODULES: Record<string, Record<string, unknown>> = {
   accounts,
   alerts,
+  chartMarks,
   accountOrders,
   config,
   countries,

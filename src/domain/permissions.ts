@@ -21,7 +21,8 @@ export type Action =
   | "report.edit"
   | "alert.view"
   | "alert.edit"
-  | "alert.acknowledge";
+  | "alert.acknowledge"
+  | "chart.comment";
 
 const ALL: readonly RoleId[] = Object.values(Role);
 const EDITORS: readonly RoleId[] = [Role.ADMINISTRATOR, Role.MANAGER];
@@ -50,6 +51,8 @@ const MATRIX: Record<Action, readonly RoleId[]> = {
   "alert.edit": EDITORS,
   // The people who act on an alarm: not Viewers (read-only) nor Billing.
   "alert.acknowledge": [...EDITORS, Role.PROVISIONER],
+  // Comments pinned on the charts are the owner's annotations, public on a shared report (issue 36).
+  "chart.comment": EDITORS,
 };
 
 /** May a person holding this role do the action (in their active subscription)? */

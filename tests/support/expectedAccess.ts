@@ -18,7 +18,7 @@ export const ROLE_LETTER: Record<RoleId, string> = {
   [Role.BILLING]: "B",
 };
 
-/** Who may do each of the 20 actions. */
+/** Who may do each of the 21 actions. */
 export const ACTION_ROLES: Record<Action, string> = {
   "device.view": "A M V P B",
   "device.edit": "A M",
@@ -40,6 +40,7 @@ export const ACTION_ROLES: Record<Action, string> = {
   "alert.view": "A M V P B",
   "alert.edit": "A M",
   "alert.acknowledge": "A M P",
+  "chart.comment": "A M",
 };
 
 /** The action each signed-in route requires, as "METHOD /path" the way Hono registers it. */
@@ -84,6 +85,11 @@ export const ROUTE_ACTION: Record<string, Action> = {
   "GET /api/v1/alerts": "alert.view",
   "GET /api/v1/alerts/:id": "alert.view",
   "POST /api/v1/alerts/:id/acknowledge": "alert.acknowledge",
+  "GET /api/v1/chart-marks/:channelKey": "device.view",
+  "POST /api/v1/chart-comments": "chart.comment",
+  "DELETE /api/v1/chart-comments/:id": "chart.comment",
+  "GET /api/v1/reports/:id/alarm-notes": "report.view",
+  "PATCH /api/v1/reports/:id/alarm-notes": "report.edit",
   "GET /api/v1/device-data/channel-history/:channelKey": "device.view",
   "GET /api/v1/links/:linkId": "device.view",
   "POST /devices/data/change-device-location": "device.edit",
