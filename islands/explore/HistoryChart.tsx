@@ -1,6 +1,12 @@
 import EChartsCore from "echarts-for-react/lib/core";
 import { LineChart } from "echarts/charts";
-import { DataZoomComponent, GridComponent, TooltipComponent } from "echarts/components";
+import {
+  DataZoomComponent,
+  GridComponent,
+  MarkAreaComponent,
+  MarkLineComponent,
+  TooltipComponent,
+} from "echarts/components";
 import * as echarts from "echarts/core";
 import { CanvasRenderer } from "echarts/renderers";
 import type { ChartData } from "../../src/stores/explore.ts";
@@ -8,7 +14,15 @@ import { historyOption } from "./historyOption.ts";
 
 // Only what a line chart with a time axis, tooltip and zoom needs: the explore page's chunk
 // carries this, no other page does.
-echarts.use([LineChart, GridComponent, TooltipComponent, DataZoomComponent, CanvasRenderer]);
+echarts.use([
+  LineChart,
+  GridComponent,
+  TooltipComponent,
+  DataZoomComponent,
+  MarkAreaComponent,
+  MarkLineComponent,
+  CanvasRenderer,
+]);
 
 // Under Vite the CommonJS module's default import can arrive as the module object (see
 // ARCHITECTURE.md, platform facts): take its `default` when it has one.
