@@ -9,11 +9,13 @@ import {
 } from "echarts/components";
 import * as echarts from "echarts/core";
 import { CanvasRenderer } from "echarts/renderers";
+import { useRef } from "react";
+import type { ChartMark } from "../../src/domain/chartMarks.ts";
 import type { ChartData } from "../../src/stores/explore.ts";
 import { historyOption } from "./historyOption.ts";
 
-// Only what a line chart with a time axis, tooltip and zoom needs: the explore page's chunk
-// carries this, no other page does.
+// Only what a line chart with a time axis, tooltip and zoom, its gap bands and its alarm and
+// comment lines need: the explore page's chunk carries this, no other page does.
 echarts.use([
   LineChart,
   GridComponent,
@@ -30,13 +32,38 @@ const ReactECharts = (EChartsCore as unknown as { default?: typeof EChartsCore }
 
 const CHART_HEIGHT = 320;
 
+interface Props {
+  data: ChartData;
+  zone: string;
+  marks?: readonly ChartMark[];
+  /** A click on the plot picks the time of the nearest reading (epoch seconds). */
+  onPick?: (at: number) => void;
+}
+
 /** A channel's history as a line chart (ECharts, canvas), times in the account's zone. */
-export default function HistoryChart({ data, zone }: { data: ChartData; zone: string }) {
+export default function HistoryChart({ data, zone, marks = [], onPick }: Props) {
+  // The chart's click handler is bound once; it reads the props of the latest render.
+  const latest = useRef({ data, zone, onPick });
+  latest.current = { data, zone, onPick };
+  const ready = (chart: echarts.ECharts) => {
+    chart.getZr().on("click", (e) => {
+      const { data, zone, onPick } = latest.current;
+      if (!onPick) return;
+      const [x] = chart.convertFromPixel({ gridIndex: 0 }, [e.offsetX, e.offsetY]) as number[];
+      const option = historyOption(data, zone);
+      const points = option.series[0]!.data as [number, number | null, number][];
+      let best: [number, number | null, number] | undefined;
+      for (const p of points)
+        if (p[1] !== null && (!best || Math.abs(p[0] - x!) < Math.abs(best[0] - x!))) best = p;
+      if (best) onPick(best[2] / 1000);
+    });
+  };
   return (
     <ReactECharts
       echarts={echarts}
-      option={historyOption(data, zone)}
+      option={historyOption(data, zone, marks)}
       notMerge
+      onChartReady={ready}
       style={{ height: CHART_HEIGHT, width: "100%" }}
       opts={{ renderer: "canvas" }}
     />

@@ -33,6 +33,8 @@ export interface PinnedComment {
 export type MarkKind = "triggered" | "acknowledged" | "cleared" | "comment";
 
 export interface ChartMark {
+  /** The alarm's or the comment's id. */
+  id: number;
   at: number;
   kind: MarkKind;
   /** A few words beside the mark. */
@@ -59,20 +61,26 @@ export function chartMarks(
   nameOf: (channelKey: string) => string,
 ): ChartMark[] {
   const marks: ChartMark[] = [];
-  const add = (at: number | null, kind: MarkKind, label: string, text: string) => {
-    if (at !== null && at >= window.from && at <= window.to) marks.push({ at, kind, label, text });
+  const add = (id: number, at: number | null, kind: MarkKind, label: string, text: string) => {
+    if (at !== null && at >= window.from && at <= window.to) marks.push({ id, at, kind, label, text });
   };
   for (const a of alarms) {
     const on = a.channelKey === null ? `${a.device} (device)` : nameOf(a.channelKey);
-    add(a.triggeredAt, "triggered", "Alarm", `Alarm: ${a.rule} on ${on}`);
+    add(a.id, a.triggeredAt, "triggered", "Alarm", `Alarm: ${a.rule} on ${on}`);
     const by = a.acknowledgedBy ? ` by ${a.acknowledgedBy}` : "";
     const note = a.note ? `: ${a.note}` : "";
-    add(a.acknowledgedAt, "acknowledged", a.note ? `Ack: ${cut(a.note)}` : "Ack", `Acknowledged${by}${note}`);
-    add(a.clearedAt, "cleared", "Cleared", `Cleared: ${a.rule} on ${on}`);
+    add(
+      a.id,
+      a.acknowledgedAt,
+      "acknowledged",
+      a.note ? `Ack: ${cut(a.note)}` : "Ack",
+      `Acknowledged${by}${note}`,
+    );
+    add(a.id, a.clearedAt, "cleared", "Cleared", `Cleared: ${a.rule} on ${on}`);
   }
   for (const c of comments) {
     const by = c.author ? `, ${c.author}` : "";
-    add(c.at, "comment", cut(c.text), `Comment on ${nameOf(c.channelKey)}${by}: ${c.text}`);
+    add(c.id, c.at, "comment", cut(c.text), `Comment on ${nameOf(c.channelKey)}${by}: ${c.text}`);
   }
   return marks.sort((x, y) => x.at - y.at).slice(-MAX_MARKS);
 }

@@ -7,6 +7,7 @@ import {
   getChannelMarks,
   type ChartMarksView,
 } from "../api/chartMarks.ts";
+import { chartMarks } from "../domain/chartMarks.ts";
 import { isRoleId } from "../domain/roles.ts";
 import { roleMay } from "../domain/permissions.ts";
 import { $devicePrefs } from "./device.ts";
@@ -83,3 +84,10 @@ export async function removeComment(id: number) {
     $exploreMarks.set({ ...marks, comments: marks.comments.filter((c) => c.id !== id) });
   });
 }
+
+/** The marks the explore chart draws: the channel's alarms and comments inside the range shown. */
+export const $exploreChartMarks = computed([$explore, $exploreMarks], (s, marks) => {
+  if (s.status !== "ready") return [];
+  const { channel, start, end } = s.history;
+  return chartMarks(marks.alarms, marks.comments, { from: start, to: end }, () => channel.name);
+});
