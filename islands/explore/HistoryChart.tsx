@@ -9,7 +9,7 @@ import {
 } from "echarts/components";
 import * as echarts from "echarts/core";
 import { CanvasRenderer } from "echarts/renderers";
-import { useRef } from "react";
+import { useEffect, useRef } from "react";
 import type { ChartMark } from "../../src/domain/chartMarks.ts";
 import type { ChartData } from "../../src/stores/explore.ts";
 import { historyOption } from "./historyOption.ts";
@@ -42,20 +42,21 @@ interface Props {
 
 /** A channel's history as a line chart (ECharts, canvas), times in the account's zone. */
 export default function HistoryChart({ data, zone, marks = [], onPick }: Props) {
-  // The chart's click handler is bound once; it reads the props of the latest render.
-  const latest = useRef({ data, zone, onPick });
-  latest.current = { data, zone, onPick };
+  // The chart's click handler is bound once; it calls the latest onPick and reads the points
+  // the chart draws now.
+  const pick = useRef(onPick);
+  useEffect(() => {
+    pick.current = onPick;
+  }, [onPick]);
   const ready = (chart: echarts.ECharts) => {
     chart.getZr().on("click", (e) => {
-      const { data, zone, onPick } = latest.current;
-      if (!onPick) return;
+      if (!pick.current) return;
       const [x] = chart.convertFromPixel({ gridIndex: 0 }, [e.offsetX, e.offsetY]) as number[];
-      const option = historyOption(data, zone);
-      const points = option.series[0]!.data as [number, number | null, number][];
+      const [line] = chart.getOption()["series"] as { data: [number, number | null, number][] }[];
       let best: [number, number | null, number] | undefined;
-      for (const p of points)
+      for (const p of line?.data ?? [])
         if (p[1] !== null && (!best || Math.abs(p[0] - x!) < Math.abs(best[0] - x!))) best = p;
-      if (best) onPick(best[2] / 1000);
+      if (best) pick.current(best[2] / 1000);
     });
   };
   return (

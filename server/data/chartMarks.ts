@@ -75,7 +75,7 @@ export async function alarmsInScope(db: Db, scope: MarkScope): Promise<AlarmRow[
   );
   // Numbers whatever the driver makes of int8.
   const n = (v: unknown) => (v === null ? null : Number(v));
-  return found.reverse().map((r) => ({
+  return found.toReversed().map((r) => ({
     ...r,
     triggered_at: Number(r.triggered_at),
     acknowledged_at: n(r.acknowledged_at),
