@@ -96,7 +96,7 @@ describe("pinning a comment on the explore chart", () => {
     ["Administrator", ADMIN, true],
     ["Manager", { id: Role.MANAGER, name: "MANAGER", displayName: "Manager" }, true],
     ["Viewer", { id: Role.VIEWER, name: "VIEWER", displayName: "Viewer" }, false],
-  ])("lets the %s pin comments: %s", (_, role, may) => {
+  ])("shows the comment form to the %s: %s", (_, role, may) => {
     signedIn(role);
     expect($mayComment.get()).toBe(may);
   });
