@@ -65,7 +65,7 @@ export function historyOption(data: ChartData, zone: string, marks: readonly Cha
           ]),
         },
       },
-      markLines(marks, zone, wall),
+      markLines(marks, zone, wall, (data.end - data.start) / 50),
     ],
   };
 }

@@ -220,7 +220,7 @@ export function chartOption(
     series: [
       ...series,
       ...(gaps.length ? [noData(gaps)] : []),
-      ...(story.length ? [markLines(story, view.zone, wall)] : []),
+      ...(story.length ? [markLines(story, view.zone, wall, (data.end - data.start) / 50)] : []),
     ],
   };
 }
