@@ -13,6 +13,8 @@ import { memoRouter } from "./http/memoRouter.ts";
 import { observeRequests } from "./http/requestLog.ts";
 import { alertRoutes } from "./routes/alerts.ts";
 import { auditRoutes } from "./routes/audit.ts";
+import { chartMarkRoutes } from "./routes/chartMarks.ts";
+import { publicReportMarkRoutes } from "./routes/publicReportMarks.ts";
 import { accountMessageRoutes } from "./routes/accountMessages.ts";
 import { accountSessionRoutes } from "./routes/accountSessions.ts";
 import { countryRoutes } from "./routes/countries.ts";
@@ -115,6 +117,8 @@ export function buildApp(input: AppDeps) {
   app.route("/", reportRoutes(deps));
   app.route("/", reportVisitorRoutes(deps));
   app.route("/", visitorSubscriptionRoutes(deps));
+  app.route("/", chartMarkRoutes(deps));
+  app.route("/", publicReportMarkRoutes(deps));
   app.route("/", linkRoutes(deps));
   app.route("/", opsRoutes(deps));
   // websocket host: live readings (same origin unless WS_ORIGIN says otherwise).

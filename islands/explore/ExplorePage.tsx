@@ -18,6 +18,8 @@ import { devicePath } from "../devices/DeviceTable.tsx";
 import { LoadFailed } from "../devices/LoadFailed.tsx";
 import HistoryChart from "./HistoryChart.tsx";
 import { RangeFields } from "./RangeFields.tsx";
+import { ChartComments } from "./ChartComments.tsx";
+import { $exploreChartMarks, pickCommentTime } from "../../src/stores/exploreMarks.ts";
 import "../../src/styles/devices.css";
 
 const now = () => Date.now() / 1000;
@@ -50,7 +52,7 @@ export default function ExplorePage() {
             <LoadFailed message={state.message} onRetry={() => void loadHistory(channelKey, range, now())} />
           )}
           {state.status === "loading" && <p aria-busy="true">Loading readings...</p>}
-          <ChartPart />
+          <ChartPart channelKey={channelKey} />
         </>
       )}
     </section>
@@ -83,18 +85,20 @@ function RangeForm({ channelKey, draft }: { channelKey: string; draft: RangeDraf
 }
 
 /** The chart and its summary in words, or why there is nothing to draw. */
-function ChartPart() {
+function ChartPart({ channelKey }: { channelKey: string }) {
   const data = useStore($exploreChart);
   const { zone } = useStore($devicePrefs);
+  const marks = useStore($exploreChartMarks);
   if (!data) return null;
   if (!data.points.length)
     return <p className="empty-state">No readings in this range. Choose a longer or earlier range.</p>;
   return (
     <figure className="history-chart">
-      <HistoryChart data={data} zone={zone} />
+      <HistoryChart data={data} zone={zone} marks={marks} onPick={pickCommentTime} />
       <figcaption>
         <Summary data={data} zone={zone} />
       </figcaption>
+      <ChartComments channelKey={channelKey} marks={marks} zone={zone} />
     </figure>
   );
 }

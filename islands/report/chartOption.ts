@@ -12,6 +12,8 @@ import {
 } from "../../src/domain/chartAxes.ts";
 import { formatStamp } from "../../src/domain/reportText.ts";
 import { chartGaps, findGaps, gapLabel, withBreaks, type ChartGap } from "../../src/domain/chartGaps.ts";
+import type { ChartMark } from "../../src/domain/chartMarks.ts";
+import { markLines } from "./markLines.ts";
 
 /*
  * The interactive chart's ECharts option: a series per channel in its colour and on its axis,
@@ -107,6 +109,7 @@ export function chartOption(
   view: ReportView,
   dark = false,
   width?: number,
+  story: readonly ChartMark[] = [],
 ) {
   const { ink, line: grid, paper } = chartInk(dark);
   const channels = new Map(report.channelKeyList.map((c) => [c.channelKey, c]));
@@ -214,6 +217,10 @@ export function chartOption(
     },
     yAxis: twoAxes ? [yAxis(0), yAxis(1)] : [yAxis(0)],
     dataZoom: [{ type: "inside", filterMode: "none" }],
-    series: gaps.length ? [...series, noData(gaps)] : series,
+    series: [
+      ...series,
+      ...(gaps.length ? [noData(gaps)] : []),
+      ...(story.length ? [markLines(story, view.zone, wall, (data.end - data.start) / 50)] : []),
+    ],
   };
 }

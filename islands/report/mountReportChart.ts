@@ -9,6 +9,8 @@ import {
 import * as echarts from "echarts/core";
 import { SVGRenderer } from "echarts/renderers";
 import { $report, $view } from "../../src/stores/report.ts";
+import { $reportMarks, loadReportMarks } from "../../src/stores/reportMarks.ts";
+import { chartMarks } from "../../src/domain/chartMarks.ts";
 import { chartOption } from "./chartOption.ts";
 
 // Only what the report's chart needs: lines, grid, tooltip, threshold bands and edges, zoom by wheel
@@ -42,7 +44,13 @@ export function mountReportChart(box: HTMLElement) {
     if (state.status !== "ready") return;
     const dark = document.documentElement.dataset["theme"] === "dark";
     drawnWidth = host.clientWidth;
-    const option = chartOption(state.report, state.data, $view.get(), dark, drawnWidth || undefined);
+    const { report, data } = state;
+    const hash = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop() ?? "");
+    void loadReportMarks(hash, data);
+    const { alarms, comments } = $reportMarks.get();
+    const window = { from: data.start, to: data.end };
+    const marks = chartMarks(alarms, comments, window, (key) => report.sensorMap[key]?.name ?? key);
+    const option = chartOption(report, data, $view.get(), dark, drawnWidth || undefined, marks);
     chart.setOption(option, { notMerge: true });
     if (shown) return;
     // Drawn: the server's SVG goes, and the page script stops fetching it.
@@ -53,6 +61,7 @@ export function mountReportChart(box: HTMLElement) {
   };
   $report.listen(draw);
   $view.listen(draw);
+  $reportMarks.listen(draw);
   draw();
   // Drawn again when the width changes by a tenth: which names and gap labels fit depends on it.
   new ResizeObserver(() => {

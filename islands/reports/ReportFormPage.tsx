@@ -21,6 +21,8 @@ import { ChannelPicker } from "./ChannelPicker.tsx";
 import { ThresholdList } from "./ThresholdList.tsx";
 import { VisitorSettings } from "./VisitorSettings.tsx";
 import { WindowFields } from "./WindowFields.tsx";
+import { AlarmNotesField } from "./AlarmNotesField.tsx";
+import { saveAlarmNotes } from "../../src/stores/reportAlarmNotes.ts";
 import "./reports.css";
 
 /** /s/reports/new and /s/reports/{id}: the report form (Administrators and Managers). */
@@ -65,7 +67,8 @@ function ReportForm({ options }: { options: ChannelOption[] }) {
     (e) => e.field === null || e.field === "channels" || e.field === "thresholds",
   );
   const submit = async () => {
-    if ((await saveReport(options)) !== null) openPage($router, "reports");
+    const saved = await saveReport(options);
+    if (saved !== null && (await saveAlarmNotes(saved))) openPage($router, "reports");
   };
   return (
     <Form
@@ -84,6 +87,7 @@ function ReportForm({ options }: { options: ChannelOption[] }) {
       <WindowFields errors={form.errors} />
       <ChannelPicker options={options} />
       <ThresholdList options={options} errors={form.errors} />
+      <AlarmNotesField reportId={draft.id} />
       <FormErrors messages={general.map((e) => e.message)} />
       <div className="report-form-actions">
         <a role="button" className="secondary outline" href={getPagePath($router, "reports")}>

@@ -109,6 +109,13 @@ export const ACCESS = {
   "POST /api/v1/audit/verify": session("audit.view"),
   "GET /api/v1/alerts/by-link": TOKEN,
   "POST /api/v1/alerts/by-link/acknowledge": TOKEN,
+  // The alarm story and pinned comments on the charts (issue 36).
+  "GET /api/v1/chart-marks/:channelKey": session("device.view"),
+  "POST /api/v1/chart-comments": session("chart.comment"),
+  "DELETE /api/v1/chart-comments/:id": session("chart.comment"),
+  "GET /api/v1/reports/:id/alarm-notes": session("report.view"),
+  "PATCH /api/v1/reports/:id/alarm-notes": session("report.edit"),
+  "GET /api/v1/device-data/public/report/marks/:hash": TOKEN,
   "GET /api/v1/device-data/channel-history/:channelKey": session("device.view"),
   "GET /api/v1/links/:linkId": session("device.view"),
   "POST /devices/data/change-device-location": session("device.edit"),

@@ -20,6 +20,7 @@ import { pdfChannels, pickChannels } from "../flows/reportView.ts";
 import { requestedWindow, type TimeWindow } from "../../src/domain/reportWindow.ts";
 import { ApiError } from "../core/errors.ts";
 import { reportCsvStream } from "../data/reportCsv.ts";
+import { marksVersion, pictureMarks, reportMarks } from "../flows/chartMarks.ts";
 import { planAllows, REPORT_CSV_MESSAGE } from "../../src/domain/plan.ts";
 import {
   dataVersion,
@@ -95,7 +96,8 @@ export function reportExportRoutes(deps: Deps) {
         moment,
         dataVersion(channels, thresholds),
       ]);
-      const svg = await pictures.get(key, async () => {
+      const marks = await reportMarks(db, report, channels, window);
+      const svg = await pictures.get(`${key}${marksVersion(report, marks)}`, async () => {
         const series = await readSeries(db, channels, thresholds, window);
         return renderChartSvg({
           width,
@@ -107,6 +109,7 @@ export function reportExportRoutes(deps: Deps) {
           offsetOf: clock.offset,
           zone: clock.zone,
           dark,
+          marks: pictureMarks(marks, channels, window),
         });
       });
       return c.body(svg, 200, SVG_HEADERS);
@@ -161,6 +164,7 @@ export function reportExportRoutes(deps: Deps) {
       );
       const channels = pickChannels(parts.channels, input.channelIds);
       const series = await readSeries(db, channels, parts.thresholds, range);
+      const marks = pictureMarks(await reportMarks(db, report, channels, range), channels, range);
       const svgWidth = 1040;
       const svgHeight = 320;
       const svg = renderChartSvg({
@@ -172,6 +176,7 @@ export function reportExportRoutes(deps: Deps) {
         ...svgMarks(channels, parts.thresholds, scale),
         offsetOf: clock.offset,
         zone: clock.zone,
+        marks,
       });
       const live = new URL(`/public/report/${encodeURIComponent(hash ?? "")}`, pageLinkOrigin(deps.config));
       live.search = new URLSearchParams({ tempScale: scale, timezone: clock.zone }).toString();
@@ -187,6 +192,7 @@ export function reportExportRoutes(deps: Deps) {
         svgWidth,
         svgHeight,
         channels: pdfChannels(channels, parts.thresholds, series, scale, range),
+        marks,
       });
       return c.body(new Uint8Array(pdf), 200, {
         "content-type": "application/pdf",

@@ -3,6 +3,8 @@ import { GridComponent, MarkAreaComponent, MarkLineComponent } from "echarts/com
 import * as echarts from "echarts/core";
 import { SVGRenderer } from "echarts/renderers";
 import type { EChartsCoreOption } from "echarts/core";
+import type { ChartMark } from "../../src/domain/chartMarks.ts";
+import { svgTimeMarks } from "./svgMarks.ts";
 import { chartGaps, findGaps, gapLabel, gapText, type ChartGap } from "../../src/domain/chartGaps.ts";
 import {
   axisTitles,
@@ -48,6 +50,8 @@ export interface SvgChart {
   dark?: boolean;
   /** The zone the gaps' titles name their times in (the axis's, by offsetOf). */
   zone?: string;
+  /** Alarms and pinned comments on the time axis (src/domain/chartMarks.ts; server/services/svgMarks.ts). */
+  marks?: readonly ChartMark[];
 }
 
 /** The plot's margins: room above for the axes' unit titles, below for the time labels. */
@@ -174,7 +178,12 @@ export function renderChartSvg(chart: SvgChart): string {
     instance.setOption(svgOption(chart));
     const svg = instance.renderToSVGString({ useViewBox: true });
     const toX = (at: number) => Number(instance.convertToPixel({ xAxisIndex: 0 }, wall(chart, at)));
-    return svg.replace(/<\/svg>\s*$/, `${gapMarks(chart, svgGaps(chart), toX)}</svg>`);
+    const marks = svgTimeMarks(
+      chart.marks ?? [],
+      { ...GRID, height: chart.height, zone: chart.zone ?? "UTC" },
+      toX,
+    );
+    return svg.replace(/<\/svg>\s*$/, `${gapMarks(chart, svgGaps(chart), toX)}${marks}</svg>`);
   } finally {
     instance.dispose();
   }

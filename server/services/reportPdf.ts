@@ -3,6 +3,8 @@ import SVGtoPDF from "svg-to-pdfkit";
 import { epochSeconds } from "../../src/domain/brand.ts";
 import { MAX_GAP_MARKS, NO_DATA, type Gap } from "../../src/domain/chartGaps.ts";
 import { formatDate, formatTime } from "../../src/domain/dayText.ts";
+import type { ChartMark } from "../../src/domain/chartMarks.ts";
+import { alarmList } from "./pdfAlarms.ts";
 import { BLACK, contentWidth, GREY, openPdf, room, table, type Doc } from "./pdfDoc.ts";
 
 // The audit PDF of a shared report (pdfkit): what an auditor files. The chart is the same
@@ -36,6 +38,8 @@ export interface ReportPdfFacts {
   svgWidth: number;
   svgHeight: number;
   channels: readonly PdfChannel[];
+  /** Alarms and pinned comments (server/services/pdfAlarms.ts); the list is left out when absent. */
+  marks?: readonly ChartMark[];
 }
 
 const MARGIN = 40;
@@ -68,6 +72,7 @@ export async function reportPdf(facts: ReportPdfFacts): Promise<Buffer> {
   for (const ch of facts.channels) channel(doc, ch, facts.zone);
   if (!facts.channels.length)
     doc.font("Helvetica").fontSize(10).text("No sensor channels currently available.");
+  if (facts.marks) alarmList(doc, facts.marks, facts.zone);
   doc.end();
   return bytes;
 }

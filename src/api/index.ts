@@ -1,6 +1,7 @@
 import * as accounts from "./accounts.ts";
 import * as alerts from "./alerts.ts";
 import * as audit from "./audit.ts";
+import * as chartMarks from "./chartMarks.ts";
 import * as accountOrders from "./accountOrders.ts";
 import * as config from "./config.ts";
 import * as countries from "./countries.ts";
@@ -37,6 +38,7 @@ const MODULES: Record<string, Record<string, unknown>> = {
   accounts,
   alerts,
   audit,
+  chartMarks,
   accountOrders,
   config,
   countries,

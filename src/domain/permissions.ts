@@ -22,7 +22,8 @@ export type Action =
   | "alert.view"
   | "alert.edit"
   | "alert.acknowledge"
-  | "audit.view";
+  | "audit.view"
+  | "chart.comment";
 
 const ALL: readonly RoleId[] = Object.values(Role);
 const EDITORS: readonly RoleId[] = [Role.ADMINISTRATOR, Role.MANAGER];
@@ -53,6 +54,8 @@ const MATRIX: Record<Action, readonly RoleId[]> = {
   "alert.acknowledge": [...EDITORS, Role.PROVISIONER],
   // The trail names every person's actions: for those who answer for the subscription.
   "audit.view": [Role.ADMINISTRATOR],
+  // Comments pinned on the charts are the owner's annotations, public on a shared report (issue 36).
+  "chart.comment": EDITORS,
 };
 
 /** May a person holding this role do the action (in their active subscription)? */

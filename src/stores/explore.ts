@@ -117,6 +117,9 @@ export interface ChartData {
   points: [number, number][];
   bucketSeconds: number;
   summary: { count: number; low: number; high: number; latest: [number, number] } | null;
+  /** The range shown, epoch seconds (the chart marks the stretches of it without readings). */
+  start: number;
+  end: number;
 }
 
 /** What the chart and its summary show. */
@@ -131,6 +134,8 @@ export function chartData(history: History, scale: TemperatureScale): ChartData 
     unit: unitIn(channel.kind, channel.units, scale),
     points,
     bucketSeconds: history.bucketSeconds,
+    start: history.start,
+    end: history.end,
     summary: points.length
       ? {
           count: points.length,

@@ -106,7 +106,7 @@ export function apiBase(): string {
   return (typeof document === "undefined" ? null : readInlineConfig(document))?.apiBase || here().origin;
 }
 
-async function getData<T>(path: string, query = ""): Promise<T> {
+export async function getData<T>(path: string, query = ""): Promise<T> {
   const res = await fetcher(apiBase() + path + query);
   if (res.status === 404 || res.status === 400) throw new ReportGone(`${path} answered ${res.status}`);
   const body = (await res.json()) as { success?: boolean; data?: unknown };

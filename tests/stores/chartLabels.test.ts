@@ -138,6 +138,8 @@ const CHARTS = [
           points: points.map(([at, v]) => [at * 1000, v]),
           bucketSeconds: 0,
           summary: null,
+          start: START,
+          end: END,
         },
         "UTC",
       ),

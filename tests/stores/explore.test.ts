@@ -215,6 +215,8 @@ describe("what the chart shows", () => {
       ],
       bucketSeconds: 0,
       summary: { count: 3, low: 29.8, high: 40.2, latest: [NOW * 1000, 29.8] },
+      start: NOW - 86_400,
+      end: NOW,
     });
     expect(chartData(history({ points: [] }), "C").summary).toBeNull();
   });

@@ -18,7 +18,7 @@ export const ROLE_LETTER: Record<RoleId, string> = {
   [Role.BILLING]: "B",
 };
 
-/** Who may do each of the 21 actions. */
+/** Who may do each of the 22 actions. */
 export const ACTION_ROLES: Record<Action, string> = {
   "device.view": "A M V P B",
   "device.edit": "A M",
@@ -41,6 +41,7 @@ export const ACTION_ROLES: Record<Action, string> = {
   "alert.edit": "A M",
   "alert.acknowledge": "A M P",
   "audit.view": "A",
+  "chart.comment": "A M",
 };
 
 /** The action each signed-in route requires, as "METHOD /path" the way Hono registers it. */
@@ -90,6 +91,11 @@ export const ROUTE_ACTION: Record<string, Action> = {
   "GET /api/v1/audit": "audit.view",
   "GET /api/v1/audit/export.csv": "audit.view",
   "POST /api/v1/audit/verify": "audit.view",
+  "GET /api/v1/chart-marks/:channelKey": "device.view",
+  "POST /api/v1/chart-comments": "chart.comment",
+  "DELETE /api/v1/chart-comments/:id": "chart.comment",
+  "GET /api/v1/reports/:id/alarm-notes": "report.view",
+  "PATCH /api/v1/reports/:id/alarm-notes": "report.edit",
   "GET /api/v1/device-data/channel-history/:channelKey": "device.view",
   "GET /api/v1/links/:linkId": "device.view",
   "POST /devices/data/change-device-location": "device.edit",

@@ -8,3 +8,4 @@ export * from "./ops.ts";
 export * from "./alerts.ts";
 export * from "./audit.ts";
 export * from "./visitors.ts";
+export * from "./chartComments.ts";

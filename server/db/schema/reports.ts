@@ -21,6 +21,8 @@ export const reports = pgTable("reports", {
   pausedAt: tz("paused_at"),
   /** Visitors of the public link may subscribe to its alarms (issue 36). */
   visitorsMaySubscribe: boolean("visitors_may_subscribe").notNull().default(true),
+  /** Whether the public report shows who acknowledged an alarm, with the note, and comments' authors (issue 36). */
+  showAlarmNotes: boolean("show_alarm_notes").notNull().default(false),
   createdAt: createdAt(),
 });
 
