@@ -20,6 +20,7 @@ import { pdfChannels, pickChannels } from "../flows/reportView.ts";
 import { requestedWindow, type TimeWindow } from "../../src/domain/reportWindow.ts";
 import { ApiError } from "../core/errors.ts";
 import { reportCsvStream } from "../data/reportCsv.ts";
+import { pdfComplianceOf, reportCsvPlan, windowDigest } from "../flows/reportCompliance.ts";
 import { planAllows, REPORT_CSV_MESSAGE } from "../../src/domain/plan.ts";
 import {
   dataVersion,
@@ -123,19 +124,15 @@ export function reportExportRoutes(deps: Deps) {
         epochOrUndefined(input.endTime),
         "startTime",
       );
-      const stream = reportCsvStream(db, {
-        columns: channels.map((ch) => ({
-          channelId: ch.channelId,
-          kind: ch.kind,
-          adjust: ch.adjust,
-          title: ch.name,
-          units: ch.units,
-        })),
-        start: range.start,
-        end: range.end,
-        scale: resolveTemperatureScale(input.temperatureScale),
-        clock: zoneClock(input.timeZone ?? "UTC"),
-      });
+      const stream = reportCsvStream(
+        db,
+        reportCsvPlan(
+          channels,
+          range,
+          resolveTemperatureScale(input.temperatureScale),
+          input.timeZone ?? "UTC",
+        ),
+      );
       return c.body(stream, 200, {
         "content-type": "text/csv; charset=utf-8",
         "content-disposition": fileDisposition(
@@ -161,6 +158,10 @@ export function reportExportRoutes(deps: Deps) {
       );
       const channels = pickChannels(parts.channels, input.channelIds);
       const series = await readSeries(db, channels, parts.thresholds, range);
+      // The same plan as the CSV link's, so the printed hash is the downloaded file's.
+      const csvPlan = reportCsvPlan(parts.channels, range, scale, clock.zone);
+      const mkt = { activationEnergy: report.mktActivationEnergy, scale, zone: clock.zone };
+      const digest = await windowDigest(db, csvPlan, channels, parts.thresholds, mkt.activationEnergy);
       const svgWidth = 1040;
       const svgHeight = 320;
       const svg = renderChartSvg({
@@ -187,6 +188,7 @@ export function reportExportRoutes(deps: Deps) {
         svgWidth,
         svgHeight,
         channels: pdfChannels(channels, parts.thresholds, series, scale, range),
+        compliance: pdfComplianceOf(channels, parts.thresholds, digest, mkt),
       });
       return c.body(new Uint8Array(pdf), 200, {
         "content-type": "application/pdf",

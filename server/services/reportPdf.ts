@@ -3,6 +3,7 @@ import SVGtoPDF from "svg-to-pdfkit";
 import { epochSeconds } from "../../src/domain/brand.ts";
 import { MAX_GAP_MARKS, NO_DATA, type Gap } from "../../src/domain/chartGaps.ts";
 import { formatDate, formatTime } from "../../src/domain/dayText.ts";
+import { complianceSection, type PdfCompliance } from "./pdfCompliance.ts";
 import { BLACK, contentWidth, GREY, openPdf, room, table, type Doc } from "./pdfDoc.ts";
 
 // The audit PDF of a shared report (pdfkit): what an auditor files. The chart is the same
@@ -36,6 +37,8 @@ export interface ReportPdfFacts {
   svgWidth: number;
   svgHeight: number;
   channels: readonly PdfChannel[];
+  /** The compliance figures and the data's SHA-256 (pdfCompliance.ts). */
+  compliance?: PdfCompliance;
 }
 
 const MARGIN = 40;
@@ -68,6 +71,7 @@ export async function reportPdf(facts: ReportPdfFacts): Promise<Buffer> {
   for (const ch of facts.channels) channel(doc, ch, facts.zone);
   if (!facts.channels.length)
     doc.font("Helvetica").fontSize(10).text("No sensor channels currently available.");
+  if (facts.compliance) complianceSection(doc, facts.compliance, facts.zone, MARGIN);
   doc.end();
   return bytes;
 }

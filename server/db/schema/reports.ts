@@ -19,6 +19,8 @@ export const reports = pgTable("reports", {
   expiresAt: tz("expires_at"),
   /** Set while the owner has paused the public link: it answers like a missing one. */
   pausedAt: tz("paused_at"),
+  /** ΔH for the mean kinetic temperature, kJ/mol (src/domain/compliance.ts). */
+  mktActivationEnergy: doublePrecision("mkt_activation_energy").notNull().default(83.144),
   createdAt: createdAt(),
 });
 
