@@ -95,7 +95,10 @@ export class ComplianceTally {
   private min: Extreme | null = null;
   private max: Extreme | null = null;
 
-  constructor(private readonly opts: ComplianceOptions) {
+  private readonly opts: ComplianceOptions;
+
+  constructor(opts: ComplianceOptions) {
+    this.opts = opts;
     this.k = (opts.activationEnergy * 1000) / GAS_CONSTANT;
     this.runs = opts.ranges.map(() => null);
     this.perRange = opts.ranges.map((r) => ({ rangeId: r.id, seconds: 0, excursions: 0, longest: null }));

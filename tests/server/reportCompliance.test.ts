@@ -79,15 +79,13 @@ describe("report compliance figures and data hash", () => {
       })
       .returning();
     await db.insert(reportThresholds).values({ reportId: report!.id, thresholdRangeId: range!.id });
-    await db
-      .insert(samples)
-      .values(
-        fixture.map((value, m) => ({
-          channelId: channel!.id,
-          time: new Date((START + m * 60) * 1000),
-          value,
-        })),
-      );
+    await db.insert(samples).values(
+      fixture.map((value, m) => ({
+        channelId: channel!.id,
+        time: new Date((START + m * 60) * 1000),
+        value,
+      })),
+    );
   });
   afterAll(async () => {
     await ctx.database?.drop();
