@@ -43,6 +43,7 @@ import { deviceRoutes } from "./routes/devices.ts";
 import { publicDeviceRoutes } from "./routes/publicDevices.ts";
 import { publicReportRoutes } from "./routes/publicReports.ts";
 import { reportExportRoutes } from "./routes/reportExports.ts";
+import { reportComplianceRoutes } from "./routes/reportCompliance.ts";
 import { reportRoutes } from "./routes/reports.ts";
 import { deviceDataRoutes } from "./routes/deviceData.ts";
 import { linkRoutes } from "./routes/links.ts";
@@ -107,6 +108,7 @@ export function buildApp(input: AppDeps) {
   app.route("/", publicDeviceRoutes(deps));
   app.route("/", publicReportRoutes(deps));
   app.route("/", reportExportRoutes(deps));
+  app.route("/", reportComplianceRoutes(deps));
   app.route("/", reportRoutes(deps));
   app.route("/", linkRoutes(deps));
   app.route("/", opsRoutes(deps));

@@ -15,6 +15,7 @@ import { seedDemo } from "../../server/seed/index.ts";
 import { REPORT_CHANNELS } from "../../server/seed/reports.ts";
 import { openTestDatabase, TEST_NOW, testConfig } from "./helpers.ts";
 import { pdfText } from "../support/pdfText.ts";
+import type { ReportCompliance } from "../../src/api/reportCompliance.ts";
 
 // The audit PDF's compliance figures against a reference computed here straight from the
 // textbook formula over the fixture readings, and its data hash against the CSV download.
@@ -155,6 +156,33 @@ describe("report compliance figures and data hash", () => {
     const sha = createHash("sha256").update(bytes).digest("hex");
     const text = (await pdfOf(pdfQuery)).replaceAll("\n", "");
     expect(text).toContain(`Data SHA-256: ${sha}`);
+  });
+
+  it("answers the page's figures: the MKT within 0.01 °C of the textbook, extremes, time in range", async () => {
+    const res = await ctx.app.request(
+      `http://localhost/api/v1/device-data/public/report/compliance/${ctx.hash}`,
+    );
+    expect(res.status).toBe(200);
+    const { data } = (await res.json()) as { data: ReportCompliance };
+    expect(data.activationEnergy).toBe(83.144);
+    const [ch] = data.channels;
+    expect(Math.abs(ch!.mkt! - textbookMkt(adjusted(), 83.144))).toBeLessThan(0.01);
+    expect(ch!.readings).toBe(MINUTES);
+    expect(ch!.max).toEqual({ value: 12 + ctx.adjust, at: START + 200 * 60 });
+    expect(ch!.ranges).toEqual([expect.objectContaining({ seconds: 20 * 60, excursions: 1 })]);
+    expect(ch!.longest).toMatchObject({ start: START + 200 * 60, end: START + 220 * 60, duration: 1200 });
+  });
+
+  it("answers a bad window with a 400 and a bad link with the same 404, never a 500", async () => {
+    const path = `/api/v1/device-data/public/report/compliance/${ctx.hash}`;
+    expect((await ctx.app.request(`http://localhost${path}?start=abc`)).status).toBe(400);
+    expect((await ctx.app.request(`http://localhost${path}?start=${START + 7200}&end=${START}`)).status).toBe(
+      400,
+    );
+    const missing = await ctx.app.request(
+      "http://localhost/api/v1/device-data/public/report/compliance/nosuchreport0000000000",
+    );
+    expect(missing.status).toBe(404);
   });
 
   it("prints a different hash for a different window", async () => {
