@@ -62,7 +62,9 @@ export async function compliancePdfBench(runs = 3) {
       .returning();
     await db
       .insert(reportChannels)
-      .values(ids.map((channelId, i) => ({ reportId: report!.id, channelId, color: "#1e88e5", axis: i % 2 })));
+      .values(
+        ids.map((channelId, i) => ({ reportId: report!.id, channelId, color: "#1e88e5", axis: i % 2 })),
+      );
     const [range] = await db
       .insert(thresholdRanges)
       .values({
