@@ -1,5 +1,6 @@
 import { epochSeconds } from "../../src/domain/brand.ts";
 import { formatDate, formatTime } from "../../src/domain/dayText.ts";
+import { formatDuration } from "../../src/domain/reportText.ts";
 import { BLACK, contentWidth, GREY, room, type Doc } from "./pdfDoc.ts";
 
 // The audit PDF's "Compliance" section (after the channels, before anything added later): per
@@ -33,18 +34,6 @@ export interface PdfCompliance {
 
 const when = (at: number, zone: string) =>
   `${formatDate(epochSeconds(at), zone)} ${formatTime(epochSeconds(at), zone)}`;
-
-/** "3 d 4 h", "1 h 40 min", "12 min", "30 s". */
-export function spanText(seconds: number): string {
-  const s = Math.round(seconds);
-  const d = Math.floor(s / 86_400);
-  const h = Math.floor((s % 86_400) / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  if (d) return h ? `${d} d ${h} h` : `${d} d`;
-  if (h) return m ? `${h} h ${m} min` : `${h} h`;
-  if (m) return `${m} min`;
-  return `${s} s`;
-}
 
 const withUnit = (v: number, unit: string) => `${v}${unit ? ` ${unit}` : ""}`;
 const share = (part: number, whole: number) =>
@@ -83,12 +72,13 @@ function channelBlock(doc: Doc, ch: PdfComplianceChannel, zone: string, left: nu
   );
   for (const r of ch.ranges)
     doc.text(
-      `Time in ${r.name}: ${r.seconds ? spanText(r.seconds) : "none"}${share(r.seconds, ch.seconds)}, ${r.excursions} excursion${r.excursions === 1 ? "" : "s"}`,
+      `Time in ${r.name}: ${r.seconds ? `${formatDuration(r.seconds)}${share(r.seconds, ch.seconds)}` : "none"}, ${r.excursions} excursion${r.excursions === 1 ? "" : "s"}`,
       left,
     );
   const longest = ch.longest
-    ? `, the longest ${spanText(ch.longest.duration)} in ${ch.longest.range} from ${when(ch.longest.start, zone)} to ${when(ch.longest.end, zone)}`
+    ? `, the longest ${formatDuration(ch.longest.duration)} in ${ch.longest.range} from ${when(ch.longest.start, zone)} to ${when(ch.longest.end, zone)}`
     : "";
-  doc.text(`Excursions: ${ch.excursions}${longest}`, left);
+  // A channel without threshold ranges has no excursions to count.
+  if (ch.ranges.length) doc.text(`Excursions: ${ch.excursions}${longest}`, left);
   doc.moveDown(0.5);
 }

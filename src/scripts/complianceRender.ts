@@ -52,7 +52,10 @@ export function complianceCells(ch: ChannelCompliance, report: PublicReport, vie
   const share = (s: number) => (ch.seconds > 0 ? ` (${((100 * s) / ch.seconds).toFixed(1)} %)` : "");
   const inRange = ch.ranges.length
     ? ch.ranges
-        .map((r) => `${names.get(r.thresholdRangeId) ?? ""}: ${formatDuration(r.seconds)}${share(r.seconds)}`)
+        .map(
+          (r) =>
+            `${names.get(r.thresholdRangeId) ?? ""}: ${r.seconds ? `${formatDuration(r.seconds)}${share(r.seconds)}` : "none"}`,
+        )
         .join("; ")
     : NONE;
   const longest = ch.longest
