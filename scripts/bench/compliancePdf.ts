@@ -71,7 +71,7 @@ export async function compliancePdfBench(runs = 3) {
         subscriptionId: device!.subscriptionId,
         name: "Too warm",
         channelId: channel!.id,
-        minValue: 24.5,
+        minValue: 24.9,
         maxValue: null,
         color: "#e53935",
       })
