@@ -17,6 +17,7 @@ import { reportExportsBench } from "./bench/reportExports.ts";
 import { kioskSoak, reportChartShown } from "./bench/kioskSoak.ts";
 import { alertsBench } from "./bench/alerts.ts";
 import { BADGE_TABLE_HEAD, badgesBench } from "./bench/badges.ts";
+import { compliancePdfBench } from "./bench/compliancePdf.ts";
 
 const PORT = Number(process.env["BENCH_PORT"] ?? 4490);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -119,6 +120,8 @@ await chartDataBench();
 await reportExportsBench();
 // Alerting: breach to hand-off, silent devices found, push cost with 1,000 rules.
 await alertsBench();
+// The audit PDF of a year (issue 36): compliance figures and the data's SHA-256.
+await compliancePdfBench();
 
 /** What a visitor on the slow link waits for, in Chromium with an empty cache (median of 3). */
 async function slowLinkTable() {

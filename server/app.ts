@@ -46,6 +46,7 @@ import { deviceRoutes } from "./routes/devices.ts";
 import { publicDeviceRoutes } from "./routes/publicDevices.ts";
 import { publicReportRoutes } from "./routes/publicReports.ts";
 import { reportExportRoutes } from "./routes/reportExports.ts";
+import { reportComplianceRoutes } from "./routes/reportCompliance.ts";
 import { reportRoutes } from "./routes/reports.ts";
 import { reportVisitorRoutes } from "./routes/reportVisitors.ts";
 import { visitorSubscriptionRoutes } from "./routes/visitorSubscriptions.ts";
@@ -114,6 +115,7 @@ export function buildApp(input: AppDeps) {
   app.route("/", publicDeviceRoutes(deps));
   app.route("/", publicReportRoutes(deps));
   app.route("/", reportExportRoutes(deps));
+  app.route("/", reportComplianceRoutes(deps));
   app.route("/", reportRoutes(deps));
   app.route("/", reportVisitorRoutes(deps));
   app.route("/", visitorSubscriptionRoutes(deps));

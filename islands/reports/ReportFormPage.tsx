@@ -18,6 +18,7 @@ import { BusyButton } from "../ui/BusyButton.tsx";
 import { Field, FormErrors } from "../ui/Field.tsx";
 import { Form } from "../ui/Form.tsx";
 import { ChannelPicker } from "./ChannelPicker.tsx";
+import { MktField } from "./MktField.tsx";
 import { ThresholdList } from "./ThresholdList.tsx";
 import { VisitorSettings } from "./VisitorSettings.tsx";
 import { WindowFields } from "./WindowFields.tsx";
@@ -88,6 +89,7 @@ function ReportForm({ options }: { options: ChannelOption[] }) {
       <ChannelPicker options={options} />
       <ThresholdList options={options} errors={form.errors} />
       <AlarmNotesField reportId={draft.id} />
+      <MktField errors={form.errors} />
       <FormErrors messages={general.map((e) => e.message)} />
       <div className="report-form-actions">
         <a role="button" className="secondary outline" href={getPagePath($router, "reports")}>

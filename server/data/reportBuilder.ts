@@ -1,3 +1,4 @@
+import { DEFAULT_ACTIVATION_ENERGY } from "../../src/domain/compliance.ts";
 import { and, asc, count, eq, gte, inArray, notExists, sql } from "drizzle-orm";
 import { type Db, inTransaction } from "../db/client.ts";
 import {
@@ -78,7 +79,7 @@ export async function reportDetail(
 ): Promise<ReportDetail | null> {
   const [summary] = await reportSummaries(db, subscriptionId, now, id);
   if (!summary) return null;
-  const [picked, ranges] = await Promise.all([
+  const [picked, ranges, row] = await Promise.all([
     db
       .select({ channelId: reportChannels.channelId, color: reportChannels.color, axis: reportChannels.axis })
       .from(reportChannels)
@@ -97,8 +98,10 @@ export async function reportDetail(
       .innerJoin(thresholdRanges, eq(thresholdRanges.id, reportThresholds.thresholdRangeId))
       .where(and(eq(reportThresholds.reportId, id), eq(thresholdRanges.subscriptionId, subscriptionId)))
       .orderBy(asc(thresholdRanges.id)),
+    findReport(db, id),
   ]);
-  return { ...summary, channels: picked, thresholds: ranges };
+  const mktActivationEnergy = row?.mktActivationEnergy ?? DEFAULT_ACTIVATION_ENERGY;
+  return { ...summary, mktActivationEnergy, channels: picked, thresholds: ranges };
 }
 
 /** Every channel of the subscription's devices, by device, sensor and channel. */
@@ -185,6 +188,9 @@ const timingOf = (input: ReportInput) =>
         endDate: new Date(input.endDate! * 1000),
       };
 
+/** ΔH for the report's mean kinetic temperature (kJ/mol); a form that does not send it keeps the default. */
+const mktOf = (input: ReportInput) => ({ mktActivationEnergy: input.mktActivationEnergy });
+
 /**
  * Creates a report (not shared) with its channels and ranges, in one transaction; its id.
  * Within the plan's report limit: past it, 403 saying how many the plan includes.
@@ -205,7 +211,7 @@ export async function createReport(db: Db, subscriptionId: number, input: Report
     );
     const [row] = await tx
       .insert(reports)
-      .values({ subscriptionId, name: input.name, ...timingOf(input) })
+      .values({ subscriptionId, name: input.name, ...timingOf(input), ...mktOf(input) })
       .returning({ id: reports.id });
     await writeParts(tx, subscriptionId, row!.id, input);
     return row!.id;
@@ -227,7 +233,7 @@ export async function updateReport(
     );
     const updated = await tx
       .update(reports)
-      .set({ name: input.name, ...timingOf(input) })
+      .set({ name: input.name, ...timingOf(input), ...mktOf(input) })
       .where(and(eq(reports.id, id), eq(reports.subscriptionId, subscriptionId)))
       .returning({ id: reports.id });
     if (!updated.length) return false;

@@ -34,6 +34,8 @@ export interface ReportCsvPlan {
   end: number;
   scale: TemperatureScale;
   clock: ReturnType<typeof zoneClock>;
+  /** Sees each chunk's rows [time, raw value per column or null] before they become text (the PDF's figures). */
+  watch?: (rows: readonly (number | null)[][]) => void;
 }
 
 /** Cells (rows times channels) per chunk: about 2 MB of text. */
@@ -139,7 +141,10 @@ export function reportCsvStream(
 ): ReadableStream<Uint8Array> {
   const cells = plan.columns.map((c) => cellOf(c, plan.scale));
   const lines = async function* () {
-    for await (const chunk of chunks(db, plan, rowsPerChunk)) yield linesOf(chunk, plan, cells);
+    for await (const chunk of chunks(db, plan, rowsPerChunk)) {
+      plan.watch?.(chunk);
+      yield linesOf(chunk, plan, cells);
+    }
   };
   return csvFileStream(reportCsvHeader(plan), plan.columns.length ? lines() : null);
 }

@@ -61,6 +61,7 @@ export const ACCESS = {
   // Public report page (issue 10). TOKEN: the report's public hash in the path.
   "GET /api/v1/device-data/public/report/:publicHash": TOKEN,
   "GET /api/v1/device-data/public/report/data/:hash": TOKEN,
+  "GET /api/v1/device-data/public/report/compliance/:hash": TOKEN,
   // Report exports (issue 10). TOKEN: the report's public hash in the path or query.
   "GET /public/report-svg/:hash": TOKEN,
   "GET /api/v1/device-data/public/samples/csv": TOKEN,

@@ -21,6 +21,7 @@ import { requestedWindow, type TimeWindow } from "../../src/domain/reportWindow.
 import { ApiError } from "../core/errors.ts";
 import { reportCsvStream } from "../data/reportCsv.ts";
 import { marksVersion, pictureMarks, reportMarks } from "../flows/chartMarks.ts";
+import { pdfComplianceOf, reportCsvPlan, windowDigest } from "../flows/reportCompliance.ts";
 import { planAllows, REPORT_CSV_MESSAGE } from "../../src/domain/plan.ts";
 import {
   dataVersion,
@@ -126,19 +127,15 @@ export function reportExportRoutes(deps: Deps) {
         epochOrUndefined(input.endTime),
         "startTime",
       );
-      const stream = reportCsvStream(db, {
-        columns: channels.map((ch) => ({
-          channelId: ch.channelId,
-          kind: ch.kind,
-          adjust: ch.adjust,
-          title: ch.name,
-          units: ch.units,
-        })),
-        start: range.start,
-        end: range.end,
-        scale: resolveTemperatureScale(input.temperatureScale),
-        clock: zoneClock(input.timeZone ?? "UTC"),
-      });
+      const stream = reportCsvStream(
+        db,
+        reportCsvPlan(
+          channels,
+          range,
+          resolveTemperatureScale(input.temperatureScale),
+          input.timeZone ?? "UTC",
+        ),
+      );
       return c.body(stream, 200, {
         "content-type": "text/csv; charset=utf-8",
         "content-disposition": fileDisposition(
@@ -165,6 +162,10 @@ export function reportExportRoutes(deps: Deps) {
       const channels = pickChannels(parts.channels, input.channelIds);
       const series = await readSeries(db, channels, parts.thresholds, range);
       const marks = pictureMarks(await reportMarks(db, report, channels, range), channels, range);
+      // The same plan as the CSV link's, so the printed hash is the downloaded file's.
+      const csvPlan = reportCsvPlan(parts.channels, range, scale, clock.zone);
+      const mkt = { activationEnergy: report.mktActivationEnergy, scale, zone: clock.zone };
+      const digest = await windowDigest(db, csvPlan, channels, parts.thresholds, mkt.activationEnergy);
       const svgWidth = 1040;
       const svgHeight = 320;
       const svg = renderChartSvg({
@@ -193,6 +194,7 @@ export function reportExportRoutes(deps: Deps) {
         svgHeight,
         channels: pdfChannels(channels, parts.thresholds, series, scale, range),
         marks,
+        compliance: pdfComplianceOf(channels, parts.thresholds, digest, mkt),
       });
       return c.body(new Uint8Array(pdf), 200, {
         "content-type": "application/pdf",

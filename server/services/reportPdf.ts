@@ -5,6 +5,7 @@ import { MAX_GAP_MARKS, NO_DATA, type Gap } from "../../src/domain/chartGaps.ts"
 import { formatDate, formatTime } from "../../src/domain/dayText.ts";
 import type { ChartMark } from "../../src/domain/chartMarks.ts";
 import { alarmList } from "./pdfAlarms.ts";
+import { complianceSection, type PdfCompliance } from "./pdfCompliance.ts";
 import { BLACK, contentWidth, GREY, openPdf, room, table, type Doc } from "./pdfDoc.ts";
 
 // The audit PDF of a shared report (pdfkit): what an auditor files. The chart is the same
@@ -40,6 +41,8 @@ export interface ReportPdfFacts {
   channels: readonly PdfChannel[];
   /** Alarms and pinned comments (server/services/pdfAlarms.ts); the list is left out when absent. */
   marks?: readonly ChartMark[];
+  /** The compliance figures and the data's SHA-256 (pdfCompliance.ts). */
+  compliance?: PdfCompliance;
 }
 
 const MARGIN = 40;
@@ -73,6 +76,7 @@ export async function reportPdf(facts: ReportPdfFacts): Promise<Buffer> {
   if (!facts.channels.length)
     doc.font("Helvetica").fontSize(10).text("No sensor channels currently available.");
   if (facts.marks) alarmList(doc, facts.marks, facts.zone);
+  if (facts.compliance) complianceSection(doc, facts.compliance, facts.zone, MARGIN);
   doc.end();
   return bytes;
 }

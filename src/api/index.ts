@@ -19,6 +19,7 @@ import * as quoteOrder from "./quoteOrder.ts";
 import * as quotePdf from "./quotePdf.ts";
 import * as readings from "./readings.ts";
 import * as reportBuilder from "./reportBuilder.ts";
+import * as reportCompliance from "./reportCompliance.ts";
 import * as reportExports from "./reportExports.ts";
 import * as reports from "./reports.ts";
 import * as session from "./session.ts";
@@ -55,6 +56,7 @@ const MODULES: Record<string, Record<string, unknown>> = {
   quotePdf,
   readings,
   reportBuilder,
+  reportCompliance,
   reportExports,
   reports,
   session,

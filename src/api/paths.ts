@@ -9,4 +9,5 @@ export const PUBLIC_API = {
   device: "/api/v1/device-data/public/device-details/:publicPageHash",
   report: "/api/v1/device-data/public/report/:publicHash",
   reportData: "/api/v1/device-data/public/report/data/:hash",
+  reportCompliance: "/api/v1/device-data/public/report/compliance/:hash",
 } as const;

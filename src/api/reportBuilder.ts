@@ -1,6 +1,11 @@
 import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
 import { idField, orDefault } from "./fields.ts";
+import {
+  ACTIVATION_ENERGY_RULE,
+  checkActivationEnergy,
+  DEFAULT_ACTIVATION_ENERGY,
+} from "../domain/compliance.ts";
 
 /*
  * The report builder of the signed-in app (issue 10): the subscription's reports, their
@@ -85,6 +90,13 @@ export const ReportInputSchema = z
     thresholds: z
       .array(ThresholdInput)
       .check(z.maxLength(MAX_THRESHOLDS, `At most ${MAX_THRESHOLDS} threshold ranges.`)),
+    /** ΔH of the mean kinetic temperature, kJ/mol (src/domain/compliance.ts). */
+    mktActivationEnergy: orDefault(
+      z
+        .number({ error: ACTIVATION_ENERGY_RULE })
+        .check(z.refine((v) => checkActivationEnergy(v) === null, ACTIVATION_ENERGY_RULE)),
+      DEFAULT_ACTIVATION_ENERGY,
+    ),
   })
   .check(
     z.refine(
@@ -135,6 +147,8 @@ export const ReportSummarySchema = z.object({
 export type ReportSummary = z.infer<typeof ReportSummarySchema>;
 
 export const ReportDetailSchema = z.extend(ReportSummarySchema, {
+  /** kJ/mol. */
+  mktActivationEnergy: z.number(),
   channels: z.array(z.object({ channelId: z.int(), color: z.string(), axis: z.int() })),
   thresholds: z.array(
     z.object({

@@ -221,6 +221,8 @@ async function main() {
     if (data) version = data;
   });
   startFollowing = () => followReport(hash, { periodMs: kiosk ? periodOf(location.search) : undefined });
+  // The compliance table (issue 36) loads its own code once the page is up; kiosk shows none.
+  if (!kiosk) void import("./complianceRender.ts").then((m) => m.followCompliance(hash));
   if (kiosk) {
     startFollowing();
     startFollowing = undefined;

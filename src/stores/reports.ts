@@ -9,6 +9,7 @@ import {
   type ReportInput,
 } from "../api/reportBuilder.ts";
 import type { FieldError } from "../api/errors.ts";
+import { checkActivationEnergy, DEFAULT_ACTIVATION_ENERGY } from "../domain/compliance.ts";
 import { isTemperatureKind } from "../domain/device.ts";
 import { fromCelsius, roundFor, toCelsius, type TemperatureScale } from "../domain/temperature.ts";
 import type { Celsius } from "../domain/brand.ts";
@@ -75,6 +76,8 @@ export interface ReportDraft {
   end: string;
   channels: { channelId: number; color: string; axis: number }[];
   thresholds: ThresholdDraft[];
+  /** ΔH of the mean kinetic temperature as typed, kJ/mol. */
+  mkt: string;
 }
 
 export const $draft = map<ReportDraft>(emptyDraft());
@@ -83,7 +86,16 @@ export const $draftLoad = atom<Loaded<true>>({ status: "ready", value: true });
 export const $reportForm = formStore();
 
 function emptyDraft(): ReportDraft {
-  return { id: null, name: "", rolling: 86_400, start: "", end: "", channels: [], thresholds: [] };
+  return {
+    id: null,
+    name: "",
+    rolling: 86_400,
+    start: "",
+    end: "",
+    channels: [],
+    thresholds: [],
+    mkt: String(DEFAULT_ACTIVATION_ENERGY),
+  };
 }
 
 /**
@@ -127,6 +139,7 @@ export async function startEditReport(id: number, options: readonly ChannelOptio
       end: r.endDate === null ? "" : zonedInput(r.endDate, zone),
       channels: r.channels,
       thresholds: [],
+      mkt: String(r.mktActivationEnergy),
     };
     draft.thresholds = r.thresholds.map((t) => {
       const temp = rangeIsTemperature(t.channelId, draft, options);
@@ -177,10 +190,14 @@ const FIELDS_OF: Partial<Record<keyof ReportDraft, string[]>> = {
   rolling: ["timeInterval", "startDate", "endDate"],
   start: ["startDate"],
   end: ["endDate"],
+  mkt: ["mktActivationEnergy"],
 };
 
 /** A part of the draft as the person edits it; the error it answered goes at once. */
-export function editDraft<K extends "name" | "rolling" | "start" | "end">(key: K, value: ReportDraft[K]) {
+export function editDraft<K extends "name" | "rolling" | "start" | "end" | "mkt">(
+  key: K,
+  value: ReportDraft[K],
+) {
   $draft.set({ ...$draft.get(), [key]: value });
   clearFieldErrors($reportForm, FIELDS_OF[key] ?? []);
 }
@@ -237,8 +254,12 @@ export function inputOf(
   const endDate = fixed ? zonedToEpoch(draft.end, prefs.zone) : null;
   if (fixed && startDate === null) errors.push({ field: "startDate", message: "Enter a start." });
   if (fixed && endDate === null) errors.push({ field: "endDate", message: "Enter an end." });
+  const mktActivationEnergy = draft.mkt.trim() === "" ? Number.NaN : Number(draft.mkt);
+  const mktRule = checkActivationEnergy(mktActivationEnergy);
+  if (mktRule) errors.push({ field: "mktActivationEnergy", message: mktRule });
   if (errors.length) return { ok: false, errors };
   const input = {
+    mktActivationEnergy,
     name: draft.name,
     timeInterval: draft.rolling,
     startDate,

@@ -1,3 +1,4 @@
+import { ACTIVATION_ENERGY_RULE } from "../../src/domain/compliance.ts";
 import { describe, expect, it } from "vitest";
 import { viewCounter } from "../../server/data/reportLinks.ts";
 import { DEMO } from "../../server/seed/demo.ts";
@@ -29,6 +30,7 @@ describe("report builder", () => {
     const [a, c] = (await options(b)).filter((o) => o.kind === "temperature");
     return {
       name: "Freezer audit",
+      mktActivationEnergy: 83.144,
       timeInterval: 7 * DAY,
       startDate: null,
       endDate: null,
@@ -78,6 +80,16 @@ describe("report builder", () => {
     expect(made.channels).toEqual(input.channels);
     expect(made.thresholds).toMatchObject(input.thresholds);
     expect(await data<ReportDetail>(await admin.get(`/api/v1/reports/${made.id}`))).toEqual(made);
+  });
+
+  it("keeps the report's activation energy for its mean kinetic temperature, 83.144 kJ/mol unless sent", async () => {
+    const admin = await as("admin");
+    const { mktActivationEnergy: _, ...plain } = await labInput(admin);
+    expect((await create(admin, plain as ReportInput)).mktActivationEnergy).toBe(83.144);
+    const made = await create(admin, { ...(await labInput(admin)), mktActivationEnergy: 100.5 });
+    expect(made.mktActivationEnergy).toBe(100.5);
+    const read = await data<ReportDetail>(await admin.get(`/api/v1/reports/${made.id}`));
+    expect(read.mktActivationEnergy).toBe(100.5);
   });
 
   it("lets a Manager edit and refuses Viewer, Provisioner and Billing with 403", async () => {
@@ -173,6 +185,18 @@ describe("report builder", () => {
       (i) => ({ ...i, timeInterval: "86400" }),
       "timeInterval",
       "Choose a rolling window or a start before the end.",
+    ],
+    [
+      "an activation energy below 10 kJ/mol",
+      (i) => ({ ...i, mktActivationEnergy: 5 }),
+      "mktActivationEnergy",
+      ACTIVATION_ENERGY_RULE,
+    ],
+    [
+      "an activation energy as text",
+      (i) => ({ ...i, mktActivationEnergy: "83" }),
+      "mktActivationEnergy",
+      ACTIVATION_ENERGY_RULE,
     ],
     ["an unknown field", (i) => ({ ...i, owner: 1 }), "", "Unrecognized key"],
   ])("refuses %s with a clear 400", async (_, spoil, field, message) => {
@@ -279,6 +303,7 @@ describe("report builder", () => {
     const [option] = await options(owner);
     const input = (name: string): ReportInput => ({
       name,
+      mktActivationEnergy: 83.144,
       timeInterval: DAY,
       startDate: null,
       endDate: null,

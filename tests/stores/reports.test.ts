@@ -1,3 +1,4 @@
+import { ACTIVATION_ENERGY_RULE } from "../../src/domain/compliance.ts";
 import { cleanStores } from "nanostores";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import {
@@ -152,6 +153,7 @@ describe("the report form", () => {
           ...summary({ timeInterval: 604_800 }),
           ...(fields as object),
           id: 9,
+          mktActivationEnergy: 83.144,
           channels: [],
           thresholds: [],
         }) as ReportDetail,
@@ -182,7 +184,7 @@ describe("the report form", () => {
     changeThreshold(1, { name: "Too damp", channelId: 12, min: "80", max: "" });
     addThreshold();
     changeThreshold(2, { name: "Anything", channelId: null, min: "", max: "0" });
-    api.on(createReport, { ...summary(), channels: [], thresholds: [] });
+    api.on(createReport, { ...summary(), mktActivationEnergy: 83.144, channels: [], thresholds: [] });
     await saveReport(OPTIONS);
     const sent = api.calls(createReport)[0]!.fields as {
       thresholds: { minValue: number; maxValue: number }[];
@@ -205,7 +207,7 @@ describe("the report form", () => {
       start: "2026-03-08T01:00",
       end: "2026-03-08T04:00",
     });
-    api.on(createReport, { ...summary(), channels: [], thresholds: [] });
+    api.on(createReport, { ...summary(), mktActivationEnergy: 83.144, channels: [], thresholds: [] });
     await saveReport(OPTIONS);
     // 01:00 EST is 06:00 UTC; 04:00 EDT (after the change) is 08:00 UTC.
     expect(api.calls(createReport)[0]!.fields).toMatchObject({
@@ -257,6 +259,7 @@ describe("the report form", () => {
     signedInAs(Role.ADMINISTRATOR, "F");
     const detail: ReportDetail = {
       ...summary(),
+      mktActivationEnergy: 60,
       channels: [{ channelId: 11, color: "#112233", axis: 0 }],
       thresholds: [{ id: 3, name: "Too warm", channelId: 11, minValue: 8, maxValue: null, color: "#ff0000" }],
     };
@@ -279,6 +282,28 @@ describe("the report form", () => {
     expect(await saveReport(OPTIONS)).toBe(5);
     expect(api.calls(updateReport)[0]!.url).toBe("https://api.test/api/v1/reports/5");
     expect(($reports.get() as { value: ReportSummary[] }).value[0]!.name).toBe("Renamed");
+  });
+
+  test("loads and sends the report's activation energy, and checks it before sending", async () => {
+    const detail: ReportDetail = {
+      ...summary(),
+      mktActivationEnergy: 60,
+      channels: [{ channelId: 11, color: "#112233", axis: 0 }],
+      thresholds: [],
+    };
+    api.on(getReport, detail);
+    await startEditReport(5, OPTIONS);
+    expect($draft.get().mkt).toBe("60");
+    editDraft("mkt", "400");
+    expect(await saveReport(OPTIONS)).toBeNull();
+    expect($reportForm.get().errors).toEqual([
+      { field: "mktActivationEnergy", message: ACTIVATION_ENERGY_RULE },
+    ]);
+    editDraft("mkt", "95.5");
+    expect($reportForm.get().errors).toEqual([]);
+    api.on(updateReport, { ...detail, mktActivationEnergy: 95.5 });
+    expect(await saveReport(OPTIONS)).toBe(5);
+    expect(api.calls(updateReport)[0]!.fields).toMatchObject({ mktActivationEnergy: 95.5 });
   });
 
   test("drops a range's channel to 'all channels' when that channel is unpicked", () => {

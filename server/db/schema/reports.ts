@@ -23,6 +23,8 @@ export const reports = pgTable("reports", {
   visitorsMaySubscribe: boolean("visitors_may_subscribe").notNull().default(true),
   /** Whether the public report shows who acknowledged an alarm, with the note, and comments' authors (issue 36). */
   showAlarmNotes: boolean("show_alarm_notes").notNull().default(false),
+  /** ΔH for the mean kinetic temperature, kJ/mol (src/domain/compliance.ts). */
+  mktActivationEnergy: doublePrecision("mkt_activation_energy").notNull().default(83.144),
   createdAt: createdAt(),
 });
 

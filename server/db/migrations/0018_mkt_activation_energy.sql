@@ -1,0 +1,1 @@
+ALTER TABLE "reports" ADD COLUMN "mkt_activation_energy" double precision DEFAULT 83.144 NOT NULL;
