@@ -6,3 +6,4 @@ export * from "./rollups.ts";
 export * from "./commerce.ts";
 export * from "./ops.ts";
 export * from "./alerts.ts";
+export * from "./reportSchedules.ts";
