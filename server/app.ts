@@ -44,6 +44,8 @@ import { publicDeviceRoutes } from "./routes/publicDevices.ts";
 import { publicReportRoutes } from "./routes/publicReports.ts";
 import { reportExportRoutes } from "./routes/reportExports.ts";
 import { reportRoutes } from "./routes/reports.ts";
+import { reportScheduleRoutes } from "./routes/reportSchedules.ts";
+import { reportUnsubscribeRoutes } from "./routes/reportUnsubscribe.ts";
 import { deviceDataRoutes } from "./routes/deviceData.ts";
 import { linkRoutes } from "./routes/links.ts";
 import { liveRoutes } from "./routes/live.ts";
@@ -108,6 +110,7 @@ export function buildApp(input: AppDeps) {
   app.route("/", publicReportRoutes(deps));
   app.route("/", reportExportRoutes(deps));
   app.route("/", reportRoutes(deps));
+  app.route("/", reportScheduleRoutes(deps));
   app.route("/", linkRoutes(deps));
   app.route("/", opsRoutes(deps));
   // websocket host: live readings (same origin unless WS_ORIGIN says otherwise).
@@ -135,6 +138,7 @@ export function buildApp(input: AppDeps) {
   app.route("/", guestPaymentRoutes(deps));
   app.route("/", quoteOrderRoutes(deps));
   app.route("/", quotePdfRoutes(deps));
+  app.route("/", reportUnsubscribeRoutes(deps));
   app.route("/", deviceDataRoutes(deps));
   if (deps.site) app.on(["GET", "HEAD"], "*", siteHandler(deps.site, deps.config));
   // An island's form posted natively (a script's form.submit() before hydration) goes back

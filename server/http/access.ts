@@ -75,6 +75,13 @@ export const ACCESS = {
   "POST /api/v1/reports/:id/public-link": session("report.edit"),
   "PATCH /api/v1/reports/:id/public-link": session("report.edit"),
   "DELETE /api/v1/reports/:id/public-link": session("report.edit"),
+  // Scheduled reports (issue 36). TOKEN: the emailed unsubscribe link (its GET changes nothing).
+  "GET /api/v1/reports/:id/schedules": session("report.view"),
+  "POST /api/v1/reports/:id/schedules": session("report.edit"),
+  "PATCH /api/v1/report-schedules/:id": session("report.edit"),
+  "DELETE /api/v1/report-schedules/:id": session("report.edit"),
+  "GET /report-unsubscribe": TOKEN,
+  "POST /report-unsubscribe": TOKEN,
   "PATCH /api/v1/device-data/update-device/:deviceId": session("device.edit"),
   "PATCH /api/v1/device-data/update-sensor/": session("sensor.edit"),
   "POST /api/v1/device-data/public-link/:deviceId": session("publicLink.manage"),

@@ -18,6 +18,7 @@ import * as quotePdf from "./quotePdf.ts";
 import * as readings from "./readings.ts";
 import * as reportBuilder from "./reportBuilder.ts";
 import * as reportExports from "./reportExports.ts";
+import * as reportSchedules from "./reportSchedules.ts";
 import * as reports from "./reports.ts";
 import * as session from "./session.ts";
 import * as shipments from "./shipments.ts";
@@ -51,6 +52,7 @@ const MODULES: Record<string, Record<string, unknown>> = {
   readings,
   reportBuilder,
   reportExports,
+  reportSchedules,
   reports,
   session,
   shipments,
