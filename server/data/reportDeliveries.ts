@@ -11,9 +11,22 @@ import {
   userAssignments,
   users,
 } from "../db/schema/index.ts";
-import type { Mail, MailAttachment } from "../services/mail.ts";
 import type { EpochSeconds } from "../../src/domain/brand.ts";
 import { nextSendAfter, type Cadence } from "../../src/domain/reportSchedule.ts";
+
+/** A file kept with a message (services/mail.ts's MailAttachment has this shape). */
+interface StoredFile {
+  filename: string;
+  contentType: string;
+  content: Uint8Array;
+}
+interface StoredMail {
+  to: string;
+  subject: string;
+  text: string;
+  secretUntil?: Date;
+  attachments?: StoredFile[];
+}
 
 export type ScheduleRow = typeof reportSchedules.$inferSelect;
 export type DeliveryRow = typeof reportDeliveries.$inferSelect;
@@ -128,7 +141,13 @@ export function claimDeliveries(db: Db, now: Date, leaseMs: number) {
 }
 
 /** Stores a delivery's message and its files in the outbox once; returns the outbox id. */
-export function storeMessage(db: Db, deliveryId: number, mail: Mail, unsubscribeHash: string, at: Date) {
+export function storeMessage(
+  db: Db,
+  deliveryId: number,
+  mail: StoredMail,
+  unsubscribeHash: string,
+  at: Date,
+) {
   return inTransaction(db, async (tx) => {
     const [row] = await tx
       .insert(outbox)
@@ -155,7 +174,7 @@ export function storeMessage(db: Db, deliveryId: number, mail: Mail, unsubscribe
 export async function storedMessage(db: Db, outboxId: number) {
   const [row] = await db.select().from(outbox).where(eq(outbox.id, outboxId));
   if (!row) return null;
-  const files: MailAttachment[] = (
+  const files: StoredFile[] = (
     await db.select().from(outboxAttachments).where(eq(outboxAttachments.outboxId, outboxId))
   ).map((f) => ({ filename: f.filename, contentType: f.contentType, content: new Uint8Array(f.content) }));
   return { to: row.to, subject: row.subject, text: row.text, attachments: files };
