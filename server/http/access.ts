@@ -158,6 +158,7 @@ export const ACCESS = {
   "POST /auth/saml/acs/:name": PUBLIC,
   "GET /auth/saml/complete": TOKEN,
   "GET /dev/mailbox": { kind: "demo" },
+  "GET /dev/mailbox/attachments/:id": { kind: "demo" },
 
   // The back-office operations API (issue 11): ops tokens only.
   "POST /api/v1/ops/quotes": OPS,
