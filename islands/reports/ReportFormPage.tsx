@@ -18,6 +18,7 @@ import { BusyButton } from "../ui/BusyButton.tsx";
 import { Field, FormErrors } from "../ui/Field.tsx";
 import { Form } from "../ui/Form.tsx";
 import { ChannelPicker } from "./ChannelPicker.tsx";
+import { ReportSchedules } from "./ReportSchedules.tsx";
 import { ThresholdList } from "./ThresholdList.tsx";
 import { WindowFields } from "./WindowFields.tsx";
 import "./reports.css";
@@ -51,6 +52,7 @@ export default function ReportFormPage() {
       {failed && <p role="alert">{failed}</p>}
       {!failed && (!ready || load.status === "loading") && <p aria-busy="true">Loading...</p>}
       {!failed && ready && load.status === "ready" && <ReportForm options={ready} />}
+      {id !== null && <ReportSchedules reportId={id} />}
     </section>
   );
 }

@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
 import { emailField, idField, orDefault } from "./fields.ts";
 import { isKnownTimezone } from "../domain/timezones.ts";
-import { CADENCES } from "../domain/reportSchedule.ts";
+import { CADENCES } from "../domain/cadence.ts";
 
 /*
  * Scheduled reports (issue 36): a report mailed daily, weekly or monthly at a local hour to

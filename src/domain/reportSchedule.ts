@@ -15,8 +15,9 @@ import { resolveTimezone } from "./dates.ts";
  * change has 23 or 25 hours and a week or month is an hour shorter or longer.
  */
 
-export const CADENCES = ["daily", "weekly", "monthly"] as const;
-export type Cadence = (typeof CADENCES)[number];
+import { CADENCES, PERIOD_NAMES, type Cadence } from "./cadence.ts";
+
+export { CADENCES, PERIOD_NAMES, type Cadence };
 
 export interface ScheduleTiming {
   cadence: Cadence;
@@ -88,13 +89,6 @@ export function periodBefore(t: Pick<ScheduleTiming, "cadence" | "timeZone">, se
   }
   return { start: dayStart(start, t.timeZone), end: dayStart(end, t.timeZone) };
 }
-
-/** "Yesterday", "Last week", "Last month": the period's name in the mail and the builder. */
-export const PERIOD_NAMES: Record<Cadence, string> = {
-  daily: "Yesterday",
-  weekly: "Last week",
-  monthly: "Last month",
-};
 
 /** The local date (YYYY-MM-DD) of an instant in a zone: the period's label in file names. */
 export function localDate(at: EpochSeconds, zone: string): string {
