@@ -1,6 +1,7 @@
 import { useStore } from "@nanostores/react";
 import { useId } from "react";
 import type { Member } from "../../src/api/reportSchedules.ts";
+import { PERIOD_NAMES } from "../../src/domain/cadence.ts";
 import { ZONES } from "../../src/domain/reportText.ts";
 import {
   $scheduleDraft,
@@ -74,9 +75,9 @@ export function ScheduleForm({ reportId, members, zone, scale }: Props) {
           label="Send"
           field="cadence"
           options={[
-            ["daily", "Daily (yesterday)"],
-            ["weekly", "Weekly (last week)"],
-            ["monthly", "Monthly on the 1st (last month)"],
+            ["daily", "Daily"],
+            ["weekly", "Weekly"],
+            ["monthly", "Monthly (1st)"],
           ]}
         />
         {draft.cadence === "weekly" && (
@@ -102,6 +103,12 @@ export function ScheduleForm({ reportId, members, zone, scale }: Props) {
           ]}
         />
       </div>
+      <p>
+        <small>
+          Each mail covers {PERIOD_NAMES[draft.cadence].toLowerCase()}, midnight to midnight in the chosen
+          time zone.
+        </small>
+      </p>
       <fieldset>
         <legend>Members</legend>
         {members.map((m) => (
