@@ -46,6 +46,7 @@ import { reportExportRoutes } from "./routes/reportExports.ts";
 import { reportRoutes } from "./routes/reports.ts";
 import { reportScheduleRoutes } from "./routes/reportSchedules.ts";
 import { reportUnsubscribeRoutes } from "./routes/reportUnsubscribe.ts";
+import { devReportScheduleRoutes } from "./routes/devReportSchedules.ts";
 import { deviceDataRoutes } from "./routes/deviceData.ts";
 import { linkRoutes } from "./routes/links.ts";
 import { liveRoutes } from "./routes/live.ts";
@@ -131,6 +132,7 @@ export function buildApp(input: AppDeps) {
 
   // demo: the outbox as a page, in demo mode only (and for this computer only).
   if (deps.config.demo) app.route("/", devMailboxRoutes(deps));
+  if (deps.config.demo) app.route("/", devReportScheduleRoutes(deps));
 
   // web host: the runtime config and the built pages, last, since they answer any GET.
   app.route("/", runtimeConfigRoutes(deps));

@@ -159,6 +159,7 @@ export const ACCESS = {
   "GET /auth/saml/complete": TOKEN,
   "GET /dev/mailbox": { kind: "demo" },
   "GET /dev/mailbox/attachments/:id": { kind: "demo" },
+  "POST /dev/report-schedules/run": { kind: "demo" },
 
   // The back-office operations API (issue 11): ops tokens only.
   "POST /api/v1/ops/quotes": OPS,
