@@ -19,7 +19,6 @@ test("an Administrator schedules a report and it arrives in the mailbox with its
   await form.getByLabel("Files").selectOption({ label: "PDF" });
   await form.getByLabel("Other addresses").fill(to);
   await page.keyboard.press("Tab");
-  await page.keyboard.press("Tab");
   await expect(form.getByRole("button", { name: "Save schedule" })).toBeFocused();
   await page.keyboard.press("Enter");
   const item = page.locator(".schedule-item", { hasText: `To ${to}` });
