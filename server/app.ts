@@ -51,6 +51,9 @@ import { reportRoutes } from "./routes/reports.ts";
 import { reportVisitorRoutes } from "./routes/reportVisitors.ts";
 import { visitorSubscriptionRoutes } from "./routes/visitorSubscriptions.ts";
 import { badgeRoutes } from "./routes/badges.ts";
+import { reportScheduleRoutes } from "./routes/reportSchedules.ts";
+import { reportUnsubscribeRoutes } from "./routes/reportUnsubscribe.ts";
+import { devReportScheduleRoutes } from "./routes/devReportSchedules.ts";
 import { deviceDataRoutes } from "./routes/deviceData.ts";
 import { linkRoutes } from "./routes/links.ts";
 import { liveRoutes } from "./routes/live.ts";
@@ -121,6 +124,7 @@ export function buildApp(input: AppDeps) {
   app.route("/", visitorSubscriptionRoutes(deps));
   app.route("/", chartMarkRoutes(deps));
   app.route("/", publicReportMarkRoutes(deps));
+  app.route("/", reportScheduleRoutes(deps));
   app.route("/", linkRoutes(deps));
   app.route("/", opsRoutes(deps));
   // websocket host: live readings (same origin unless WS_ORIGIN says otherwise).
@@ -141,6 +145,7 @@ export function buildApp(input: AppDeps) {
 
   // demo: the outbox as a page, in demo mode only (and for this computer only).
   if (deps.config.demo) app.route("/", devMailboxRoutes(deps));
+  if (deps.config.demo) app.route("/", devReportScheduleRoutes(deps));
 
   // web host: the runtime config and the built pages, last, since they answer any GET.
   app.route("/", badgeRoutes(deps));
@@ -149,6 +154,7 @@ export function buildApp(input: AppDeps) {
   app.route("/", guestPaymentRoutes(deps));
   app.route("/", quoteOrderRoutes(deps));
   app.route("/", quotePdfRoutes(deps));
+  app.route("/", reportUnsubscribeRoutes(deps));
   app.route("/", deviceDataRoutes(deps));
   if (deps.site) app.on(["GET", "HEAD"], "*", siteHandler(deps.site, deps.config));
   // An island's form posted natively (a script's form.submit() before hydration) goes back

@@ -66,6 +66,7 @@ const Env = z.object({
   ANSWER_CACHE_MS: z.coerce.number().int().min(0).max(10_000).optional(),
   MAIL_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   ALERT_TICK_MS: z.coerce.number().int().min(200).max(60_000).default(2000),
+  REPORT_SCHEDULE_TICK_MS: z.coerce.number().int().min(200).max(300_000).default(60_000),
   WEBHOOK_PRIVATE: z.enum(["deny", "loopback", "allow"]).optional(),
 });
 type Env = z.infer<typeof Env>;
@@ -132,6 +133,8 @@ export function parseConfig(env: Record<string, string | undefined>) {
     mailRetentionDays: e.MAIL_RETENTION_DAYS,
     /** How often each instance looks for due alert work (delays, silence, repeats, deliveries). */
     alertTickMs: e.ALERT_TICK_MS,
+    /** How often each instance looks for due scheduled reports (a send is at most this late). */
+    reportScheduleTickMs: e.REPORT_SCHEDULE_TICK_MS,
     /**
      * Which webhook addresses a rule may call besides public ones: none by default, loopback in
      * the demo (a receiver on this computer), private networks only when set to allow.

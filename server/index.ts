@@ -19,9 +19,11 @@ import {
   startAuditRetention,
   startMailHousekeeping,
   startPartitionJob,
+  startRepeatingJob,
 } from "./core/repeatingJob.ts";
 import { trimAuditTrail } from "./flows/auditRetention.ts";
 import { alertTask } from "./flows/alertWork.ts";
+import { reportScheduleTask } from "./flows/reportSchedules.ts";
 import { outboxStore } from "./data/outbox.ts";
 import { createMailer } from "./services/mail.ts";
 import { pageLinkOrigin } from "./http/links.ts";
@@ -81,6 +83,16 @@ const alertWork = startAlertWork(
     { wait: false },
   ),
   { intervalMs: config.alertTickMs },
+);
+// Scheduled reports: due runs claimed and mailed by whichever instance comes first.
+const stopReportSchedules = startRepeatingJob(
+  "report schedules",
+  reportScheduleTask({
+    db: database.db,
+    mailer: createMailer(outboxStore(database.db), config.smtpUrl, () => new Date()),
+    origin: pageLinkOrigin(config),
+  }),
+  { intervalMs: config.reportScheduleTickMs },
 );
 const app = buildApp({ db: database.db, config, site, live, views, alertWork });
 // Live readings: upgrades go through the app (host and origin checks, GET /ws) to this server.
@@ -163,6 +175,7 @@ async function shutdown(signal: string) {
   stopMailHousekeeping();
   stopAuditRetention();
   alertWork.stop();
+  stopReportSchedules();
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
   // The listener closes first: a new connection is refused at once (the client goes elsewhere)

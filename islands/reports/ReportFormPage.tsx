@@ -19,6 +19,7 @@ import { Field, FormErrors } from "../ui/Field.tsx";
 import { Form } from "../ui/Form.tsx";
 import { ChannelPicker } from "./ChannelPicker.tsx";
 import { MktField } from "./MktField.tsx";
+import { ReportSchedules } from "./ReportSchedules.tsx";
 import { ThresholdList } from "./ThresholdList.tsx";
 import { VisitorSettings } from "./VisitorSettings.tsx";
 import { WindowFields } from "./WindowFields.tsx";
@@ -56,6 +57,7 @@ export default function ReportFormPage() {
       {!failed && (!ready || load.status === "loading") && <p aria-busy="true">Loading...</p>}
       {!failed && ready && load.status === "ready" && <ReportForm options={ready} />}
       {!failed && id !== null && <VisitorSettings reportId={id} />}
+      {id !== null && <ReportSchedules reportId={id} />}
     </section>
   );
 }

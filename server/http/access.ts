@@ -89,6 +89,13 @@ export const ACCESS = {
   "POST /api/v1/visitor-subscriptions/one-click/:token": TOKEN,
   "GET /public/report/:hash/badge.svg": TOKEN,
   "GET /public/device/:hash/badge.svg": TOKEN,
+  // Scheduled reports (issue 36). TOKEN: the emailed unsubscribe link (its GET changes nothing).
+  "GET /api/v1/reports/:id/schedules": session("report.view"),
+  "POST /api/v1/reports/:id/schedules": session("report.edit"),
+  "PATCH /api/v1/report-schedules/:id": session("report.edit"),
+  "DELETE /api/v1/report-schedules/:id": session("report.edit"),
+  "GET /report-unsubscribe": TOKEN,
+  "POST /report-unsubscribe": TOKEN,
   "PATCH /api/v1/device-data/update-device/:deviceId": session("device.edit"),
   "PATCH /api/v1/device-data/update-sensor/": session("sensor.edit"),
   "POST /api/v1/device-data/public-link/:deviceId": session("publicLink.manage"),
@@ -175,6 +182,8 @@ export const ACCESS = {
   "POST /auth/saml/acs/:name": PUBLIC,
   "GET /auth/saml/complete": TOKEN,
   "GET /dev/mailbox": { kind: "demo" },
+  "GET /dev/mailbox/attachments/:id": { kind: "demo" },
+  "POST /dev/report-schedules/run": { kind: "demo" },
 
   // The back-office operations API (issue 11): ops tokens only.
   "POST /api/v1/ops/quotes": OPS,

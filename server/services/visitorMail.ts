@@ -29,14 +29,11 @@ export function eventLine(e: VisitorEvent): string {
   return `${WHAT[e.kind] ?? e.kind}: ${what} ${where(e)} at ${utc(e.at)}.`;
 }
 
-/** The unsubscribe page's link and the one-click headers of a message. */
+/** The unsubscribe page's link and the one-click address (the mailer makes the RFC 8058 headers). */
 function unsubscribeParts(origin: string, token: string) {
   return {
     page: `${origin}/visitors/unsubscribe?token=${token}`,
-    headers: {
-      "List-Unsubscribe": `<${origin}/api/v1/visitor-subscriptions/one-click/${token}>`,
-      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-    },
+    oneClick: `${origin}/api/v1/visitor-subscriptions/one-click/${token}`,
   };
 }
 
@@ -69,7 +66,7 @@ export function noticeMail(input: {
     "You get this because you subscribed to this report's alarms.",
     `Unsubscribe (one click on the page): ${unsub.page}`,
   ].join("\n");
-  return { to: input.to, subject, text, headers: unsub.headers };
+  return { to: input.to, subject, text, unsubscribeUrl: unsub.oneClick };
 }
 
 /** The double opt-in: a link to a page whose button confirms. */
@@ -106,6 +103,6 @@ export function alreadyMail(input: { to: string; reportName: string; origin: str
       "",
       `To stop them: ${unsub.page}`,
     ].join("\n"),
-    headers: unsub.headers,
+    unsubscribeUrl: unsub.oneClick,
   };
 }

@@ -21,6 +21,7 @@ import * as readings from "./readings.ts";
 import * as reportBuilder from "./reportBuilder.ts";
 import * as reportCompliance from "./reportCompliance.ts";
 import * as reportExports from "./reportExports.ts";
+import * as reportSchedules from "./reportSchedules.ts";
 import * as reports from "./reports.ts";
 import * as session from "./session.ts";
 import * as shipments from "./shipments.ts";
@@ -58,6 +59,7 @@ const MODULES: Record<string, Record<string, unknown>> = {
   reportBuilder,
   reportCompliance,
   reportExports,
+  reportSchedules,
   reports,
   session,
   shipments,

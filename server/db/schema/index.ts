@@ -9,3 +9,4 @@ export * from "./alerts.ts";
 export * from "./audit.ts";
 export * from "./visitors.ts";
 export * from "./chartComments.ts";
+export * from "./reportSchedules.ts";
