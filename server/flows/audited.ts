@@ -28,21 +28,18 @@ export const byUser = (auth: Pick<Auth, "user" | "subscription">) => ({
 
 /**
  * Runs `change` and appends its row in the same transaction (a savepoint inside a caller's).
- * `entry` may be made from the change's result (the new values, an id made by the change).
+ * `entry` may be made from the change's result (the new values, an id made by the change), or
+ * be null when the result says nothing changed (a link already used).
  */
 export function audited<T>(
   deps: AuditDeps,
   change: (tx: Db) => Promise<T>,
-  entry: AuditEntry | ((result: T) => AuditEntry),
+  entry: AuditEntry | ((result: T) => AuditEntry | null),
 ): Promise<T> {
   return inTransaction(deps.db, async (tx) => {
     const result = await change(tx);
-    await appendAudit(
-      tx,
-      typeof entry === "function" ? entry(result) : entry,
-      deps.now(),
-      deps.config.auditKey,
-    );
+    const made = typeof entry === "function" ? entry(result) : entry;
+    if (made) await appendAudit(tx, made, deps.now(), deps.config.auditKey);
     return result;
   });
 }

@@ -10,8 +10,7 @@ import { signInBrowser } from "../http/cookies.ts";
 import { errorResponse } from "../http/errors.ts";
 import { inputOf } from "../http/input.ts";
 import { reply } from "../http/reply.ts";
-import { appendAudit } from "../data/audit.ts";
-import { inTransaction } from "../db/client.ts";
+import { audited } from "../flows/audited.ts";
 import { EntityType } from "../../src/domain/enums.ts";
 import { hashPassword } from "../services/passwords.ts";
 import { checkResetToken, resetPassword } from "../../src/api/gateway.ts";
@@ -36,24 +35,19 @@ export function passwordResetRoutes(deps: Deps) {
       if (!(await peekToken(db, form.token, "reset", t))) throw invalid;
       const hashed = await hashPassword(form.password);
       // The new password and its row commit together (the password itself is never recorded).
-      const user = await inTransaction(db, async (tx) => {
-        const changed = await setPasswordFromLink(tx, form.token, hashed, t);
-        if (changed)
-          await appendAudit(
-            tx,
-            {
-              subscriptionId: changed.activeSubscriptionId,
-              actor: { kind: "user", id: changed.id, label: changed.email },
-              action: "user.password.reset",
-              entityType: EntityType.USER,
-              entityId: changed.id,
-              always: true,
-            },
-            t,
-            deps.config.auditKey,
-          );
-        return changed;
-      });
+      const user = await audited(
+        deps,
+        (tx) => setPasswordFromLink(tx, form.token, hashed, t),
+        (changed) =>
+          changed && {
+            subscriptionId: changed.activeSubscriptionId,
+            actor: { kind: "user", id: changed.id, label: changed.email },
+            action: "user.password.reset",
+            entityType: EntityType.USER,
+            entityId: changed.id,
+            always: true,
+          },
+      );
       if (!user) throw invalid;
       await clear(db, passwordFailures(user.email));
       // The mailbox alone is one factor: a person with codes on signs in again, code and all.
