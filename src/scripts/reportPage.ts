@@ -116,6 +116,21 @@ function chartShown() {
   if (!kiosk && $report.get().status !== "invalid") loadIsland();
 }
 
+/** Runs `then` once the interactive chart has drawn, or after 15 s if it never does. */
+function afterChart(then: () => void) {
+  let done = false;
+  const run = () => {
+    if (done) return;
+    done = true;
+    watch.disconnect();
+    then();
+  };
+  const watch = new MutationObserver(() => islandLive() && run());
+  watch.observe(chart, { attributes: true, attributeFilter: ["data-live"] });
+  setTimeout(run, 15_000);
+  if (islandLive()) run();
+}
+
 /** The interactive chart (ECharts) once the browser is idle: tooltips and zoom. */
 function loadIsland() {
   const idle = window.requestIdleCallback ?? ((cb: () => void) => setTimeout(cb, 1));
@@ -221,8 +236,13 @@ async function main() {
     if (data) version = data;
   });
   startFollowing = () => followReport(hash, { periodMs: kiosk ? periodOf(location.search) : undefined });
-  // The compliance table (issue 36) loads its own code once the page is up; kiosk shows none.
-  if (!kiosk) void import("./complianceRender.ts").then((m) => m.followCompliance(hash));
+  // The compliance table and the subscribe form (issue 36) load their code after the interactive
+  // chart, so on a slow link the chart's bytes come first; kiosk shows neither.
+  if (!kiosk)
+    afterChart(() => {
+      void import("./complianceRender.ts").then((m) => m.followCompliance(hash));
+      void import("./reportSubscribe.ts");
+    });
   if (kiosk) {
     startFollowing();
     startFollowing = undefined;

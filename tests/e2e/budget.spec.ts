@@ -55,8 +55,10 @@ for (const path of [
 // gzip of JS (no ECharts); everything the page loads, the interactive chart included,
 // is counted once that chart has taken over.
 const REPORT_CHART_BUDGET = 15 * KB;
-const REPORT_ALL_BUDGET = 200 * KB;
-test("shows the report's chart with at most 15 KB gzip of JS, and at most 200 KB with the interactive chart", async ({
+// 200 KB until issue 36 added the alarm marks, the compliance table and the subscribe form
+// (about 3.7 KB together; the last two load after the chart): docs/decisions.md.
+const REPORT_ALL_BUDGET = 205 * KB;
+test("shows the report's chart with at most 15 KB gzip of JS, and at most 205 KB with the interactive chart", async ({
   page,
 }) => {
   await page.goto(`/public/report/${DEMO.reportHash}`);
