@@ -65,7 +65,7 @@ test.describe("the audit trail", () => {
     await page.goto(`/s/devices/${(await deviceIds(page))["Dock North"]}`);
     await page.getByRole("button", { name: "Device actions" }).click();
     await page.getByRole("link", { name: "Device History" }).click();
-    await expect(page.getByLabel("Device")).toHaveValue(/\d+/);
+    await expect(page.getByRole("combobox", { name: "Device", exact: true })).toHaveValue(/^\d+$/);
     await expect(rows).toHaveCount(2);
     await expect(rows.filter({ hasText: "Signed in" })).toHaveCount(0);
   });

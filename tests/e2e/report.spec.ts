@@ -21,8 +21,8 @@ async function live(page: Page) {
 }
 
 /** The first excursion's worst value cell ('12.3°F at Nov 22, 2026, 3:07 PM'). */
-const worstCell = (page: Page) => page.locator(".report-excursions tbody tr").first().locator("td").nth(4);
-const startCell = (page: Page) => page.locator(".report-excursions tbody tr").first().locator("td").nth(1);
+const worstCell = (page: Page) => page.locator("#report-excursions tbody tr").first().locator("td").nth(4);
+const startCell = (page: Page) => page.locator("#report-excursions tbody tr").first().locator("td").nth(1);
 
 test("shows a shared report: name, chart, legend, excursions and download links", async ({ page }) => {
   const report = await metadata(page);
@@ -349,7 +349,7 @@ test("shows every excursion column on a 390 px phone, each value under its colum
 }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(REPORT);
-  const cells = page.locator(".report-excursions tbody tr").first().getByRole("cell");
+  const cells = page.locator("#report-excursions tbody tr").first().getByRole("cell");
   await expect(cells).toHaveCount(5);
   for (const [i, column] of ["Range", "Start", "End", "Duration", "Worst value"].entries()) {
     const cell = cells.nth(i);
@@ -359,5 +359,5 @@ test("shows every excursion column on a 390 px phone, each value under its colum
     expect(box.x).toBeGreaterThanOrEqual(0);
     expect(box.x + box.width).toBeLessThanOrEqual(390);
   }
-  await expect(page.locator(".report-excursions thead th").first()).not.toBeInViewport();
+  await expect(page.locator("#report-excursions thead th").first()).not.toBeInViewport();
 });
