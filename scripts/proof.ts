@@ -5,15 +5,17 @@
 //   Database away: PostgreSQL (a cluster of the proof's own, port 5433) stopped for 30 s.
 //   Load: `npm run load`'s run (baseline, reads, sign-in storm, ingestion ramp).
 //   Operations: /metrics and the request log against counted traffic, backup and restore.
+//   Audit: the payment and settings paths with the audit trail on and off (AUDIT_TRAIL=0),
+//   alternating rounds; the cost is printed against its 5 % goal (the kill runs check the rows).
 //   --short (the CI's version): 5 and 12 kills side by side, 1 SIGTERM (PostgreSQL only), a
 //   10 s outage, a load of 1 s a call on PostgreSQL with one ramp step of 250 devices,
-//   operations as in full.
+//   operations as in full, 2 audit rounds on PostgreSQL only.
 //   --pglite-kills N, --postgres-kills N, --sigterms N, --outage-seconds N,
-//   --only pglite|postgres, --proofs kill,sigterm,outage,load,operations (default all five).
+//   --only pglite|postgres, --proofs kill,sigterm,outage,load,operations,audit (default all six).
 //   Exits 1 on any lost, doubled or half-stored record, a 5xx outside a fault, a count the
 //   metrics or the log get wrong, a table a restore changes, or a claim that does not hold.
 //   Speed goals are printed (goal met: yes/no), not failed: they measure the machine too.
-// Servers run on ports 4570-4576 and 4580-4581; logs in /tmp/k-proof-*/.
+// Servers run on ports 4570-4578 and 4580-4581; logs in /tmp/k-proof-*/.
 import { mkdtempSync, rmSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { failures, killRun, type KillResult } from "./proof/killRun.ts";
@@ -26,6 +28,7 @@ import { loadRun, type EngineRun, type LoadOptions } from "./load/run.ts";
 import { loadFailures, loadTables } from "./load/tables.ts";
 import { outageTable, sigtermTable } from "./proof/faultTables.ts";
 import { PG_URL, pgliteTarget, postgresTarget, type Target } from "./proof/target.ts";
+import { auditCostFailures, auditCostRun, auditCostTable, type AuditCostResult } from "./proof/auditCost.ts";
 
 const { values } = parseArgs({
   options: {
@@ -44,7 +47,7 @@ const pgliteKills = count(values["pglite-kills"], 20, 5);
 const postgresKills = count(values["postgres-kills"], 200, 12);
 const sigterms = count(values.sigterms, 5, 1);
 const outageSeconds = count(values["outage-seconds"], 30, 10);
-const PROOFS = ["kill", "sigterm", "outage", "load", "operations"];
+const PROOFS = ["kill", "sigterm", "outage", "load", "operations", "audit"];
 const proofs = new Set(values.proofs?.split(",") ?? PROOFS);
 const databases = (["pglite", "postgres"] as const).filter((d) => !values.only || values.only === d);
 // A misspelt name would run nothing and pass.
@@ -63,6 +66,7 @@ const kills: KillResult[] = [];
 const drains: SigtermResult[] = [];
 const outages: OutageResult[] = [];
 const operations: OperationsResult[] = [];
+const auditCosts: AuditCostResult[] = [];
 let loads: EngineRun[] = [];
 const problems: string[] = [];
 
@@ -143,6 +147,23 @@ for (const db of databases)
       },
     );
 
+// The audit trail's cost: alternating rounds with it on and off (--short: PostgreSQL, 2 rounds).
+for (const db of databases)
+  if (proofs.has("audit") && (db === "postgres" || !values.short))
+    await run(targets[db].make, "audit trail on and off (payments and settings)", async (t) => {
+      const opts = values.short
+        ? { rounds: 2, payments: 30, settings: 150 }
+        : { rounds: 4, payments: 100, settings: 500 };
+      const result = await auditCostRun(
+        t,
+        4577 + (db === "postgres" ? 1 : 0),
+        `${work}/${t.name}-audit.log`,
+        opts,
+      );
+      auditCosts.push(result);
+      return auditCostFailures(result);
+    });
+
 /** The load run's figures: `npm run load`'s in full; a taste on one database with --short. */
 const loadOptions: LoadOptions = values.short
   ? {
@@ -192,6 +213,7 @@ const tables = [
   outages.length ? outageTable(outages) : "",
   loads.length ? loadTables(loads, loadOptions) : "",
   operations.length ? operationsTable(operations) : "",
+  auditCosts.length ? auditCostTable(auditCosts) : "",
 ];
 console.log(`\n${tables.filter(Boolean).join("\n\n")}\n`);
 console.log(`The proofs took ${((Date.now() - proofBegan) / 60_000).toFixed(1)} minutes.`);
@@ -210,6 +232,10 @@ if (outages.length)
     "Database away: only 503s with Retry-After, fast, no 500, the process stayed up and recovered.",
   );
 if (loads.length) console.log("Load: every request answered, no 5xx (goals: the tables' last column).");
+if (auditCosts.length)
+  console.log(
+    "Audit: every request answered, rows written with the trail on and none with it off (cost: its table).",
+  );
 if (operations.length)
   console.log(
     "Operations: /metrics counted every request, push and charge and answers only here or with the token; one well-formed log line per request, no secret in it; every table came back from its backup the same.",

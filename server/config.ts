@@ -62,6 +62,7 @@ const Env = z.object({
   ALLOWED_HOSTS: hostList,
   METRICS_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
   AUDIT_KEY: z.string().trim().min(32, "must be at least 32 characters").optional(),
+  AUDIT_TRAIL: flag.optional(),
   LOG_REQUESTS: flag.optional(),
   ANSWER_CACHE_MS: z.coerce.number().int().min(0).max(10_000).optional(),
   MAIL_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
@@ -117,6 +118,11 @@ export function parseConfig(env: Record<string, string | undefined>) {
     metricsToken: e.METRICS_TOKEN,
     /** Makes the audit chain's hashes HMACs, so that rewriting a chain needs this key (core/auditChain.ts). */
     auditKey: e.AUDIT_KEY,
+    /**
+     * AUDIT_TRAIL=0 writes no audit rows: only for `npm run proof`'s baseline, which measures
+     * what the trail costs the payment and settings paths. The server warns at every start.
+     */
+    auditTrail: e.AUDIT_TRAIL ?? true,
     /**
      * One JSON line per request on stdout: on by default; off under Vitest (VITEST is set there)
      * and in the local demo (DEMO unset), whose simulator's pushes would scroll the start

@@ -22,6 +22,7 @@ import {
   startRepeatingJob,
 } from "./core/repeatingJob.ts";
 import { trimAuditTrail } from "./flows/auditRetention.ts";
+import { turnAuditTrailOff } from "./data/audit.ts";
 import { alertTask } from "./flows/alertWork.ts";
 import { reportScheduleTask } from "./flows/reportSchedules.ts";
 import { outboxStore } from "./data/outbox.ts";
@@ -42,6 +43,10 @@ try {
 }
 // Every running portal hashes passwords at the product's cost; a lower one is for Vitest only.
 refuseTestCost("start the portal");
+if (!config.auditTrail) {
+  turnAuditTrailOff();
+  console.warn("AUDIT_TRAIL=0: this portal records no audit trail (meant for the proof's baseline only).");
+}
 if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
 const database = await openDatabase({
   url: config.databaseUrl,

@@ -1,3 +1,4 @@
+import { checkAudit, type AuditCounts } from "./auditCheck.ts";
 import { checkPayments, snapshot, type PaymentCounts } from "./paymentCheck.ts";
 import { payAll } from "./payments.ts";
 import { preparePayTargets } from "./paymentTargets.ts";
@@ -18,6 +19,7 @@ export interface KillResult {
   restartMaxMs: number;
   payments: PaymentCounts;
   pushes: PushCounts;
+  audit: AuditCounts;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -66,6 +68,7 @@ export async function killRun(
         restartMaxMs: Math.max(0, ...server.startTimes.slice(2)),
         payments: await checkPayments(check.db, before, payLogs),
         pushes: await checkPushes(check.db, devices, start, pushLogs),
+        audit: await checkAudit(check.db, before),
       };
     } finally {
       await check.close();
@@ -90,6 +93,10 @@ export function failures(r: KillResult): string[] {
     ["2xx pushes lost", q.lost],
     ["half-stored pushes", q.halfStored],
     ["pushes refused with 4xx", q.refused],
+    ["payments without their audit row", r.audit.unrecorded],
+    ["payments with two audit rows", r.audit.doubled],
+    ["audit rows of a payment that is not there", r.audit.phantom],
+    ["audit rows that do not fit their chain", r.audit.chainFaults],
   ];
   return must.filter(([, n]) => n > 0).map(([what, n]) => `${r.database}: ${n} ${what}`);
 }

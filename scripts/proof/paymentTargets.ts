@@ -14,7 +14,7 @@ export interface PayTarget {
   amountFields: Record<string, string>;
 }
 
-/** Where the proof's quotes start: far above the demo's ids. */
+/** Where the proof's quotes start by default: far above the demo's ids. */
 const FIRST_QUOTE_ID = 700_001;
 
 /**
@@ -22,13 +22,17 @@ const FIRST_QUOTE_ID = 700_001;
  * them), each with one line item of a random price, and lists them with the demo orders
  * that have a balance to pay. Quotes without expiry and without shipping stay payable.
  */
-export async function preparePayTargets(db: Db, count: number): Promise<PayTarget[]> {
+export async function preparePayTargets(
+  db: Db,
+  count: number,
+  firstId = FIRST_QUOTE_ID,
+): Promise<PayTarget[]> {
   const [sub] = await rows<{ id: number }>(db, sql`select id from subscriptions order by id limit 1`);
   if (!sub) throw new Error("The demo seed made no subscription.");
   const targets: PayTarget[] = [];
   for (let i = 0; i < count; i++) {
     const input = z.parse(OpsQuoteRequest, {
-      id: FIRST_QUOTE_ID + i,
+      id: firstId + i,
       subscriptionId: sub.id,
       productFamily: "Proof",
       contactName: "Kill Proof",

@@ -84,5 +84,20 @@ export function killTables(results: KillResult[]): string {
       ];
     }),
   );
-  return `${payments}\n\n${pushes}`;
+  const audit = markdownTable(
+    [
+      "kill -9: the audit trail",
+      "New payments",
+      "Payment rows in the trail",
+      "Payments without their row",
+      "Recorded twice",
+      "Rows without their payment",
+      "Chain faults",
+    ],
+    results.map((r) => {
+      const a = r.audit;
+      return [r.database, a.payments, a.rows, a.unrecorded, a.doubled, a.phantom, a.chainFaults];
+    }),
+  );
+  return `${payments}\n\n${pushes}\n\n${audit}`;
 }

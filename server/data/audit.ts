@@ -37,7 +37,18 @@ export interface AuditEntry {
  * commit order and a change without its row cannot commit. Returns the seq, or null when the
  * change changed nothing.
  */
+let trailOn = true;
+
+/**
+ * Turns the trail off for this process (AUDIT_TRAIL=0): the proof's baseline without it, so
+ * that the cost of the chain can be measured on the same paths. Never meant for a portal.
+ */
+export function turnAuditTrailOff() {
+  trailOn = false;
+}
+
 export async function appendAudit(tx: Db, entry: AuditEntry, at: Date, key?: string): Promise<number | null> {
+  if (!trailOn) return null;
   const diff = changes(entry.before ?? null, entry.after ?? null);
   if (!diff && !entry.always) return null;
   const subscriptionId = entry.subscriptionId ?? 0;

@@ -1,0 +1,229 @@
+// What the audit chain costs the paths it writes on (issue 37: "within 5 %"): the same server
+// and database with the trail on and with AUDIT_TRAIL=0, in alternating rounds so that a machine
+// growing busier, or data growing, weighs on both sides alike. Two paths:
+//   payments  a guest pays a quote by card (the payment and its audit row in one transaction);
+//   settings  signed-in people change their temperature scale (a settings row and its audit row).
+// Each round sends the same number of requests from the same number of clients; the figure is
+// the median and p95 latency of each side over all its rounds, and on/off of the medians.
+import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { rows } from "../../server/db/client.ts";
+import { SESSION_COOKIE } from "../../server/http/cookies.ts";
+import { addLoadSessions, addStormUsers, loadSessionToken } from "../load/fixtures.ts";
+import { PAYING_CARD, payForm } from "./payments.ts";
+import { preparePayTargets, type PayTarget } from "./paymentTargets.ts";
+import { randomAddress, send } from "./http.ts";
+import { ServerProcess } from "./server.ts";
+import { markdownTable } from "./table.ts";
+import type { Target } from "./target.ts";
+
+/** Clients at once on each path: the payments of a busy shop, a team changing settings. */
+const CLIENTS = 4;
+/** Requests each fresh process answers before the measured ones. */
+const WARM_UP = 8;
+/** Each path's goal: the trail adds at most 5 % to the median. */
+export const AUDIT_COST_GOAL = 1.05;
+
+export interface Side {
+  requests: number;
+  failed: number;
+  medianMs: number;
+  p95Ms: number;
+}
+
+export interface PathCost {
+  path: "payments" | "settings";
+  on: Side;
+  off: Side;
+  /** Median with the trail over median without it. */
+  ratio: number;
+}
+
+export interface AuditCostResult {
+  database: Target["name"];
+  rounds: number;
+  paths: PathCost[];
+  /** Audit rows written by the rounds with the trail on, and by those with it off (must be 0). */
+  rowsOn: number;
+  rowsOff: number;
+}
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))]! : 0;
+};
+
+/** `count` requests from CLIENTS clients at once; each request's time, and how many failed. */
+async function timed(count: number, one: (i: number) => Promise<boolean>) {
+  const times: number[] = [];
+  let failed = 0;
+  let next = 0;
+  const client = async () => {
+    while (next < count) {
+      const i = next++;
+      const began = performance.now();
+      if (!(await one(i))) failed++;
+      times.push(performance.now() - began);
+    }
+  };
+  await Promise.all(Array.from({ length: CLIENTS }, client));
+  return { times, failed };
+}
+
+const auditRows = async (t: Target) => {
+  const db = await t.open();
+  try {
+    const [r] = await rows<{ n: string | number }>(db.db, sql`select count(*) as n from audit_log`);
+    return Number(r?.n ?? 0);
+  } finally {
+    await db.close();
+  }
+};
+
+/**
+ * `rounds` rounds on one database, each one with the trail on and one with it off (the order
+ * turning each round), `payments` card payments and `settings` settings changes per side.
+ */
+export async function auditCostRun(
+  target: Target,
+  port: number,
+  logFile: string,
+  opts: { rounds: number; payments: number; settings: number },
+): Promise<AuditCostResult> {
+  const servers = {
+    on: new ServerProcess(port, { ...target.env }, logFile),
+    off: new ServerProcess(port, { ...target.env, AUDIT_TRAIL: "0" }, logFile),
+  };
+  // The first start seeds the demo; the people and their sessions are added beside it.
+  await servers.on.start();
+  await servers.on.stop();
+  const setup = await target.open();
+  await addStormUsers(setup.db, CLIENTS);
+  await addLoadSessions(setup.db, CLIENTS);
+  await setup.close();
+
+  const times = {
+    payments: { on: [] as number[], off: [] as number[] },
+    settings: { on: [] as number[], off: [] as number[] },
+  };
+  const failed = { payments: { on: 0, off: 0 }, settings: { on: 0, off: 0 } };
+  let rowsOn = 0;
+  let rowsOff = 0;
+  let firstQuote = 800_001;
+  try {
+    for (let round = 0; round < opts.rounds; round++) {
+      const order: ("on" | "off")[] = round % 2 ? ["off", "on"] : ["on", "off"];
+      for (const side of order) {
+        const db = await target.open();
+        const made = opts.payments + WARM_UP;
+        const targets = (await preparePayTargets(db.db, made, firstQuote)).filter((p) =>
+          p.subject.startsWith("quote:"),
+        );
+        await db.close();
+        firstQuote += made;
+        const before = await auditRows(target);
+        const server = servers[side];
+        await server.start();
+        try {
+          // A fresh process compiles its paths on the first requests: those are not measured.
+          await timed(WARM_UP, (i) => payOnce(server.url, targets[i]!));
+          await timed(WARM_UP, (i) => changeScale(server.url, i));
+          const pay = await timed(targets.length - WARM_UP, (i) =>
+            payOnce(server.url, targets[WARM_UP + i]!),
+          );
+          const set = await timed(opts.settings, (i) => changeScale(server.url, i));
+          times.payments[side].push(...pay.times);
+          times.settings[side].push(...set.times);
+          failed.payments[side] += pay.failed;
+          failed.settings[side] += set.failed;
+        } finally {
+          await server.stop();
+        }
+        const added = (await auditRows(target)) - before;
+        if (side === "on") rowsOn += added;
+        else rowsOff += added;
+      }
+    }
+  } finally {
+    servers.on.close();
+    servers.off.close();
+  }
+  const sideOf = (xs: number[], n: number): Side => ({
+    requests: xs.length,
+    failed: n,
+    medianMs: Math.round(quantile(xs, 0.5) * 10) / 10,
+    p95Ms: Math.round(quantile(xs, 0.95) * 10) / 10,
+  });
+  const paths = (["payments", "settings"] as const).map((path): PathCost => {
+    const on = sideOf(times[path].on, failed[path].on);
+    const offSide = sideOf(times[path].off, failed[path].off);
+    return { path, on, off: offSide, ratio: offSide.medianMs ? on.medianMs / offSide.medianMs : 0 };
+  });
+  return { database: target.name, rounds: opts.rounds, paths, rowsOn, rowsOff };
+}
+
+/** One guest card payment of a quote, from an address of its own (the card-testing limits). */
+async function payOnce(base: string, target: PayTarget) {
+  const key = randomBytes(18).toString("base64url");
+  const res = await send(`${base}${target.path}`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": randomAddress() },
+    body: payForm(target, PAYING_CARD, key),
+  });
+  return res.status >= 200 && res.status < 300;
+}
+
+/** Person i % CLIENTS sets the scale the i-th request names: every request changes it. */
+async function changeScale(base: string, i: number) {
+  const person = i % CLIENTS;
+  const res = await send(`${base}/api/v1/session/settings`, {
+    method: "PATCH",
+    headers: { "content-type": "application/json", cookie: `${SESSION_COOKIE}=${loadSessionToken(person)}` },
+    body: JSON.stringify({ temperatureScale: Math.floor(i / CLIENTS) % 2 ? "C" : "F" }),
+  });
+  return res.status === 200;
+}
+
+/** What must hold whatever the machine: nothing failed, rows only with the trail on. */
+export function auditCostFailures(r: AuditCostResult): string[] {
+  const problems: string[] = [];
+  for (const p of r.paths)
+    for (const side of ["on", "off"] as const)
+      if (p[side].failed)
+        problems.push(
+          `${r.database} audit cost: ${p[side].failed} ${p.path} requests failed (trail ${side})`,
+        );
+  if (r.rowsOn === 0)
+    problems.push(`${r.database} audit cost: the rounds with the trail on wrote no audit row`);
+  if (r.rowsOff !== 0)
+    problems.push(`${r.database} audit cost: AUDIT_TRAIL=0 still wrote ${r.rowsOff} audit rows`);
+  return problems;
+}
+
+/** One row per database and path: each side's median and p95, and the ratio against the goal. */
+export function auditCostTable(results: AuditCostResult[]): string {
+  return markdownTable(
+    [
+      "Audit trail's cost",
+      "Path",
+      "Rounds",
+      "Requests on/off",
+      "Median on/off (ms)",
+      "p95 on/off (ms)",
+      "On ÷ off",
+      `Goal ≤ ${AUDIT_COST_GOAL}`,
+    ],
+    results.flatMap((r) =>
+      r.paths.map((p) => [
+        r.database,
+        p.path,
+        r.rounds,
+        `${p.on.requests}/${p.off.requests}`,
+        `${p.on.medianMs}/${p.off.medianMs}`,
+        `${p.on.p95Ms}/${p.off.p95Ms}`,
+        p.ratio.toFixed(3),
+        p.ratio <= AUDIT_COST_GOAL ? "yes" : "no",
+      ]),
+    ),
+  );
+}
