@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
-import { reports } from "../db/schema/index.ts";
+import { inTransaction, type Db } from "../db/client.ts";
+import { reports, visitorSubscribers } from "../db/schema/index.ts";
 import { randomToken } from "../core/crypto.ts";
 import { secondsOf } from "../core/time.ts";
 import type { LinkState, ReportLink } from "../../src/api/reportBuilder.ts";
@@ -41,10 +41,22 @@ export function linkOf(row: ReportRow, now: Date): ReportLink | null {
  * replaces the token in the same statement, so the old link fails at once.
  */
 export async function shareReport(db: Db, id: number, expiresAt: Date | null) {
-  await db
-    .update(reports)
-    .set({ publicHash: randomToken(32), pausedAt: null, expiresAt })
-    .where(eq(reports.id, id));
+  await inTransaction(db, async (tx) => {
+    await tx
+      .update(reports)
+      .set({ publicHash: randomToken(32), pausedAt: null, expiresAt })
+      .where(eq(reports.id, id));
+    await forgetVisitors(tx, id);
+  });
+}
+
+/**
+ * Visitors subscribed to the link, not to the report: when the link is replaced or removed,
+ * they go (with their emailed links and queued notices), or their next message would hand
+ * them the new link the owner meant to keep from them (the attack review of 2026-11-29).
+ */
+async function forgetVisitors(tx: Db, reportId: number) {
+  await tx.delete(visitorSubscribers).where(eq(visitorSubscribers.reportId, reportId));
 }
 
 /** Pauses, resumes, or changes the expiry of a shared report's link. */
@@ -60,10 +72,13 @@ export async function changeReportLink(
 
 /** Stops sharing: the token, pause and expiry go; the link fails at once. */
 export async function unshareReport(db: Db, id: number) {
-  await db
-    .update(reports)
-    .set({ publicHash: null, pausedAt: null, expiresAt: null })
-    .where(eq(reports.id, id));
+  await inTransaction(db, async (tx) => {
+    await tx
+      .update(reports)
+      .set({ publicHash: null, pausedAt: null, expiresAt: null })
+      .where(eq(reports.id, id));
+    await forgetVisitors(tx, id);
+  });
 }
 
 /** Views of reports counted in memory, written together (see viewCounter). */

@@ -1,6 +1,6 @@
 // Visitor subscriptions to a public report (issue 36): subscribers, their emailed links (only the
 // tokens' hashes are kept) and the owner's count. SQL only; the flows decide.
-import { and, count, eq, gt, lt, or } from "drizzle-orm";
+import { and, count, eq, gt, isNotNull, isNull, lt, or } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { reports, visitorLinks, visitorSubscribers } from "../db/schema/index.ts";
 import { randomToken, sha256 } from "../core/crypto.ts";
@@ -13,21 +13,11 @@ export async function lockReport(tx: Db, reportId: number) {
   await tx.select({ id: reports.id }).from(reports).where(eq(reports.id, reportId)).for("update");
 }
 
-/** Subscribers that count against the cap: confirmed, or pending with a link still working. */
-export async function heldPlaces(tx: Db, reportId: number, now: Date): Promise<number> {
-  const [row] = await tx
-    .select({ n: count() })
-    .from(visitorSubscribers)
-    .where(
-      and(
-        eq(visitorSubscribers.reportId, reportId),
-        or(eq(visitorSubscribers.state, "confirmed"), gt(visitorSubscribers.confirmBy, now)),
-      ),
-    );
-  return row?.n ?? 0;
-}
-
-/** The confirmed subscribers of a report, as its owner sees the count. */
+/**
+ * The confirmed subscribers of a report: the owner's count, and what the cap counts. Pending
+ * addresses hold no place, or a stranger could keep a report full with addresses nobody reads
+ * (the attack review of 2026-11-29); the cap is checked again when one confirms.
+ */
 export async function confirmedCount(db: Db, reportId: number): Promise<number> {
   const [row] = await db
     .select({ n: count() })
@@ -79,10 +69,20 @@ export async function linkTarget(db: Db, token: string, purpose: LinkPurpose, no
         eq(visitorLinks.tokenHash, sha256(token)),
         eq(visitorLinks.purpose, purpose),
         gt(visitorLinks.expiresAt, now),
+        // A confirm link works only while the report's link opens (unsubscribing always works).
+        purpose === "confirm" ? openLink(now) : undefined,
       ),
     );
   return row ?? null;
 }
+
+const openLink = (now: Date) =>
+  and(
+    isNotNull(reports.publicHash),
+    isNull(reports.pausedAt),
+    or(isNull(reports.expiresAt), gt(reports.expiresAt, now)),
+    eq(reports.visitorsMaySubscribe, true),
+  );
 
 /** Confirms a pending subscriber; its confirm links are used up. True when this call confirmed it. */
 export async function confirmSubscriber(tx: Db, subscriberId: number, now: Date): Promise<boolean> {

@@ -2,13 +2,13 @@
 // whose page has the button, the same answer whether or not the address was subscribed, limits
 // per address, per client and per report. Unsubscribing works from every message's link.
 import { ApiError, NOT_FOUND } from "../core/errors.ts";
-import { inTransaction } from "../db/client.ts";
+import { inTransaction, type Db } from "../db/client.ts";
 import { consume, type Limit } from "../data/rateLimits.ts";
 import { reportByPublicHash } from "../data/reports.ts";
 import {
   confirmSubscriber,
+  confirmedCount,
   deleteSubscriber,
-  heldPlaces,
   issueLink,
   linkTarget,
   lockReport,
@@ -29,7 +29,7 @@ import {
   UNSUBSCRIBED,
 } from "../../src/api/visitors.ts";
 
-/** Subscribers a report may have (confirmed, or pending with a working link). */
+/** Confirmed subscribers a report may have (pending ones hold no place). */
 export const MAX_SUBSCRIBERS = 200;
 /** How long a confirm link works. */
 export const CONFIRM_LINK_MS = 48 * 3_600_000;
@@ -66,8 +66,7 @@ export async function subscribe(deps: Deps, hash: string, email: string, client:
   const mail = await inTransaction(deps.db, async (tx) => {
     await lockReport(tx, report.id);
     // Full: every address is refused alike (an answer that differed for subscribers would tell who they are).
-    if ((await heldPlaces(tx, report.id, now)) >= MAX_SUBSCRIBERS)
-      throw new ApiError(409, [{ field: null, message: REPORT_FULL }]);
+    await refuseWhenFull(tx, report.id);
     const existing = await subscriberOf(tx, report.id, email);
     if (existing?.state === "confirmed") {
       const until = new Date(now.getTime() + UNSUBSCRIBE_LINK_MS);
@@ -83,6 +82,12 @@ export async function subscribe(deps: Deps, hash: string, email: string, client:
   return CHECK_INBOX;
 }
 
+/** Under the report's lock: a report with MAX_SUBSCRIBERS confirmed takes no one more. */
+async function refuseWhenFull(tx: Db, reportId: number) {
+  if ((await confirmedCount(tx, reportId)) >= MAX_SUBSCRIBERS)
+    throw new ApiError(409, [{ field: null, message: REPORT_FULL }]);
+}
+
 /** What a link is for (its page shows it before the button); opening it changes nothing. */
 export async function linkInfo(deps: Deps, token: string, purpose: LinkPurpose) {
   const target = await linkTarget(deps.db, token, purpose, deps.now());
@@ -95,6 +100,8 @@ export async function confirmByLink(deps: Deps, token: string): Promise<string> 
   return inTransaction(deps.db, async (tx) => {
     const target = await linkTarget(tx, token, "confirm", deps.now());
     if (!target) throw new ApiError(404, [{ field: null, message: LINK_UNUSABLE }]);
+    await lockReport(tx, target.subscriber.reportId);
+    await refuseWhenFull(tx, target.subscriber.reportId);
     await confirmSubscriber(tx, target.subscriber.id, deps.now());
     return CONFIRMED;
   });

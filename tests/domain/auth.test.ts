@@ -16,6 +16,15 @@ describe("sign-in rules", () => {
     ["no-at.example.com", false],
     ["two words@example.com", false],
     [`${"a".repeat(250)}@example.com`, false],
+    ["ada.o'brien+lab@example.co.uk", true],
+    ["x1,ada@example.com", false],
+    ["a<ada@example.com>", false],
+    ["ada@example.com>", false],
+    ['"q"@example.com', false],
+    ["g:ada@example.com;", false],
+    ["ada@example.com(c1)", false],
+    ["ada@[127.0.0.1]", false],
+    ["ada\\@example.com", false],
   ])("judges %s as an email address: %s", (text, ok) => {
     expect(isEmail(text)).toBe(ok);
   });

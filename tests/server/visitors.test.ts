@@ -141,6 +141,57 @@ describe("visitor subscriptions", () => {
     }
   });
 
+  const reportId = async () =>
+    (await rows<{ id: number }>(db(), sql`select id from reports where public_hash = ${DEMO.reportHash}`))[0]!
+      .id;
+
+  it("forgets the link's subscribers when the link is replaced or removed, so none is mailed the new one", async () => {
+    const admin = await coldRule();
+    const id = await reportId();
+    await confirmed("kept-out@example.net");
+    expect((await admin.json(`/api/v1/reports/${id}/public-link`, {})).status).toBe(200);
+    expect(await state("kept-out@example.net")).toBeUndefined();
+    expect((await subscribeAs("late@example.net")).status).toBe(404); // the old link opens nothing
+  });
+
+  it("takes no confirmation while the report's link is paused", async () => {
+    const admin = await coldRule();
+    const id = await reportId();
+    expect((await subscribeAs("waiting@example.net")).status).toBe(200);
+    const confirm = tokenIn(
+      (await outbox()).filter((m) => m.to === "waiting@example.net").at(-1)!.text,
+      "confirm",
+    );
+    expect((await admin.json(`/api/v1/reports/${id}/public-link`, { paused: true }, "PATCH")).status).toBe(
+      200,
+    );
+    const res = await visitor().json("/api/v1/visitor-subscriptions/confirm", { token: confirm });
+    expect(res.status).toBe(404);
+    expect((await res.json()).data[0].message).toBe(LINK_UNUSABLE);
+    expect(await state("waiting@example.net")).toBe("pending");
+  });
+
+  it("gives unconfirmed addresses no place: a visitor subscribes past them, and confirming past the cap is refused", async () => {
+    const id = await reportId();
+    await db().execute(
+      sql`insert into visitor_subscribers (report_id, email, state, confirm_by)
+          select ${id}, 'filler' || g || '@nowhere.invalid', 'pending', now() + interval '2 days'
+          from generate_series(1, ${MAX_SUBSCRIBERS + 50}) g`,
+    );
+    expect((await subscribeAs("real@example.org")).status).toBe(200);
+    const confirm = tokenIn(
+      (await outbox()).filter((m) => m.to === "real@example.org").at(-1)!.text,
+      "confirm",
+    );
+    await db().execute(
+      sql`insert into visitor_subscribers (report_id, email, state)
+          select ${id}, 'v' || g || '@example.org', 'confirmed' from generate_series(1, ${MAX_SUBSCRIBERS}) g`,
+    );
+    const res = await visitor().json("/api/v1/visitor-subscriptions/confirm", { token: confirm });
+    expect(res.status).toBe(409);
+    expect((await res.json()).data[0].message).toBe(REPORT_FULL);
+  });
+
   it("shows no form, refuses subscribing and queues nothing when the owner turns it off", async () => {
     await confirmed("off@example.net");
     const admin = await coldRule();
