@@ -13,10 +13,17 @@ import type { Db } from "../db/client.ts";
 import type { ReportChannel, ReportRow } from "../data/reports.ts";
 import { secondsOf } from "../core/time.ts";
 import { chartMarks, type ChartMark } from "../../src/domain/chartMarks.ts";
+import { KIND_TEXT, type RuleKind } from "../../src/domain/alerts.ts";
 import type { AlarmStoryView, ChartMarksView, PinnedCommentView } from "../../src/api/chartMarks.ts";
 
 /** "Ada Lovelace" of "Ada Lovelace (ada@example.com)": a public page names, it does not give addresses. */
 export const nameOnly = (person: string) => person.replace(/\s*\([^()]*@[^()]*\)$/, "");
+
+/** What a public page calls an alarm's rule: "above limit", "device silent". */
+const publicRuleName = (kind: string) =>
+  ({ above: "above limit", below: "below limit", outside: "outside limits" })[kind] ??
+  KIND_TEXT[kind as RuleKind] ??
+  "alarm";
 
 /** `full`: notes and names as stored (signed in); `names`: the public report's owner shows them. */
 type Shown = "full" | "names" | "none";
@@ -27,7 +34,8 @@ function alarmView(r: AlarmRow, shown: Shown): AlarmStoryView {
     id: r.id,
     channelKey: r.channel_key,
     device: r.device,
-    rule: r.rule,
+    // A rule's name is the members' own text ("Dock door — ask Tom"): a public page says its kind.
+    rule: shown === "none" ? publicRuleName(r.kind) : r.rule,
     kind: r.kind,
     triggeredAt: r.triggered_at,
     acknowledgedAt: r.acknowledged_at,

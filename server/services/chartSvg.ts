@@ -1,3 +1,4 @@
+import { escapeXml } from "../../src/domain/plainText.ts";
 import { LineChart } from "echarts/charts";
 import { GridComponent, MarkAreaComponent, MarkLineComponent } from "echarts/components";
 import * as echarts from "echarts/core";
@@ -129,8 +130,7 @@ export function svgGaps(chart: SvgChart): ChartGap[] {
   );
 }
 
-const xml = (s: string) =>
-  s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+const xml = escapeXml;
 
 /** Average width of a character of the marks' 11 px label, for deciding whether it fits. */
 const CHAR_PX = 6.2;

@@ -1,11 +1,11 @@
+import { escapeXml } from "../../src/domain/plainText.ts";
 import { MARK_COLORS, markTitle, type ChartMark } from "../../src/domain/chartMarks.ts";
 
 // The alarm story and pinned comments on the server's picture (issue 36): a thin line the
 // height of the plot at each mark's time, a small flag at its top with its short label where
 // it fits before the next, and the whole story in a <title> (a hover, and what a screen reader says).
 
-const xml = (s: string) =>
-  s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+const xml = escapeXml;
 
 /** Average width of a character of the flags' 10 px label. */
 const CHAR_PX = 5.6;

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { minutesOf, SEVERITIES } from "../domain/alerts.ts";
+import { isPlainText } from "../domain/plainText.ts";
 import { endpoint } from "./endpoint.ts";
 import { channelKeyField, emailField, idField, MAX_ID, orDefault, timezoneField } from "./fields.ts";
 
@@ -27,6 +28,7 @@ export const MAX_GRACE_SECONDS = 86_400;
 export const MAX_NOTE = 1000;
 export const NOTE_REQUIRED = "Write a note saying what was done.";
 export const NOTE_TOO_LONG = `A note is at most ${MAX_NOTE} characters.`;
+export const NOTE_CONTROL = "A note is plain text: line breaks, but no other control characters.";
 export const ALREADY_CLEARED = "This alarm has cleared; there is nothing to acknowledge.";
 export const ALREADY_ACKNOWLEDGED = "This alarm was already acknowledged.";
 export const NOT_YET_TRIGGERED = "This alarm has not triggered yet.";
@@ -309,7 +311,12 @@ export const getAlarm = endpoint({
 
 const noteField = z
   .string({ error: NOTE_REQUIRED })
-  .check(z.trim(), z.minLength(1, NOTE_REQUIRED), z.maxLength(MAX_NOTE, NOTE_TOO_LONG));
+  .check(
+    z.trim(),
+    z.minLength(1, NOTE_REQUIRED),
+    z.maxLength(MAX_NOTE, NOTE_TOO_LONG),
+    z.refine(isPlainText, NOTE_CONTROL),
+  );
 
 export const acknowledgeAlarm = endpoint({
   method: "post",

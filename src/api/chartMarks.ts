@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { isOneLine } from "../domain/plainText.ts";
 import { endpoint } from "./endpoint.ts";
 import { channelKeyField, idField, MAX_ID } from "./fields.ts";
 
@@ -15,6 +16,7 @@ import { channelKeyField, idField, MAX_ID } from "./fields.ts";
 export const MAX_COMMENT = 280;
 export const COMMENT_REQUIRED = "Write a comment.";
 export const COMMENT_TOO_LONG = `Comments are at most ${MAX_COMMENT} characters.`;
+export const COMMENT_LINE = "A comment is one line of text, without control characters.";
 export const COMMENT_TIME = "Choose a time on the chart.";
 
 const epoch = z.int();
@@ -96,7 +98,12 @@ export const addChartComment = endpoint({
       .check(z.minimum(946_684_800, COMMENT_TIME), z.maximum(4_102_444_800, COMMENT_TIME)),
     text: z
       .string({ error: COMMENT_REQUIRED })
-      .check(z.trim(), z.minLength(1, COMMENT_REQUIRED), z.maxLength(MAX_COMMENT, COMMENT_TOO_LONG)),
+      .check(
+        z.trim(),
+        z.minLength(1, COMMENT_REQUIRED),
+        z.maxLength(MAX_COMMENT, COMMENT_TOO_LONG),
+        z.refine(isOneLine, COMMENT_LINE),
+      ),
   }),
   response: PinnedCommentSchema,
   summary:

@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import { parseGroupKey } from "../domain/channelKey.ts";
 import { MAX_ADJUSTMENT } from "../domain/device.ts";
 import { LABEL_MAX } from "../domain/labels.ts";
+import { isOneLine } from "../domain/plainText.ts";
 import { endpoint } from "./endpoint.ts";
 import { PUBLIC_API } from "./paths.ts";
 import { channelKeyField, ID_RANGE, MAX_ID, orDefault } from "./fields.ts";
@@ -128,6 +129,7 @@ export const getPublicDeviceDetails = endpoint({
 });
 
 export const DEVICE_NAME_RULE = "Device name must be between 1 and 100 characters long.";
+export const DEVICE_NAME_LINE = "A device name is one line of text, without control characters.";
 export const updateDevice = endpoint({
   method: "patch",
   path: "/api/v1/device-data/update-device/:deviceId",
@@ -136,7 +138,12 @@ export const updateDevice = endpoint({
   request: z.strictObject({
     name: z
       .string({ error: DEVICE_NAME_RULE })
-      .check(z.trim(), z.minLength(1, DEVICE_NAME_RULE), z.maxLength(100, DEVICE_NAME_RULE)),
+      .check(
+        z.trim(),
+        z.minLength(1, DEVICE_NAME_RULE),
+        z.maxLength(100, DEVICE_NAME_RULE),
+        z.refine(isOneLine, DEVICE_NAME_LINE),
+      ),
   }),
   response: z.object({ id: z.int(), name: z.string() }),
   summary: "Renames a device (trimmed, 1 to 100 characters).",

@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { isOneLine } from "../domain/plainText.ts";
 import { endpoint } from "./endpoint.ts";
 import { idField, orDefault } from "./fields.ts";
 import {
@@ -28,6 +29,7 @@ const MAX_EPOCH = 4_102_444_800;
 
 export const NAME_REQUIRED = "Enter a report name.";
 export const NAME_TOO_LONG = `Report names are at most ${MAX_NAME} characters.`;
+export const NAME_LINE = "Names are one line of text, without control characters.";
 export const CHANNELS_REQUIRED = "Choose at least one channel.";
 export const WINDOW_RULE = "Choose a rolling window or a start before the end.";
 export const COLOR_RULE = "Colours are #rrggbb.";
@@ -42,7 +44,12 @@ const epochField = z
 export const colorField = z.string({ error: COLOR_RULE }).check(z.regex(/^#[0-9a-fA-F]{6}$/, COLOR_RULE));
 const reportName = z
   .string({ error: NAME_REQUIRED })
-  .check(z.trim(), z.minLength(1, NAME_REQUIRED), z.maxLength(MAX_NAME, NAME_TOO_LONG));
+  .check(
+    z.trim(),
+    z.minLength(1, NAME_REQUIRED),
+    z.maxLength(MAX_NAME, NAME_TOO_LONG),
+    z.refine(isOneLine, NAME_LINE),
+  );
 const finite = z.number().check(
   z.refine(Number.isFinite, "Must be a number."),
   z.refine((v) => Math.abs(v) < 1e9, "Too large."),
@@ -57,7 +64,14 @@ export const ReportChannelInput = z.strictObject({
 
 export const ThresholdInput = z
   .strictObject({
-    name: z.string().check(z.trim(), z.minLength(1, "Name the range."), z.maxLength(MAX_NAME, NAME_TOO_LONG)),
+    name: z
+      .string()
+      .check(
+        z.trim(),
+        z.minLength(1, "Name the range."),
+        z.maxLength(MAX_NAME, NAME_TOO_LONG),
+        z.refine(isOneLine, NAME_LINE),
+      ),
     /** One of the report's channels, or null for all of them. */
     channelId: z.nullable(idField),
     minValue: z.nullable(finite),

@@ -1,5 +1,6 @@
 // The status badge of a public report or device link (issue 36): a small SVG for a wiki or a
 // status page, saying the name and one of three states. Pure: the server passes what it read.
+import { escapeXml } from "./plainText.ts";
 import { silentSince } from "./alerts.ts";
 
 export type LinkState = "ok" | "alarm" | "silent";
@@ -31,9 +32,6 @@ export function linkState(
 }
 
 /** Text safe inside SVG markup. */
-function escapeXml(s: string): string {
-  return s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
 
 /** The name cut to BADGE_NAME_MAX characters (whole code points), with an ellipsis when cut. */
 export function shortName(name: string): string {

@@ -40,6 +40,15 @@ describe("link badges", () => {
     expect(await stateOf(DEVICE_BADGE)).toBe("OK");
   });
 
+  it("stays well-formed XML for a name stored with a control character before names refused them", async () => {
+    await db().execute(
+      sql`update reports set name = ${"Ware\u0001house <&> \"x\""} where public_hash = ${DEMO.reportHash}`,
+    );
+    const { text } = await badge(REPORT_BADGE);
+    expect(text).not.toContain("\u0001");
+    expect(text).toContain("Warehouse &lt;&amp;&gt; &quot;x&quot;");
+  });
+
   it("says alarm while an alarm is open on the report's channel or the device, and OK once it clears", async () => {
     await allFresh();
     const admin = browser(ctx.app);
