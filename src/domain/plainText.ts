@@ -8,8 +8,8 @@
 const NOT_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 // oxlint-disable-next-line no-control-regex
 const NOT_PLAIN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
-// oxlint-disable-next-line no-control-regex
 const NOT_XML =
+  // oxlint-disable-next-line no-control-regex
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** True for one line of text: no control characters, no line or paragraph separators. */

@@ -42,7 +42,7 @@ describe("link badges", () => {
 
   it("stays well-formed XML for a name stored with a control character before names refused them", async () => {
     await db().execute(
-      sql`update reports set name = ${"Ware\u0001house <&> \"x\""} where public_hash = ${DEMO.reportHash}`,
+      sql`update reports set name = ${'Ware\u0001house <&> "x"'} where public_hash = ${DEMO.reportHash}`,
     );
     const { text } = await badge(REPORT_BADGE);
     expect(text).not.toContain("\u0001");
