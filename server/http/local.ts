@@ -12,10 +12,10 @@ export const MAILBOX_LOCAL_ONLY =
 /**
  * Headers a proxy adds: a request relayed by one is not from this computer, whatever the socket
  * says. Named by pattern, since proxies and CDNs each have their own (X-Cluster-Client-IP,
- * Fly-Client-IP, X-Originating-IP, Forwarded-For...).
+ * Fly-Client-IP, X-Originating-IP, Forwarded-For, Client-IP, X-ProxyUser-Ip...): any name
+ * with "forwarded" in it, Via, and any name ending in "ip" after a dash or as a whole.
  */
-const RELAYED =
-  /^(?:forwarded(?:-for)?|via|x-forwarded(?:-.+)?|x-original-forwarded-for|x-real-ip|x-originating-ip|.+-client-ip|.+-connecting-ip|x-client-ip)$/;
+const RELAYED = /forwarded|^via$|(?:^|-)[a-z]*ip$/;
 
 /** The socket's peer; undefined where there is no socket (app.request in tests passes none). */
 function socketAddress(c: Context): string | undefined {

@@ -90,6 +90,9 @@ describe("GET /metrics", () => {
       "cf-connecting-ip",
       "x-real-ip",
       "via",
+      "client-ip",
+      "x-proxyuser-ip",
+      "true-client-ip",
     ]) {
       const res = await ctx.app.request(
         "http://localhost/metrics",
