@@ -9,6 +9,12 @@ import { dataAgeLimitSeconds } from "../../src/domain/plan.ts";
 /** The law-minded floor: EU GMP keeps batch records 5 years, 21 CFR 211.180 1 year past expiry. */
 export const AUDIT_MIN_YEARS = 7;
 const YEAR_S = 365 * 86_400;
+/**
+ * Chain 0 holds sign-in attempts for addresses nobody has: what strangers typed, not a
+ * customer's record. Kept 90 days, as a security log is, not seven years (the attack review
+ * of 2026-11-29 asked whose data that is).
+ */
+export const UNOWNED_DAYS = 90;
 
 /** Removes what every chain may let go of; returns how many rows left. */
 export async function trimAuditTrail(db: Db, now: Date, minYears = AUDIT_MIN_YEARS): Promise<number> {
@@ -18,7 +24,10 @@ export async function trimAuditTrail(db: Db, now: Date, minYears = AUDIT_MIN_YEA
   );
   let removed = 0;
   for (const chain of chains) {
-    const keep = Math.max(minYears * YEAR_S, dataAgeLimitSeconds(chain.limits ?? {}) ?? 0);
+    const keep =
+      chain.subscription_id === 0
+        ? UNOWNED_DAYS * 86_400
+        : Math.max(minYears * YEAR_S, dataAgeLimitSeconds(chain.limits ?? {}) ?? 0);
     const cutoff = new Date(now.getTime() - keep * 1000);
     removed += await inTransaction(db, (tx) => trimChain(tx, chain.subscription_id, cutoff));
   }

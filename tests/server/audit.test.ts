@@ -102,6 +102,18 @@ describe("the audit trail in the database", () => {
     expect((await verifyAudit(db(), { subscriptionId: 301 })).faults.map((f) => f.seq)).toEqual([4]);
   });
 
+  it("keeps the attempts of addresses nobody has (chain 0) for 90 days only", async () => {
+    const day = 86_400_000;
+    for (const daysAgo of [400, 91, 89])
+      await inTransaction(db(), (tx) =>
+        appendAudit(tx, rename(0, daysAgo), new Date(TEST_NOW.getTime() - daysAgo * day)),
+      );
+    await trimAuditTrail(db(), TEST_NOW);
+    const left = await rows<{ seq: string }>(db(), sql`select seq from audit_log where subscription_id = 0`);
+    expect(left.map((r) => Number(r.seq))).toEqual([3]);
+    expect((await verifyAudit(db(), { subscriptionId: 0 })).faults).toEqual([]);
+  });
+
   it.runIf(process.env["TEST_DATABASE_URL"])(
     "lets two subscriptions append at once while one subscription's rows wait their turn",
     async () => {
