@@ -8,6 +8,10 @@ import { PORTAL } from "./tests/e2e/portals.ts";
 // globalSetup starts the two portals every spec shares (tests/e2e/portals.ts), side by side.
 export { CONFIGURED, CONFIGURED_ACCOUNT, PORTAL } from "./tests/e2e/portals.ts";
 
+// Every visitor of the browser tests is 127.0.0.1: the per-client limit of whole-window report
+// reads (server/core/walkGate.ts) would count them all as one. The portals inherit this.
+process.env["REPORT_WALKS_PER_CLIENT"] ??= "0";
+
 const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--disable-gpu",

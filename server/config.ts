@@ -65,6 +65,7 @@ const Env = z.object({
   AUDIT_TRAIL: flag.optional(),
   LOG_REQUESTS: flag.optional(),
   ANSWER_CACHE_MS: z.coerce.number().int().min(0).max(10_000).optional(),
+  REPORT_WALKS_PER_CLIENT: z.coerce.number().int().min(0).max(10_000).optional(),
   MAIL_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   ALERT_TICK_MS: z.coerce.number().int().min(200).max(60_000).default(2000),
   REPORT_SCHEDULE_TICK_MS: z.coerce.number().int().min(200).max(300_000).default(60_000),
@@ -135,6 +136,12 @@ export function parseConfig(env: Record<string, string | undefined>) {
      * requests without going through the API (the cache's own test turns it on).
      */
     answerCacheMs: e.ANSWER_CACHE_MS ?? (process.env["VITEST"] ? 0 : 1000),
+    /**
+     * Whole-window reads of public reports (compliance figures, PDF) one client may start in a
+     * row before waiting (one more each 10 s); 0 lifts the per-client limit (the process-wide
+     * one stays). Off under Vitest and in the browser tests, whose one address is every visitor.
+     */
+    reportWalksPerClient: e.REPORT_WALKS_PER_CLIENT ?? (process.env["VITEST"] ? 0 : 10),
     /** Days the outbox keeps a message (sent or not); one-time links leave it sooner (data/outbox.ts). */
     mailRetentionDays: e.MAIL_RETENTION_DAYS,
     /** How often each instance looks for due alert work (delays, silence, repeats, deliveries). */

@@ -7,6 +7,7 @@ import { trackingReader } from "./data/shipments.ts";
 import { viewCounter, type ReportViewCounter } from "./data/reportLinks.ts";
 import { answerCache, type AnswerCache } from "./core/answerCache.ts";
 import { pushGate, type KeyLimits, type PushGate } from "./core/keyLimiter.ts";
+import { walkGate, walkLimits, type WalkGate } from "./core/walkGate.ts";
 import { createCarriers, type Carriers } from "./services/carriers.ts";
 import { createMailer, type Mailer } from "./services/mail.ts";
 import { createSandboxGateway, type PaymentGateway } from "./services/payments.ts";
@@ -39,6 +40,8 @@ export interface AppDeps {
   pushLimiter?: PushGate;
   /** The alert scheduler of this instance (index.ts); kicked when a push moves an alarm. */
   alertWork?: AlertWork;
+  /** Whole-window reads of public reports on this instance; the product's limits by default. */
+  walks?: WalkGate;
 }
 
 /** Asks the alert scheduler to run soon (core/alertClock.ts); a no-op where none runs. */
@@ -68,6 +71,8 @@ export interface Deps {
   /** Pushes per device key on this instance (routes/devicePush.ts). */
   pushLimiter: PushGate;
   alertWork: AlertWork;
+  /** Whole-window reads (compliance figures, PDF) at a time, per process and per client. */
+  walks: WalkGate;
 }
 
 /**
@@ -110,5 +115,6 @@ export function resolveDeps(input: AppDeps): Deps {
     pushLimiter:
       input.pushLimiter ?? pushGate({ limits: PUSH_LIMITS, unverifiedPerClient: 8, maxKnown: 100_000 }),
     alertWork: input.alertWork ?? { kick: () => {} },
+    walks: input.walks ?? walkGate(walkLimits(input.config.reportWalksPerClient)),
   };
 }

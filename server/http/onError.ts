@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { ApiError, UNEXPECTED } from "../core/errors.ts";
+import { RetryLater } from "../core/walkGate.ts";
 import { databaseAwayResponse, errorResponse, isDatabaseAway } from "./errors.ts";
 import { routeOf } from "./requestLog.ts";
 
@@ -19,6 +20,7 @@ function isClientAbort(err: Error): boolean {
  * carry order tokens and report hashes).
  */
 export function answerError(err: Error, c: Context) {
+  if (err instanceof RetryLater) c.header("Retry-After", String(err.retryAfterSeconds));
   if (err instanceof ApiError) return errorResponse(c, err.status, err.errors);
   const line = { requestId: c.get("requestId"), route: routeOf(c) };
   // Checked first: Node reports a body cut off by its client as ECONNRESET, a code that also

@@ -5,6 +5,7 @@ import { guard } from "../http/access.ts";
 import { cachedAnswer } from "../http/answers.ts";
 import { inputOf } from "../http/input.ts";
 import { reply } from "../http/reply.ts";
+import { clientIp } from "../http/clientIp.ts";
 import { reportCsvPlan, windowDigest } from "../flows/reportCompliance.ts";
 import { openReport, reportParts } from "../flows/reportView.ts";
 import { getReportCompliance } from "../../src/api/reportCompliance.ts";
@@ -26,7 +27,9 @@ export function reportComplianceRoutes(deps: Deps) {
     const read = async () => {
       const plan = reportCsvPlan(parts.channels, window, "C", "UTC");
       const energy = report.mktActivationEnergy;
-      const { figures } = await windowDigest(db, plan, parts.channels, parts.thresholds, energy);
+      const { figures } = await deps.walks.run(clientIp(c, deps.config.trustProxy), () =>
+        windowDigest(db, plan, parts.channels, parts.thresholds, energy),
+      );
       return {
         ...window,
         activationEnergy: energy,

@@ -4,6 +4,7 @@ import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { privateResponse } from "../http/headers.ts";
 import { inputOf } from "../http/input.ts";
+import { clientIp } from "../http/clientIp.ts";
 import { renderChartSvg, svgCache } from "../services/chartSvg.ts";
 import { resolveTemperatureScale } from "../../src/domain/temperature.ts";
 import { zoneClock } from "../../src/domain/zoneTime.ts";
@@ -165,7 +166,9 @@ export function reportExportRoutes(deps: Deps) {
       // The same plan as the CSV link's, so the printed hash is the downloaded file's.
       const csvPlan = reportCsvPlan(parts.channels, range, scale, clock.zone);
       const mkt = { activationEnergy: report.mktActivationEnergy, scale, zone: clock.zone };
-      const digest = await windowDigest(db, csvPlan, channels, parts.thresholds, mkt.activationEnergy);
+      const digest = await deps.walks.run(clientIp(c, deps.config.trustProxy), () =>
+        windowDigest(db, csvPlan, channels, parts.thresholds, mkt.activationEnergy),
+      );
       const svgWidth = 1040;
       const svgHeight = 320;
       const svg = renderChartSvg({
