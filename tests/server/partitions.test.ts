@@ -72,20 +72,18 @@ describe("samples partitioned by month", () => {
     ]);
   });
 
-  it("creates the months a push may write to and three ahead, once, when instances run it together", async () => {
+  it("creates the months a push may write to and three ahead, of readings and rollups, once, when instances run it together", async () => {
     const now = new Date("2031-06-03T08:00:00Z");
     const runs = await Promise.all([1, 2, 3].map(() => ensureSamplePartitions(db(), now)));
-    const months = [
-      "samples_2031_05",
-      "samples_2031_06",
-      "samples_2031_07",
-      "samples_2031_08",
-      "samples_2031_09",
-    ];
-    expect(runs.flat().sort()).toEqual(months);
+    const months = ["2031_05", "2031_06", "2031_07", "2031_08", "2031_09"];
+    const rollupMonths = months.map((m) => `sample_rollups_${m}`);
+    const sampleMonths = months.map((m) => `samples_${m}`);
+    expect(runs.flat().sort()).toEqual([...rollupMonths, ...sampleMonths]);
     expect(await ensureSamplePartitions(db(), now)).toEqual([]);
     const all = await samplePartitions(db());
-    expect(all.filter((p) => p.startsWith("samples_2031"))).toEqual(months);
+    expect(all.filter((p) => p.startsWith("samples_2031"))).toEqual(sampleMonths);
+    const rollups = await samplePartitions(db(), "sample_rollups");
+    expect(rollups.filter((p) => p.startsWith("sample_rollups_2031"))).toEqual(rollupMonths);
   });
 
   it("keeps a reading far in the past in the default partition and reads it back", async () => {
@@ -105,7 +103,7 @@ describe("samples partitioned by month", () => {
       new Date("2035-02-01Z"),
       new Date("2035-02-01Z"),
     );
-    expect(created).toEqual(["samples_2035_02"]);
+    expect(created).toEqual(["samples_2035_02", "sample_rollups_2035_02"]);
     // The moved-into partition has the primary key (an upsert updates) and the foreign key.
     await store(channel, "2035-02-10T00:00:00Z", 9);
     expect((await placed(channel)).filter((r) => r.time.startsWith("2035"))).toEqual([
