@@ -233,7 +233,9 @@ describe("public report", () => {
       expect([chart.start, chart.end]).toEqual([NOW - 86_400, NOW]);
       expect(chart.series.every((s) => s.points.every(([t]) => t >= NOW - 86_400))).toBe(true);
       // Older than the plan shows: the empty window at the plan's edge, not an error.
-      const asked = await chartOf(data(DEMO.reportHash, `?start=${NOW - 2 * 86_400}&end=${NOW - 86_400 - HOUR}`));
+      const asked = await chartOf(
+        data(DEMO.reportHash, `?start=${NOW - 2 * 86_400}&end=${NOW - 86_400 - HOUR}`),
+      );
       expect([asked.start, asked.end]).toEqual([NOW - 86_400, NOW - 86_400]);
       expect(asked.series.every((s) => s.points.every(([t]) => t >= NOW - 86_400))).toBe(true);
     } finally {

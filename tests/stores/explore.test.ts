@@ -7,6 +7,7 @@ import { $devicePrefs } from "../../src/stores/device.ts";
 import {
   $explore,
   $exploreChart,
+  $heldFrom,
   $rangeErrors,
   chartData,
   EXPLORE_LOAD_FAILED,
@@ -168,6 +169,16 @@ describe("loading a channel's history", () => {
     api.on(getChannelHistory, { status: 400, errors: [{ field: "start", message: RANGE_ORDER }] });
     await loadHistory(KEY, { preset: "custom", from: "2026-01-01T00:00", to: "2026-01-02T00:00" }, NOW);
     expect($rangeErrors.get()).toEqual([{ field: "from", message: RANGE_ORDER }]);
+  });
+
+  test("says where the shown readings begin when the plan held back older ones asked for", async () => {
+    const edge = NOW - 3 * 86_400;
+    api.on(getChannelHistory, history({ start: edge, end: NOW }));
+    await loadHistory(KEY, { preset: "30d", from: "", to: "" }, NOW);
+    expect($heldFrom.get()).toBe(edge);
+    api.on(getChannelHistory, history({ start: NOW - 86_400, end: NOW }));
+    await loadHistory(KEY, { preset: "24h", from: "", to: "" }, NOW);
+    expect($heldFrom.get()).toBeNull();
   });
 
   test("sends nothing for a custom range it refuses and keeps the chart shown", async () => {
