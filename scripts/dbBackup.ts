@@ -49,11 +49,12 @@ export async function restore(target: Target, file: string, force = false): Prom
 
 /**
  * pg_restore's --clean cannot drop a partition's primary key (samples_YYYY_MM_pkey is inherited
- * from samples'), so the partitioned table is dropped with its partitions first, in the same
- * transaction as the restore: pg_restore writes the script, psql runs it as one transaction.
+ * from samples'), so the partitioned tables (samples, sample_rollups) are dropped with their
+ * partitions first, in the same transaction as the restore: pg_restore writes the script, psql
+ * runs it as one transaction.
  */
 async function pgRestore(url: string, file: string) {
-  const script = `(echo 'drop table if exists public.samples cascade;'
+  const script = `(echo 'drop table if exists public.samples cascade; drop table if exists public.sample_rollups cascade;'
     pg_restore --clean --if-exists --no-owner --file=- "$1") |
     psql -X -q -v ON_ERROR_STOP=1 --single-transaction --file=- --dbname="$2"`;
   await run("bash", ["-o", "pipefail", "-c", script, "bash", file, url]);

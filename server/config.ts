@@ -69,6 +69,7 @@ const Env = z.object({
   MAIL_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   ALERT_TICK_MS: z.coerce.number().int().min(200).max(60_000).default(2000),
   REPORT_SCHEDULE_TICK_MS: z.coerce.number().int().min(200).max(300_000).default(60_000),
+  DATA_RETENTION_INTERVAL_MS: z.coerce.number().int().min(0).max(604_800_000).default(86_400_000),
   WEBHOOK_PRIVATE: z.enum(["deny", "loopback", "allow"]).optional(),
 });
 type Env = z.infer<typeof Env>;
@@ -148,6 +149,11 @@ export function parseConfig(env: Record<string, string | undefined>) {
     alertTickMs: e.ALERT_TICK_MS,
     /** How often each instance looks for due scheduled reports (a send is at most this late). */
     reportScheduleTickMs: e.REPORT_SCHEDULE_TICK_MS,
+    /**
+     * How often each instance drops the months of readings and rollups no plan may see any more
+     * (flows/dataRetention.ts): daily by default; 0 turns the job off (during a restore, say).
+     */
+    dataRetentionIntervalMs: e.DATA_RETENTION_INTERVAL_MS,
     /**
      * Which webhook addresses a rule may call besides public ones: none by default, loopback in
      * the demo (a receiver on this computer), private networks only when set to allow.

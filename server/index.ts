@@ -17,12 +17,14 @@ import { viewCounter } from "./data/reportLinks.ts";
 import {
   startAlertWork,
   startAuditRetention,
+  startDataRetention,
   startMailHousekeeping,
   startPartitionJob,
   startRepeatingJob,
 } from "./core/repeatingJob.ts";
 import { trimAuditTrail } from "./flows/auditRetention.ts";
 import { turnAuditTrailOff } from "./data/audit.ts";
+import { dropAgedMonths } from "./flows/dataRetention.ts";
 import { alertTask } from "./flows/alertWork.ts";
 import { reportScheduleTask } from "./flows/reportSchedules.ts";
 import { outboxStore } from "./data/outbox.ts";
@@ -57,6 +59,17 @@ const database = await openDatabase({
 const stopPartitions = startPartitionJob((now) => ensureSamplePartitions(database.db, now));
 // Mailed one-time links are cut out once expired, and mail is deleted after MAIL_RETENTION_DAYS.
 const stopAuditRetention = startAuditRetention((now) => trimAuditTrail(database.db, now));
+// Months of readings and rollups that no plan shows any more are dropped whole (daily, or off).
+const stopDataRetention = config.dataRetentionIntervalMs
+  ? startDataRetention(
+      async (now) => {
+        const run = await dropAgedMonths(database.db, now);
+        if (run.dropped.length)
+          console.log(JSON.stringify({ level: "info", what: "data retention", ...run }));
+      },
+      { intervalMs: config.dataRetentionIntervalMs },
+    )
+  : () => {};
 const stopMailHousekeeping = startMailHousekeeping((now) =>
   purgeMail(database.db, now, config.mailRetentionDays),
 );
@@ -179,6 +192,7 @@ async function shutdown(signal: string) {
   stopPartitions();
   stopMailHousekeeping();
   stopAuditRetention();
+  stopDataRetention();
   alertWork.stop();
   stopReportSchedules();
   const force = setTimeout(() => process.exit(1), 10_000);

@@ -7,6 +7,7 @@ import {
   $explore,
   $exploreChart,
   $exploreRange,
+  $heldFrom,
   $rangeErrors,
   loadHistory,
   zonedInput,
@@ -89,11 +90,23 @@ function ChartPart({ channelKey }: { channelKey: string }) {
   const data = useStore($exploreChart);
   const { zone } = useStore($devicePrefs);
   const marks = useStore($exploreChartMarks);
+  const heldFrom = useStore($heldFrom);
   if (!data) return null;
+  const held = heldFrom !== null && (
+    <p className="muted">
+      Your plan shows readings from {formatPushTime(epochSeconds(heldFrom), zone)}; older ones are not shown.
+    </p>
+  );
   if (!data.points.length)
-    return <p className="empty-state">No readings in this range. Choose a longer or earlier range.</p>;
+    return (
+      <>
+        {held}
+        <p className="empty-state">No readings in this range. Choose a longer or earlier range.</p>
+      </>
+    );
   return (
     <figure className="history-chart">
+      {held}
       <HistoryChart data={data} zone={zone} marks={marks} onPick={pickCommentTime} />
       <figcaption>
         <Summary data={data} zone={zone} />

@@ -113,7 +113,7 @@ export async function samplesSize(db: Db) {
     sql`select (select count(*) from samples)::int as rows,
       (select sum(pg_total_relation_size(relid)) from pg_partition_tree('samples'))::float8 as total, (select sum(pg_relation_size(relid)) from pg_partition_tree('samples'))::float8 as heap,
       (select count(*) from sample_rollups)::int as "rollupRows",
-      pg_total_relation_size('sample_rollups')::float8 as "rollupTotal",
-      pg_relation_size('sample_rollups')::float8 as "rollupHeap"`,
+      (select sum(pg_total_relation_size(relid)) from pg_partition_tree('sample_rollups'))::float8 as "rollupTotal",
+      (select sum(pg_relation_size(relid)) from pg_partition_tree('sample_rollups'))::float8 as "rollupHeap"`,
   );
 }

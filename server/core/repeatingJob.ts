@@ -46,6 +46,15 @@ export const startAuditRetention = (
   opts: { intervalMs?: number; now?: () => Date } = {},
 ) => startRepeatingJob("audit retention", trim, { intervalMs: DAY_MS, ...opts });
 
+/**
+ * Data retention (server/flows/dataRetention.ts) at start and every `intervalMs` (daily by
+ * default, DATA_RETENTION_INTERVAL_MS): months of readings no plan may see any more are dropped.
+ */
+export const startDataRetention = (
+  drop: (now: Date) => Promise<unknown>,
+  opts: { intervalMs?: number; now?: () => Date } = {},
+) => startRepeatingJob("data retention", drop, { intervalMs: DAY_MS, ...opts });
+
 /** Outbox housekeeping (server/data/outbox.ts purgeMail) at start and hourly. */
 export const startMailHousekeeping = (
   purge: (now: Date) => Promise<unknown>,

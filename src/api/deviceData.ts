@@ -52,7 +52,7 @@ export const downloadDeviceData = endpoint({
   request: z.object({ startTime: isoTime("Start time"), endTime: isoTime("End time") }),
   response: z.string(),
   summary:
-    "The device's readings as text/csv (streamed): 'Time (UTC)' then a column per channel ('Cold Room - Temperature (°C)'), one row per time; the last 24 hours by default. Needs the plan's CSV export feature; the start is held to the plan's data-age limit.",
+    "The device's readings as text/csv (streamed): 'Time (UTC)' then a column per channel ('Cold Room - Temperature (°C)'), one row per time; the last 24 hours by default. Needs the plan's CSV export feature; the start is held to the plan's data-age limit (the file name says the dates served).",
 });
 
 const epochQuery = (field: string) =>
@@ -79,5 +79,5 @@ export const getChannelHistory = endpoint({
     points: z.array(z.tuple([epoch, z.number()])),
   }),
   summary:
-    "A channel's history for the explore page (last 24 hours by default), at most 3000 points: raw, or each bucket's min and max.",
+    "A channel's history for the explore page (last 24 hours by default), at most 3000 points: raw, or each bucket's min and max. The start is held to the plan's data-age limit, and start/end say the window served.",
 });

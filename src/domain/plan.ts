@@ -1,4 +1,5 @@
 import type { EpochSeconds } from "./brand.ts";
+import { clampWindow, oldestVisible } from "./retention.ts";
 
 /*
  * What a subscription's plan (its tier's feature flags and limits, spec section 3) allows on
@@ -49,7 +50,8 @@ const UNIT_SECONDS: Record<string, number> = {
 
 /**
  * How far back the plan keeps data, in seconds (dataAgeLimitUnit DAY, WEEK, MONTH of 30 days or
- * YEAR of 365 days, times dataAgeLimitValue); null when the plan sets no limit.
+ * YEAR of 365 days, times dataAgeLimitValue); null when the plan sets no limit. The audit
+ * trail's retention counts with it; reads of readings use oldestAllowed's calendar instead.
  */
 export function dataAgeLimitSeconds(limits: Readonly<Record<string, unknown>>): number | null {
   const unit = String(limits["dataAgeLimitUnit"] ?? "").toUpperCase();
@@ -58,13 +60,15 @@ export function dataAgeLimitSeconds(limits: Readonly<Record<string, unknown>>): 
   return seconds && Number.isFinite(value) && value > 0 ? seconds * value : null;
 }
 
-/** The oldest time the plan serves data from, or null without a limit. */
+/**
+ * The oldest time the plan serves data from (calendar months and years in UTC,
+ * src/domain/retention.ts), or null without a limit.
+ */
 export function oldestAllowed(
   limits: Readonly<Record<string, unknown>>,
   now: EpochSeconds,
 ): EpochSeconds | null {
-  const limit = dataAgeLimitSeconds(limits);
-  return limit === null ? null : ((now - limit) as EpochSeconds);
+  return oldestVisible(limits, now) as EpochSeconds | null;
 }
 
 /** The plan's data age in words: "2 years", "1 month", "30 days"; "No limit" without one. */
@@ -77,22 +81,17 @@ export function dataAgeText(limits: Readonly<Record<string, unknown>>): string {
   return `${value} ${unit}${value === 1 ? "" : "s"}`;
 }
 
-/** Why a range ending before the oldest allowed time is refused: "… keeps 2 years of data …". */
-export function dataAgeMessage(limits: Readonly<Record<string, unknown>>): string {
-  return `Your subscription plan keeps ${dataAgeText(limits)} of data; choose a range within it.`;
-}
-
 export const RANGE_ORDER = "The start time must be before the end time.";
 /** The range a download or chart covers when the request names none: the last 24 hours. */
 export const DEFAULT_RANGE_SECONDS = 86_400;
 
 export type RangeCheck =
-  { ok: true; start: EpochSeconds; end: EpochSeconds } | { ok: false; status: 400 | 403; message: string };
+  { ok: true; start: EpochSeconds; end: EpochSeconds } | { ok: false; status: 400; message: string };
 
 /**
  * The time range to serve: the last 24 hours by default, the end held to now, the start held
- * to the plan's data-age limit; a start not before the end is a 400, and a range wholly older
- * than the limit a 403 saying why.
+ * to the plan's data-age limit (a range wholly older is the empty range at the limit: asking
+ * for older data is not an error, it just finds nothing); a start not before the end is a 400.
  */
 export function dataRange(
   limits: Readonly<Record<string, unknown>>,
@@ -102,7 +101,6 @@ export function dataRange(
   const end = Math.min(requested.end ?? now, now) as EpochSeconds;
   const start = (requested.start ?? end - DEFAULT_RANGE_SECONDS) as EpochSeconds;
   if (start >= end) return { ok: false, status: 400, message: RANGE_ORDER };
-  const oldest = oldestAllowed(limits, now);
-  if (oldest !== null && end <= oldest) return { ok: false, status: 403, message: dataAgeMessage(limits) };
-  return { ok: true, start: oldest !== null && start < oldest ? oldest : start, end };
+  const held = clampWindow({ start, end }, oldestAllowed(limits, now));
+  return { ok: true, start: held.start as EpochSeconds, end: held.end as EpochSeconds };
 }

@@ -44,6 +44,11 @@ export const $exploreRange = atom<RangeDraft>({ preset: "24h", from: "", to: "" 
 export const $explore = atom<ExploreState>({ status: "loading" });
 /** Messages of the range picker (fields `from`, `to`), from the browser's checks or the server. */
 export const $rangeErrors = atom<FieldError[]>([]);
+/**
+ * Where the shown readings begin when the plan held back older ones the range asked for
+ * (the answer starts later than the question), else null.
+ */
+export const $heldFrom = atom<number | null>(null);
 
 /** Epoch seconds of a wall-clock time 'YYYY-MM-DDTHH:mm' in the zone; null when it is not one. */
 export function zonedToEpoch(local: string, zone: string): number | null {
@@ -90,11 +95,13 @@ export async function loadHistory(channelKey: string, draft: RangeDraft, now: nu
   const query = { start: String(range.start), end: String(range.end) };
   try {
     const history = await call(getChannelHistory, query, { channelKey });
-    if (ask === asked) $explore.set({ status: "ready", history });
+    if (ask !== asked) return;
+    $heldFrom.set(history.start > range.start ? history.start : null);
+    $explore.set({ status: "ready", history });
   } catch (e) {
     if (ask !== asked) return;
     const status = e instanceof RequestFailure ? e.status : undefined;
-    // The plan's data-age limit and a refused range explain themselves; anything else does not.
+    // A refusal and a refused range explain themselves; anything else does not.
     const told = e instanceof RequestFailure && (status === 400 || status === 403) ? e.message : null;
     if (told && status === 400) return $rangeErrors.set([{ field: "from", message: told }]);
     $explore.set({

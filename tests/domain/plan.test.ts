@@ -12,7 +12,6 @@ import {
   planLimit,
   planLimitMessage,
   dataAgeLimitSeconds,
-  dataAgeMessage,
   dataAgeText,
   dataRange,
   oldestAllowed,
@@ -117,14 +116,10 @@ describe("plan features", () => {
     expect(dataAgeLimitSeconds(limits)).toBe(seconds);
   });
 
-  it("says how much data the plan keeps", () => {
-    expect(dataAgeMessage(TWO_YEARS)).toBe(
-      "Your subscription plan keeps 2 years of data; choose a range within it.",
-    );
-    expect(dataAgeMessage({ dataAgeLimitUnit: "DAY", dataAgeLimitValue: 1 })).toBe(
-      "Your subscription plan keeps 1 day of data; choose a range within it.",
-    );
-    expect(oldestAllowed(TWO_YEARS, NOW)).toBe(NOW - 2 * 365 * 86400);
+  it("serves data from two calendar years back (UTC) on a two-year plan", () => {
+    expect(new Date(NOW * 1000).toISOString()).toBe("2026-11-22T12:00:00.000Z");
+    expect(new Date(oldestAllowed(TWO_YEARS, NOW)! * 1000).toISOString()).toBe("2024-11-22T12:00:00.000Z");
+    expect(oldestAllowed({}, NOW)).toBeNull();
   });
 
   it.each([
@@ -155,10 +150,11 @@ describe("the range of a download or chart", () => {
     });
   });
 
-  it("holds the start to the plan's limit and refuses a range wholly older with 403", () => {
-    const oldest = NOW - 2 * 365 * 86400;
+  it("holds the start to the plan's limit, and a range wholly older to the empty range at it", () => {
+    const oldest = oldestAllowed(TWO_YEARS, NOW)!;
     expect(range(oldest - 100, oldest + 100)).toEqual({ ok: true, start: oldest, end: oldest + 100 });
-    expect(range(oldest - 100, oldest)).toMatchObject({ ok: false, status: 403 });
+    expect(range(oldest - 100, oldest)).toEqual({ ok: true, start: oldest, end: oldest });
+    expect(range(0, 10)).toEqual({ ok: true, start: oldest, end: oldest });
     expect(range(0, 10, {})).toEqual({ ok: true, start: 0, end: 10 });
   });
 });

@@ -46,13 +46,13 @@ describe("report window", () => {
     expect(reportWindow(timing, NOW)).toEqual(expected);
   });
 
-  it("starts no earlier than the plan keeps data, and keeps the last second of a window wholly older", () => {
+  it("starts no earlier than the plan keeps data, and is the empty window at the plan's edge when wholly older", () => {
     const week = { timeInterval: 7 * 86_400, startDate: null, endDate: null };
     expect(reportWindow(week, NOW, NOW - 86_400)).toEqual({ start: NOW - 86_400, end: NOW });
     expect(reportWindow(week, NOW, NOW - 30 * 86_400)).toEqual({ start: NOW - 7 * 86_400, end: NOW });
     expect(reportWindow({ timeInterval: 0, startDate: 100, endDate: 200 }, NOW, 500)).toEqual({
-      start: 199,
-      end: 200,
+      start: 500,
+      end: 500,
     });
   });
 
@@ -63,9 +63,22 @@ describe("report window", () => {
     ["a range reaching past the window, clipped to it", { start: 50, end: 500 }, { start: 100, end: 200 }],
     ["start after end refused", { start: 180, end: 120 }, { error: START_BEFORE_END }],
     ["start equal to end refused", { start: 150, end: 150 }, { error: START_BEFORE_END }],
-    ["a range wholly before the window refused", { start: 10, end: 90 }, { error: OUTSIDE_WINDOW }],
+    [
+      "a range wholly before the window as the empty window at its start",
+      { start: 10, end: 90 },
+      { start: 100, end: 100 },
+    ],
     ["a range wholly after the window refused", { start: 300, end: 400 }, { error: OUTSIDE_WINDOW }],
   ])("serves %s", (_, asked, expected) => {
     expect(requestedWindow({ start: 100, end: 200 }, asked)).toEqual(expected);
+  });
+
+  it.each([
+    ["nothing", {}],
+    ["a zoom", { start: 120, end: 150 }],
+    ["an older range", { start: 10, end: 90 }],
+    ["a newer range", { start: 600, end: 700 }],
+  ])("answers %s asked of a window the plan aged out with that empty window", (_, asked) => {
+    expect(requestedWindow({ start: 500, end: 500 }, asked)).toEqual({ start: 500, end: 500 });
   });
 });

@@ -30,6 +30,13 @@ describe("configuration", () => {
     expect(parseConfig({ MAIL_RETENTION_DAYS: "7" }).mailRetentionDays).toBe(7);
   });
 
+  it("drops aged months daily unless DATA_RETENTION_INTERVAL_MS says otherwise (0 turns it off)", () => {
+    expect(parseConfig({}).dataRetentionIntervalMs).toBe(86_400_000);
+    expect(parseConfig({ DATA_RETENTION_INTERVAL_MS: "0" }).dataRetentionIntervalMs).toBe(0);
+    expect(parseConfig({ DATA_RETENTION_INTERVAL_MS: "3600000" }).dataRetentionIntervalMs).toBe(3_600_000);
+    expect(() => parseConfig({ DATA_RETENTION_INTERVAL_MS: "-1" })).toThrow(/DATA_RETENTION_INTERVAL_MS/);
+  });
+
   it("keeps the default demo on this computer: demo mode answers loopback clients only", () => {
     for (const HOST of ["127.0.0.1", "localhost", "::1"]) {
       const c = parseConfig({ HOST });

@@ -72,20 +72,18 @@ describe("samples partitioned by month", () => {
     ]);
   });
 
-  it("creates the months a push may write to and three ahead, once, when instances run it together", async () => {
+  it("creates the months a push may write to and three ahead, of readings and rollups, once, when instances run it together", async () => {
     const now = new Date("2031-06-03T08:00:00Z");
     const runs = await Promise.all([1, 2, 3].map(() => ensureSamplePartitions(db(), now)));
-    const months = [
-      "samples_2031_05",
-      "samples_2031_06",
-      "samples_2031_07",
-      "samples_2031_08",
-      "samples_2031_09",
-    ];
-    expect(runs.flat().sort()).toEqual(months);
+    const months = ["2031_05", "2031_06", "2031_07", "2031_08", "2031_09"];
+    const rollupMonths = months.map((m) => `sample_rollups_${m}`);
+    const sampleMonths = months.map((m) => `samples_${m}`);
+    expect(runs.flat().sort()).toEqual([...rollupMonths, ...sampleMonths]);
     expect(await ensureSamplePartitions(db(), now)).toEqual([]);
     const all = await samplePartitions(db());
-    expect(all.filter((p) => p.startsWith("samples_2031"))).toEqual(months);
+    expect(all.filter((p) => p.startsWith("samples_2031"))).toEqual(sampleMonths);
+    const rollups = await samplePartitions(db(), "sample_rollups");
+    expect(rollups.filter((p) => p.startsWith("sample_rollups_2031"))).toEqual(rollupMonths);
   });
 
   it("keeps a reading far in the past in the default partition and reads it back", async () => {
@@ -105,7 +103,7 @@ describe("samples partitioned by month", () => {
       new Date("2035-02-01Z"),
       new Date("2035-02-01Z"),
     );
-    expect(created).toEqual(["samples_2035_02"]);
+    expect(created).toEqual(["samples_2035_02", "sample_rollups_2035_02"]);
     // The moved-into partition has the primary key (an upsert updates) and the foreign key.
     await store(channel, "2035-02-10T00:00:00Z", 9);
     expect((await placed(channel)).filter((r) => r.time.startsWith("2035"))).toEqual([
@@ -131,8 +129,8 @@ describe("samples partitioned by month", () => {
   });
 });
 
-describe("migration 0009 (samples by month)", () => {
-  it("moves a populated samples table into monthly partitions with its keys", async () => {
+describe("migrations 0009 and 0020 (samples and rollups by month)", () => {
+  it("moves populated samples and rollups tables into monthly partitions with their keys", async () => {
     const dir = await migrationsUpTo(8);
     const target = await rawDatabase();
     try {
@@ -144,6 +142,10 @@ describe("migration 0009 (samples by month)", () => {
       await target.exec(`set session_replication_role = origin`);
       await target.exec(`insert into samples values (7, '2024-02-10T00:00:00Z', 1), (7, '2024-02-29T23:59:59Z', 2),
         (8, '2024-05-01T00:00:00Z', 3)`);
+      const rollup = (channel: number, level: number, bucket: string) =>
+        `(${channel}, ${level}, '${bucket}', 1, 2, 3, 2, '${bucket}', '${bucket}', '${bucket}', '${bucket}')`;
+      await target.exec(`insert into sample_rollups values ${rollup(7, 300, "2024-02-29T23:55:00Z")},
+        ${rollup(7, 10800, "2024-02-29T21:00:00Z")}, ${rollup(8, 300, "2024-05-01T00:00:00Z")}`);
       await target.migrate(MIGRATIONS);
       const placedRows = await target.query<{ part: string; n: number }>(
         `select tableoid::regclass::text as part, count(*)::int as n from samples group by 1 order by 1`,
@@ -167,11 +169,34 @@ describe("migration 0009 (samples by month)", () => {
         "samples_channel_id_time_pk",
       ]);
       expect(await target.query(`select to_regclass('samples_unpartitioned') as t`)).toEqual([{ t: null }]);
+      // The rollups too, by their bucket's month, with their own keys and a default partition.
+      expect(
+        await target.query(
+          `select tableoid::regclass::text as part, count(*)::int as n from sample_rollups group by 1 order by 1`,
+        ),
+      ).toEqual([
+        { part: "sample_rollups_2024_02", n: 2 },
+        { part: "sample_rollups_2024_05", n: 1 },
+      ]);
+      const rollupKeys = await target.query<{ name: string }>(
+        `select conname as name from pg_constraint where conrelid = 'sample_rollups'::regclass and contype in ('p', 'f') order by 1`,
+      );
+      expect(rollupKeys.map((k) => k.name)).toEqual([
+        "sample_rollups_channel_id_channels_id_fk",
+        "sample_rollups_channel_id_level_bucket_pk",
+      ]);
+      expect(await target.query(`select to_regclass('sample_rollups_default') is not null as t`)).toEqual([
+        { t: true },
+      ]);
+      expect(await target.query(`select to_regclass('sample_rollups_unpartitioned') as t`)).toEqual([
+        { t: null },
+      ]);
     } finally {
       await target.close();
       await rm(dir, { recursive: true, force: true });
     }
-  });
+    // Every migration on a new database: about 25 s of PGlite on a busy machine.
+  }, 90_000);
 });
 
 /** A copy of the migrations folder whose journal ends at entry `last`. */

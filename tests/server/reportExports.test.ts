@@ -468,12 +468,17 @@ describe("report exports", () => {
         { startTime: "abc" },
         { endTime: "-5" },
         { startTime: "2000", endTime: "1000" },
-        { startTime: "1000", endTime: "2000" },
         { reportName: "x".repeat(500) },
       ]) {
         const res = await get(csv({ publicHash: DEMO.reportHash, ...bad }));
         expect(res.status, JSON.stringify(bad)).toBe(400);
       }
+      // A range older than the report's window is its first instant (ends included), not an error.
+      const older = await get(csv({ publicHash: DEMO.reportHash, startTime: "1000", endTime: "2000" }));
+      expect(older.status).toBe(200);
+      const rows = (await older.text()).split("\r\n").filter(Boolean).slice(1);
+      expect(rows.length).toBeLessThanOrEqual(1);
+      expect(rows.every((r) => r.startsWith("2026-11-21T12:00:00"))).toBe(true);
     });
   });
 
@@ -558,13 +563,22 @@ describe("report exports", () => {
         { endTime: "2026-13-45T99:00:00Z" },
         { startTime: "2026-02-30T00:00:00Z" },
         { startTime: "2026-11-22T10:00:00Z", endTime: "2026-11-22T09:00:00Z" },
-        { startTime: "2001-01-01T00:00:00Z", endTime: "2001-01-02T00:00:00Z" },
         { channelIds: "1;drop table" },
         { channelReportName: "x".repeat(500) },
       ]) {
         const res = await get(pdf({ reportPublicLinkHash: DEMO.reportHash, ...bad }));
         expect(res.status, JSON.stringify(bad)).toBe(400);
       }
+      // A range older than the report's window is an empty period, not an error.
+      const older = await get(
+        pdf({
+          reportPublicLinkHash: DEMO.reportHash,
+          startTime: "2001-01-01T00:00:00Z",
+          endTime: "2001-01-02T00:00:00Z",
+        }),
+      );
+      expect(older.status).toBe(200);
+      expect(older.headers.get("content-type")).toBe("application/pdf");
     });
   });
 });

@@ -7,6 +7,7 @@ import { $devicePrefs } from "../../src/stores/device.ts";
 import {
   $explore,
   $exploreChart,
+  $heldFrom,
   $rangeErrors,
   chartData,
   EXPLORE_LOAD_FAILED,
@@ -160,14 +161,24 @@ describe("loading a channel's history", () => {
     expect($explore.get()).toEqual({ status: "error", message: EXPLORE_LOAD_FAILED, notFound: false });
   });
 
-  test("passes on the plan's data-age refusal, and a refused range beside the range", async () => {
-    const tooOld = "Your subscription plan keeps 1 year of data; choose a range within it.";
-    api.on(getChannelHistory, { status: 403, errors: [{ field: null, message: tooOld }] });
+  test("passes on a refusal, and a refused range beside the range", async () => {
+    const refusal = "You do not have permission to do that.";
+    api.on(getChannelHistory, { status: 403, errors: [{ field: null, message: refusal }] });
     await loadHistory(KEY, { preset: "custom", from: "2020-01-01T00:00", to: "2020-01-02T00:00" }, NOW);
-    expect($explore.get()).toEqual({ status: "error", message: tooOld, notFound: false });
+    expect($explore.get()).toEqual({ status: "error", message: refusal, notFound: false });
     api.on(getChannelHistory, { status: 400, errors: [{ field: "start", message: RANGE_ORDER }] });
     await loadHistory(KEY, { preset: "custom", from: "2026-01-01T00:00", to: "2026-01-02T00:00" }, NOW);
     expect($rangeErrors.get()).toEqual([{ field: "from", message: RANGE_ORDER }]);
+  });
+
+  test("says where the shown readings begin when the plan held back older ones asked for", async () => {
+    const edge = NOW - 3 * 86_400;
+    api.on(getChannelHistory, history({ start: edge, end: NOW }));
+    await loadHistory(KEY, { preset: "30d", from: "", to: "" }, NOW);
+    expect($heldFrom.get()).toBe(edge);
+    api.on(getChannelHistory, history({ start: NOW - 86_400, end: NOW }));
+    await loadHistory(KEY, { preset: "24h", from: "", to: "" }, NOW);
+    expect($heldFrom.get()).toBeNull();
   });
 
   test("sends nothing for a custom range it refuses and keeps the chart shown", async () => {
