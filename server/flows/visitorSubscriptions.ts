@@ -103,14 +103,13 @@ const visitorEntry = (
   before: Record<string, unknown> | null,
   after: Record<string, unknown> | null,
 ): AuditEntry => {
-  const visitor = maskedAddress(target.subscriber.email);
   return {
     subscriptionId: target.subscriptionId,
-    actor: { kind: "visitor", label: visitor },
+    actor: { kind: "visitor", label: maskedAddress(target.subscriber.email) },
     action,
     entityId: target.subscriber.reportId,
-    before: before && { visitor, ...before },
-    after: after && { visitor, ...after },
+    before,
+    after,
   };
 };
 
