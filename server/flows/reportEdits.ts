@@ -115,15 +115,18 @@ export function changeLinkRecorded(
     deps,
     async (tx) => {
       await lockReport(tx, id);
-      const before = (await findReport(tx, id))!;
+      const before = await findReport(tx, id);
+      // Deleted meanwhile: nothing to change (the route's answer then reads it missing).
+      if (!before) return null;
       await change(tx);
       return { before, after: (await findReport(tx, id))! };
     },
-    ({ before, after }) => ({
-      ...reportEntry(auth, id, action(before)),
-      before: linkValues(before),
-      after: linkValues(after, before),
-    }),
+    (r) =>
+      r && {
+        ...reportEntry(auth, id, action(r.before)),
+        before: linkValues(r.before),
+        after: linkValues(r.after, r.before),
+      },
   );
 }
 
@@ -153,14 +156,18 @@ export function setVisitorsRecorded(deps: AuditDeps, auth: Auth, id: number, on:
     deps,
     async (tx) => {
       await lockReport(tx, id);
-      const before = (await visitorSettingsOf(tx, id))?.visitorsMaySubscribe ?? null;
+      const before = await visitorSettingsOf(tx, id);
+      if (!before) return null;
       await setVisitorsMaySubscribe(tx, id, on);
-      return before;
+      return before.visitorsMaySubscribe;
     },
-    (before) => ({
-      ...reportEntry(auth, id, "report.change"),
-      before: { visitorsMaySubscribe: before },
-      after: { visitorsMaySubscribe: on },
-    }),
+    (before) =>
+      before === null
+        ? null
+        : {
+            ...reportEntry(auth, id, "report.change"),
+            before: { visitorsMaySubscribe: before },
+            after: { visitorsMaySubscribe: on },
+          },
   );
 }
