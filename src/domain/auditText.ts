@@ -92,3 +92,26 @@ export const changesText = (old: Record<string, unknown> | null, now: Record<str
   changeLines(old, now)
     .map((l) => `${l.field}: ${l.from} → ${l.to}`)
     .join("; ");
+
+/** The kind of record an action's id names, by the action's family (longest prefix first). */
+const RECORD_KINDS: [prefix: string, kind: string][] = [
+  ["report.schedule.", "Schedule"],
+  ["report.", "Report"],
+  ["chart.comment.", "Comment"],
+  ["alert.rule.", "Alert rule"],
+  ["alert.acknowledge", "Alarm"],
+  ["alert.repeat", "Alarm"],
+  ["alert.escalate", "Alarm"],
+  ["tag.", "Tag"],
+];
+
+/**
+ * The record a row is about, for the viewer ("Report 12", "QUO-1001"); null when the row's
+ * device or person already names it, or it has none.
+ */
+export function recordText(action: string, entityId: string | null): string | null {
+  if (entityId === null) return null;
+  if (/^(QUO|ORD)-\d+$/.test(entityId)) return entityId;
+  const kind = RECORD_KINDS.find(([prefix]) => action.startsWith(prefix))?.[1];
+  return kind ? `${kind} ${entityId}` : null;
+}
