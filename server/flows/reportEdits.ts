@@ -18,20 +18,23 @@ import type { ReportDetail, ReportInput } from "../../src/api/reportBuilder.ts";
 
 const iso = (epoch: number | null) => (epoch === null ? null : new Date(epoch * 1000).toISOString());
 
+/** A channel of a report, one line a person reads in the trail: "channel 3, #112233, left axis". */
+const channelText = (c: ReportDetail["channels"][number]) =>
+  `channel ${c.channelId}, ${c.color}, ${c.axis === 0 ? "left" : "right"} axis`;
+
+/** A threshold range in one line (Celsius for temperatures): "Too warm: min 8, max none, channel 3, #ff0000". */
+const rangeText = (t: ReportDetail["thresholds"][number]) =>
+  `${t.name}: min ${t.minValue ?? "none"}, max ${t.maxValue ?? "none"}, ` +
+  `${t.channelId === null ? "all channels" : `channel ${t.channelId}`}, ${t.color}`;
+
 /** A report's settings as its rows show them; ranges without their ids, which every save renews. */
 export const reportValues = (r: ReportDetail) => ({
   name: r.name,
   timeInterval: r.timeInterval,
   startDate: iso(r.startDate),
   endDate: iso(r.endDate),
-  channels: r.channels.map((c) => ({ channelId: c.channelId, color: c.color, axis: c.axis })),
-  thresholds: r.thresholds.map((t) => ({
-    name: t.name,
-    channelId: t.channelId,
-    minValue: t.minValue,
-    maxValue: t.maxValue,
-    color: t.color,
-  })),
+  channels: r.channels.map(channelText),
+  thresholds: r.thresholds.map(rangeText),
   mktActivationEnergy: r.mktActivationEnergy,
 });
 

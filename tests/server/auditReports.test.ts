@@ -70,7 +70,7 @@ describe("what the audit trail records of reports", () => {
     const made = await input(b);
     const { id } = await ok(b.json("/api/v1/reports", made));
     const [a, c] = [made.channels[1]!.channelId, made.channels[0]!.channelId];
-    const range = { name: "Too warm", channelId: a, minValue: 8, maxValue: null, color: "#ff0000" };
+    const range = (min: number) => `Too warm: min ${min}, max none, channel ${a}, #ff0000`;
     expect(await newest()).toEqual({
       action: "report.create",
       actor_kind: "user",
@@ -84,11 +84,8 @@ describe("what the audit trail records of reports", () => {
         startDate: null,
         endDate: null,
         // As stored: left axis first.
-        channels: [
-          { channelId: a, color: "#112233", axis: 0 },
-          { channelId: c, color: "#445566", axis: 1 },
-        ],
-        thresholds: [range],
+        channels: [`channel ${a}, #112233, left axis`, `channel ${c}, #445566, right axis`],
+        thresholds: [range(8)],
         mktActivationEnergy: 83.144,
       },
     });
@@ -96,14 +93,14 @@ describe("what the audit trail records of reports", () => {
       ...made,
       name: "Freezer audit 2",
       mktActivationEnergy: 90,
-      thresholds: [{ ...range, minValue: 7 }],
+      thresholds: [{ ...made.thresholds[0]!, minValue: 7 }],
     };
     await ok(b.json(`/api/v1/reports/${id}`, changed, "PATCH"));
     expect(await newest()).toMatchObject({
       action: "report.change",
       entity_id: String(id),
-      old: { name: "Freezer audit", mktActivationEnergy: 83.144, thresholds: [range] },
-      new: { name: "Freezer audit 2", mktActivationEnergy: 90, thresholds: [{ ...range, minValue: 7 }] },
+      old: { name: "Freezer audit", mktActivationEnergy: 83.144, thresholds: [range(8)] },
+      new: { name: "Freezer audit 2", mktActivationEnergy: 90, thresholds: [range(7)] },
     });
     // Saving the same settings again changes nothing: no row (the ranges' new ids do not count).
     const count = (await trail()).length;
@@ -119,7 +116,7 @@ describe("what the audit trail records of reports", () => {
     await ok(b.delete(`/api/v1/reports/${id}`));
     const gone = await newest();
     expect(gone).toMatchObject({ action: "report.delete", entity_id: String(id), new: null });
-    expect(gone.old).toMatchObject({ name: "Freezer audit 2", thresholds: [{ ...range, minValue: 7 }] });
+    expect(gone.old).toMatchObject({ name: "Freezer audit 2", thresholds: [range(7)] });
     expect(ACTION_NAMES["report.change"]).toBe("Changed a report");
     expect((await verifyAudit(db())).faults).toEqual([]);
   });
