@@ -97,6 +97,7 @@ const alertWork = startAlertWork(
       mailer: createMailer(outboxStore(database.db), config.smtpUrl, () => new Date()),
       origin: pageLinkOrigin(config),
       webhookPrivate: config.webhookPrivate,
+      auditKey: config.auditKey,
     },
     { wait: false },
   ),
@@ -109,6 +110,7 @@ const stopReportSchedules = startRepeatingJob(
     db: database.db,
     mailer: createMailer(outboxStore(database.db), config.smtpUrl, () => new Date()),
     origin: pageLinkOrigin(config),
+    auditKey: config.auditKey,
   }),
   { intervalMs: config.reportScheduleTickMs },
 );

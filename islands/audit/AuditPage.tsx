@@ -3,7 +3,7 @@ import { getPagePath } from "@nanostores/router";
 import { useEffect, useState } from "react";
 import type { AuditEntry } from "../../src/api/audit.ts";
 import { epochSeconds } from "../../src/domain/brand.ts";
-import { actionName, changeLines } from "../../src/domain/auditText.ts";
+import { actionName, changeLines, recordText } from "../../src/domain/auditText.ts";
 import {
   $audit,
   $auditCheck,
@@ -199,6 +199,7 @@ function Entries() {
 
 function Row({ entry: e, zone }: { entry: AuditEntry; zone: string }) {
   const lines = changeLines(e.old, e.new);
+  const record = recordText(e.action, e.entityId);
   return (
     <tr>
       <td data-label="Time">
@@ -207,6 +208,12 @@ function Row({ entry: e, zone }: { entry: AuditEntry; zone: string }) {
       <td data-label="Person">{e.actor}</td>
       <th scope="row" data-label="Action">
         {actionName(e.action)}
+        {record && (
+          <>
+            <br />
+            <small className="muted">{record}</small>
+          </>
+        )}
       </th>
       <td data-label="Device">
         {e.deviceId !== null &&

@@ -139,13 +139,18 @@ export async function insertComment(
   return made!;
 }
 
-/** Deletes a comment of the subscription; false when there was none. */
-export async function deleteComment(db: Db, subscriptionId: number, id: number): Promise<boolean> {
+/** Deletes a comment of the subscription; what it was (for the audit trail), or null when there was none. */
+export async function deleteComment(db: Db, subscriptionId: number, id: number): Promise<CommentRow | null> {
+  const [row] = await db
+    .select(commentColumns)
+    .from(chartComments)
+    .innerJoin(channels, eq(channels.id, chartComments.channelId))
+    .where(and(eq(chartComments.id, id), eq(chartComments.subscriptionId, subscriptionId)));
   const gone = await db
     .delete(chartComments)
     .where(and(eq(chartComments.id, id), eq(chartComments.subscriptionId, subscriptionId)))
     .returning({ id: chartComments.id });
-  return gone.length > 0;
+  return row && gone.length ? row : null;
 }
 
 /** The devices of these channels that belong to the subscription. */

@@ -197,3 +197,26 @@ export async function settleDelivery(
         };
   await db.update(reportDeliveries).set(set).where(eq(reportDeliveries.id, id));
 }
+
+/**
+ * Takes a schedule's row lock (the settling of its run's deliveries then goes one at a time, so
+ * exactly one of them sees the run finished); false when the schedule is gone.
+ */
+export async function lockSchedule(tx: Db, id: number): Promise<boolean> {
+  const found = await tx
+    .select({ id: reportSchedules.id })
+    .from(reportSchedules)
+    .where(eq(reportSchedules.id, id))
+    .for("update");
+  return found.length > 0;
+}
+
+/** A run's deliveries counted by state (queued, sent, failed, ...). */
+export async function runStates(tx: Db, scheduleId: number, runAt: Date): Promise<Record<string, number>> {
+  const found = await tx
+    .select({ state: reportDeliveries.state, n: sql<number>`count(*)::int` })
+    .from(reportDeliveries)
+    .where(and(eq(reportDeliveries.scheduleId, scheduleId), eq(reportDeliveries.runAt, runAt)))
+    .groupBy(reportDeliveries.state);
+  return Object.fromEntries(found.map((r) => [r.state, Number(r.n)]));
+}

@@ -150,30 +150,35 @@ export async function removeSchedule(db: Db, id: number) {
 
 /**
  * Takes the address an emailed report went to off that schedule (one click, RFC 8058):
- * a member by id, an outside address by itself. False when the token opens nothing.
+ * a member by id, an outside address by itself. The schedule before and after, and the address;
+ * null when the token opens nothing.
  */
-export function unsubscribe(db: Db, token: string): Promise<boolean> {
+export function unsubscribe(
+  db: Db,
+  token: string,
+): Promise<{ before: ScheduleRow; after: ScheduleRow; recipient: string } | null> {
   return inTransaction(db, async (tx) => {
-    if (!token) return false;
+    if (!token) return null;
     const [d] = await tx
       .select()
       .from(reportDeliveries)
       .where(eq(reportDeliveries.unsubscribeHash, sha256(token)));
-    if (!d) return false;
+    if (!d) return null;
     const [s] = await tx
       .select()
       .from(reportSchedules)
       .where(eq(reportSchedules.id, d.scheduleId))
       .for("update");
-    if (!s) return false;
-    await tx
+    if (!s) return null;
+    const [after] = await tx
       .update(reportSchedules)
       .set({
         memberIds: s.memberIds.filter((id) => id !== d.userId),
         emails: s.emails.filter((e) => e !== d.recipient),
       })
-      .where(eq(reportSchedules.id, s.id));
-    return true;
+      .where(eq(reportSchedules.id, s.id))
+      .returning();
+    return { before: s, after: after!, recipient: d.recipient };
   });
 }
 

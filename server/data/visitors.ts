@@ -60,7 +60,12 @@ export async function issueLink(tx: Db, subscriberId: number, purpose: LinkPurpo
 export async function linkTarget(db: Db, token: string, purpose: LinkPurpose, now: Date) {
   if (!token) return null;
   const [row] = await db
-    .select({ subscriber: visitorSubscribers, reportName: reports.name, publicHash: reports.publicHash })
+    .select({
+      subscriber: visitorSubscribers,
+      reportName: reports.name,
+      publicHash: reports.publicHash,
+      subscriptionId: reports.subscriptionId,
+    })
     .from(visitorLinks)
     .innerJoin(visitorSubscribers, eq(visitorSubscribers.id, visitorLinks.subscriberId))
     .innerJoin(reports, eq(reports.id, visitorSubscribers.reportId))

@@ -9,16 +9,17 @@ import type { AlarmRow, RuleRow } from "../data/alerts.ts";
 import { breaches, limitCrossed, STALE_AFTER_SECONDS, type Thresholds } from "../../src/domain/alerts.ts";
 import { EntityType } from "../../src/domain/enums.ts";
 import { delayMet } from "./alertEvaluation.ts";
+import { recordSchedulerMove } from "./alarmAudit.ts";
 import { dropPending, moveAlarm, openAlarm, type Subject } from "./alarmMoves.ts";
 
 const BATCH = 200;
 
 /** One tick's moves; returns how many alarms moved (the caller then delivers at once). */
-export async function runAlertTick(db: Db, now: Date): Promise<number> {
+export async function runAlertTick(db: Db, now: Date, auditKey?: string): Promise<number> {
   let moved = 0;
   moved += await inTransaction(db, (tx) => duePending(tx, now));
   moved += await inTransaction(db, (tx) => deviceConditions(tx, now));
-  moved += await inTransaction(db, (tx) => dueRepeats(tx, now));
+  moved += await inTransaction(db, (tx) => dueRepeats(tx, now, auditKey));
   await inTransaction(db, (tx) => sweepUnwatched(tx, now));
   return moved;
 }
@@ -118,9 +119,13 @@ async function duePending(tx: Db, now: Date): Promise<number> {
   return moved;
 }
 
-/** Triggered, unacknowledged alarms whose repeat or escalation is due. */
-async function dueRepeats(tx: Db, now: Date): Promise<number> {
-  const due = await claimDue(tx, "triggered", now);
+/**
+ * Triggered, unacknowledged alarms whose repeat or escalation is due. Each repeat and escalation
+ * is the scheduler's own move: its audit row commits with it (flows/alarmAudit.ts).
+ */
+async function dueRepeats(tx: Db, now: Date, auditKey?: string): Promise<number> {
+  // By subscription: the chains' heads are then taken in one order by every instance.
+  const due = (await claimDue(tx, "triggered", now)).sort((a, b) => a.subscriptionId - b.subscriptionId);
   const rules = await rulesByIds(tx, due.map((a) => a.ruleId!).filter(Boolean));
   let moved = 0;
   for (const alarm of due) {
@@ -132,7 +137,8 @@ async function dueRepeats(tx: Db, now: Date): Promise<number> {
     const tier = rule.escalation[alarm.escalationLevel];
     const escalate =
       tier && alarm.triggeredAt && now.getTime() >= alarm.triggeredAt.getTime() + tier.afterMinutes * 60_000;
-    await moveAlarm(tx, alarm, rule, escalate ? "escalated" : "repeated", { at: now }, now);
+    const done = await moveAlarm(tx, alarm, rule, escalate ? "escalated" : "repeated", { at: now }, now);
+    await recordSchedulerMove(tx, alarm, done, now, auditKey);
     moved++;
   }
   return moved;

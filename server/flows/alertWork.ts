@@ -11,6 +11,8 @@ export interface AlertWorkDeps {
   mailer: Mailer;
   origin: string;
   webhookPrivate: PrivatePolicy;
+  /** AUDIT_KEY: the scheduler's audit rows are chained with it (flows/audited.ts). */
+  auditKey?: string | undefined;
 }
 
 /**
@@ -21,7 +23,7 @@ export interface AlertWorkDeps {
 export function alertTask(deps: AlertWorkDeps, opts: { wait?: boolean } = { wait: true }) {
   let posting: Promise<unknown> | null = null;
   return async (now: Date) => {
-    const moved = await runAlertTick(deps.db, now);
+    const moved = await runAlertTick(deps.db, now, deps.auditKey);
     const mailed = await deliverEmail(deps, now);
     await deliverVisitorNotices(deps, now);
     if (!posting)

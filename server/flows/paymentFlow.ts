@@ -28,6 +28,7 @@ import { recordSubscription } from "../data/grantAccess.ts";
 import { pathOf } from "../../src/api/endpoint.ts";
 import { getPaymentReceipt } from "../../src/api/orders.ts";
 import { publicOrderPath } from "../../src/domain/paths.ts";
+import { quoteNumber } from "../../src/domain/quote.ts";
 
 /** A transaction handle, named through Deps (this layer does not import db/). */
 type Db = Deps["db"];
@@ -206,14 +207,22 @@ async function finish(deps: Deps, plan: PaymentPlan, key: string, details: Attem
     const recorded = await plan.record(tx, key, charge, details);
     // The payment's audit row commits with the payment (no card number: brand and last four).
     if (recorded.value)
-      await auditPayment(deps, tx, plan.payer ?? { kind: "visitor", label: details.email }, recorded.value);
+      await auditPayment(
+        deps,
+        tx,
+        plan,
+        plan.payer ?? { kind: "visitor", label: details.email },
+        recorded.value,
+      );
     return recorded;
   });
   if (done.value) await mailReceipt(deps, done.value);
   return done.answer;
 }
 
-async function auditPayment(deps: Deps, tx: Db, payer: Actor, r: Receipt) {
+async function auditPayment(deps: Deps, tx: Db, plan: PaymentPlan, payer: Actor, r: Receipt) {
+  // A quote paid by card becomes its order in this transaction: the row names both.
+  const quoteId = /^quote:(\d+)$/.exec(plan.subject)?.[1];
   const subscriptionId = (await recordSubscription(tx, "order", r.orderId))?.subscriptionId ?? null;
   await appendAudit(
     tx,
@@ -225,6 +234,7 @@ async function auditPayment(deps: Deps, tx: Db, payer: Actor, r: Receipt) {
       always: true,
       after: {
         order: `${ORDER_PREFIX}${r.orderId}`,
+        ...(quoteId && { quote: quoteNumber(Number(quoteId)) }),
         paymentId: r.paymentId,
         amountCents: r.charge.amount,
         card: `${r.charge.brand} ending ${r.charge.last4}`,

@@ -9,7 +9,10 @@ import { validate } from "../http/input.ts";
 import { checkUpload, storeUpload, UPLOAD_MESSAGES } from "../services/uploads.ts";
 import { CardFields } from "../../src/api/payments.ts";
 import { QUOTE_ORDER_MESSAGES } from "../../src/api/quoteOrder.ts";
-import { userActor } from "./audited.ts";
+import { appendAudit } from "../data/audit.ts";
+import { byUser, userActor } from "./audited.ts";
+import { ORDER_PREFIX } from "../../src/domain/order.ts";
+import { quoteNumber } from "../../src/domain/quote.ts";
 import { KEY_REUSED, payOnce, refusalAnswer, STILL_PROCESSING } from "./paymentFlow.ts";
 import { QUOTE_ORDERED, quotePlan, type QuoteTerms } from "./paymentPlans.ts";
 import {
@@ -160,9 +163,26 @@ async function orderOnTermsOnce(deps: Deps, caller: Caller, order: PricedOrder) 
       },
       deps.now(),
     );
-    return made
-      ? { status: 200, body: { success: true, data: { orderId: made.orderId } } }
-      : refusalAnswer(409, QUOTE_ORDERED);
+    if (!made) return refusalAnswer(409, QUOTE_ORDERED);
+    // The order on terms and its audit row commit together (a card order's row is its payment's).
+    await appendAudit(
+      tx,
+      {
+        ...byUser(auth),
+        action: "quote.order",
+        entityId: quoteNumber(quote.row.id),
+        after: {
+          order: `${ORDER_PREFIX}${made.orderId}`,
+          paymentMethod: "purchase order",
+          purchaseOrderNumber: input.purchaseOrderNumber,
+          purchaseOrderFile: checked.fileName,
+          amountCents: priced.total,
+        },
+      },
+      deps.now(),
+      deps.config.auditKey,
+    );
+    return { status: 200, body: { success: true, data: { orderId: made.orderId } } };
   });
   if (answer?.status !== 200) await stored.discard();
   if (answer) return answer;

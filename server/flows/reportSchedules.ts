@@ -7,7 +7,6 @@ import type { Db } from "../db/client.ts";
 import {
   claimDeliveries,
   queueDueRuns,
-  settleDelivery,
   storedMessage,
   storeMessage,
   type DeliveryRow,
@@ -15,6 +14,7 @@ import {
 } from "../data/reportDeliveries.ts";
 import type { Mail, Mailer } from "../services/mail.ts";
 import { scheduledFiles } from "./reportScheduleFiles.ts";
+import { settleRecorded } from "./reportScheduleAudit.ts";
 import { RETRY_FOR_MS, retryDelayMs } from "../../src/domain/alerts.ts";
 import type { EpochSeconds } from "../../src/domain/brand.ts";
 import { formatDate } from "../../src/domain/dates.ts";
@@ -25,6 +25,8 @@ export interface ScheduleDeps {
   mailer: Mailer;
   /** Where links in messages point (http/links.ts). */
   origin: string;
+  /** AUDIT_KEY: the scheduler's audit rows are chained with it (flows/audited.ts). */
+  auditKey?: string | undefined;
 }
 
 /** A delivery being sent is left alone by other instances this long. */
@@ -49,12 +51,8 @@ function reportMail(
   files: NonNullable<Awaited<ReturnType<typeof scheduledFiles>>>,
   unsubscribeUrl: string,
   now: Date,
+  when: string,
 ): Mail {
-  const when = periodText(
-    s.cadence as Cadence,
-    periodBefore({ cadence: s.cadence as Cadence, timeZone: s.timeZone }, secs(d.runAt)),
-    s.timeZone,
-  );
   const names = files.files.map((f) => f.filename).join(", ");
   return {
     to: d.recipient,
@@ -76,8 +74,20 @@ export async function deliverReports(deps: ScheduleDeps, now: Date): Promise<num
   const claimed = await claimDeliveries(deps.db, now, LEASE_MS);
   const builds = new Map<string, ReturnType<typeof scheduledFiles>>();
   for (const { delivery: d, schedule: s } of claimed) {
+    const period = periodText(
+      s.cadence as Cadence,
+      periodBefore({ cadence: s.cadence as Cadence, timeZone: s.timeZone }, secs(d.runAt)),
+      s.timeZone,
+    );
+    let mail: Mail | undefined;
+    const settle = (outcome: Parameters<typeof settleRecorded>[2]) =>
+      settleRecorded(
+        deps,
+        { delivery: d, schedule: s, period, files: mail?.attachments?.map((f) => f.filename) },
+        outcome,
+        now,
+      );
     try {
-      let mail: Mail;
       let id = d.outboxId;
       if (id === null) {
         const key = `${s.id}:${d.runAt.getTime()}`;
@@ -95,11 +105,11 @@ export async function deliverReports(deps: ScheduleDeps, now: Date): Promise<num
         builds.set(key, build);
         const files = await build;
         if (!files) {
-          await settleDelivery(deps.db, d.id, { error: "The report was deleted.", retryAt: null });
+          await settle({ error: "The report was deleted.", retryAt: null });
           continue;
         }
         const token = randomToken();
-        mail = reportMail(s, d, files, `${deps.origin}${UNSUBSCRIBE_PATH}?token=${token}`, now);
+        mail = reportMail(s, d, files, `${deps.origin}${UNSUBSCRIBE_PATH}?token=${token}`, now, period);
         id = await storeMessage(deps.db, d.id, mail, sha256(token), now);
       } else {
         const stored = await storedMessage(deps.db, id);
@@ -109,10 +119,10 @@ export async function deliverReports(deps: ScheduleDeps, now: Date): Promise<num
       }
       if (deps.mailer.transmitOrThrow) await deps.mailer.transmitOrThrow(id, mail);
       else await deps.mailer.transmit?.(id, mail);
-      await settleDelivery(deps.db, d.id, { sentAt: now });
+      await settle({ sentAt: now });
     } catch (e) {
       const giveUp = now.getTime() - d.createdAt.getTime() >= RETRY_FOR_MS;
-      await settleDelivery(deps.db, d.id, {
+      await settle({
         error: String(e instanceof Error ? e.message : e),
         retryAt: giveUp ? null : new Date(now.getTime() + retryDelayMs(d.attempts)),
       });

@@ -3,6 +3,9 @@
 // per address, per client and per report. Unsubscribing works from every message's link.
 import { ApiError, NOT_FOUND } from "../core/errors.ts";
 import { inTransaction, type Db } from "../db/client.ts";
+import type { AuditEntry } from "../data/audit.ts";
+import { audited } from "./audited.ts";
+import { maskedAddress } from "../../src/domain/auditValues.ts";
 import { consume, type Limit } from "../data/rateLimits.ts";
 import { reportByPublicHash } from "../data/reports.ts";
 import {
@@ -95,22 +98,57 @@ export async function linkInfo(deps: Deps, token: string, purpose: LinkPurpose) 
   return { reportName: target.reportName, email: target.subscriber.email };
 }
 
-/** The confirm page's button: the subscriber is confirmed and the link used up. */
+/**
+ * A visitor's confirmed subscription as the owner's trail names it: by the masked address
+ * (docs/decisions.md). Pending ones are never recorded: anyone may start one.
+ */
+const visitorEntry = (
+  target: { subscriptionId: number; subscriber: { reportId: number; email: string } },
+  action: string,
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown> | null,
+): AuditEntry => {
+  return {
+    subscriptionId: target.subscriptionId,
+    actor: { kind: "visitor", label: maskedAddress(target.subscriber.email) },
+    action,
+    entityId: target.subscriber.reportId,
+    before,
+    after,
+  };
+};
+
+/** The confirm page's button: the subscriber is confirmed (and recorded) and the link used up. */
 export async function confirmByLink(deps: Deps, token: string): Promise<string> {
-  return inTransaction(deps.db, async (tx) => {
-    const target = await linkTarget(tx, token, "confirm", deps.now());
-    if (!target) throw new ApiError(404, [{ field: null, message: LINK_UNUSABLE }]);
-    await lockReport(tx, target.subscriber.reportId);
-    await refuseWhenFull(tx, target.subscriber.reportId);
-    await confirmSubscriber(tx, target.subscriber.id, deps.now());
-    return CONFIRMED;
-  });
+  await audited(
+    deps,
+    async (tx) => {
+      const target = await linkTarget(tx, token, "confirm", deps.now());
+      if (!target) throw new ApiError(404, [{ field: null, message: LINK_UNUSABLE }]);
+      await lockReport(tx, target.subscriber.reportId);
+      await refuseWhenFull(tx, target.subscriber.reportId);
+      return (await confirmSubscriber(tx, target.subscriber.id, deps.now())) ? target : null;
+    },
+    (target) =>
+      target && visitorEntry(target, "report.visitor.confirm", { state: "pending" }, { state: "confirmed" }),
+  );
+  return CONFIRMED;
 }
 
 /** The unsubscribe page's button, or a mail client's one-click POST: the subscription ends. */
 export async function unsubscribeByLink(deps: Deps, token: string): Promise<string> {
-  const target = await linkTarget(deps.db, token, "unsubscribe", deps.now());
-  if (!target) throw new ApiError(404, [{ field: null, message: LINK_UNUSABLE }]);
-  await deleteSubscriber(deps.db, target.subscriber.id);
+  await audited(
+    deps,
+    async (tx) => {
+      const target = await linkTarget(tx, token, "unsubscribe", deps.now());
+      if (!target) throw new ApiError(404, [{ field: null, message: LINK_UNUSABLE }]);
+      await deleteSubscriber(tx, target.subscriber.id);
+      return target;
+    },
+    (target) =>
+      target.subscriber.state === "confirmed"
+        ? visitorEntry(target, "report.visitor.unsubscribe", { state: "confirmed" }, null)
+        : null,
+  );
   return UNSUBSCRIBED;
 }

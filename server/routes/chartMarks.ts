@@ -1,13 +1,15 @@
 import { Hono } from "hono";
 import { ApiError, NOT_FOUND } from "../core/errors.ts";
 import { channelByKey } from "../data/channels.ts";
-import { alarmNotesShown, deleteComment, insertComment, showAlarmNotes } from "../data/chartMarks.ts";
+import { alarmNotesShown } from "../data/chartMarks.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { authOf, inSubscription } from "../http/auth.ts";
 import { idParam, inputOf } from "../http/input.ts";
 import { reply } from "../http/reply.ts";
 import { marksOf } from "../flows/chartMarks.ts";
+import { setAlarmNotesRecorded } from "../flows/reportEdits.ts";
+import { addCommentRecorded, deleteCommentRecorded } from "../flows/reportRecords.ts";
 import { epochSeconds } from "../../src/domain/brand.ts";
 import { dataRange } from "../../src/domain/plan.ts";
 import {
@@ -64,12 +66,9 @@ export function chartMarkRoutes(deps: Deps) {
       const auth = authOf(c);
       const input = await inputOf(c, addChartComment);
       const channel = await ownChannel(auth, input.channelKey);
-      const row = await insertComment(db, {
-        subscriptionId: auth.subscription.id,
-        channelId: channel.channelId,
+      const row = await addCommentRecorded(deps, auth, channel, {
         at: input.at,
         text: input.text,
-        authorId: auth.user.id,
         authorName: nameOf(auth.user),
       });
       return reply(c, addChartComment, {
@@ -82,7 +81,7 @@ export function chartMarkRoutes(deps: Deps) {
     })
     .delete(deleteChartComment.path, guard(deleteChartComment, deps), async (c) => {
       const id = idParam(c);
-      if (!(await deleteComment(db, authOf(c).subscription.id, id))) throw new ApiError(404, NOT_FOUND);
+      if (!(await deleteCommentRecorded(deps, authOf(c), id))) throw new ApiError(404, NOT_FOUND);
       return reply(c, deleteChartComment, { id });
     })
     .get(getReportAlarmNotes.path, guard(getReportAlarmNotes, deps), async (c) => {
@@ -93,7 +92,7 @@ export function chartMarkRoutes(deps: Deps) {
     .patch(setReportAlarmNotes.path, guard(setReportAlarmNotes, deps), async (c) => {
       const id = idParam(c);
       const input = await inputOf(c, setReportAlarmNotes);
-      const show = await showAlarmNotes(db, authOf(c).subscription.id, id, input.show);
+      const show = await setAlarmNotesRecorded(deps, authOf(c), id, input.show);
       if (show === null) throw new ApiError(404, NOT_FOUND);
       return reply(c, setReportAlarmNotes, { show });
     });

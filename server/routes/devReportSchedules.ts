@@ -18,7 +18,12 @@ export function devReportScheduleRoutes(deps: Deps) {
     if (!isLocalRequest(c)) return c.text(MAILBOX_LOCAL_ONLY, 403);
     const at = new Date(c.req.query("at") ?? "");
     if (Number.isNaN(at.getTime())) return c.text("Give ?at= as an ISO time.", 400);
-    await reportScheduleTask({ db: deps.db, mailer: deps.mailer, origin: pageLinkOrigin(deps.config) })(at);
+    await reportScheduleTask({
+      db: deps.db,
+      mailer: deps.mailer,
+      origin: pageLinkOrigin(deps.config),
+      auditKey: deps.config.auditKey,
+    })(at);
     return c.text(`Ran the report schedules at ${at.toISOString()}.`);
   });
 }

@@ -20,6 +20,8 @@ import { reportPdf } from "../services/reportPdf.ts";
 import { pdfChannels, pickChannels } from "../flows/reportView.ts";
 import { requestedWindow, type TimeWindow } from "../../src/domain/reportWindow.ts";
 import { ApiError } from "../core/errors.ts";
+import { sessionToken } from "../http/cookies.ts";
+import { memberExport } from "../flows/reportRecords.ts";
 import { reportCsvStream } from "../data/reportCsv.ts";
 import { marksVersion, pictureMarks, reportMarks } from "../flows/chartMarks.ts";
 import { pdfComplianceOf, reportCsvPlan, windowDigest } from "../flows/reportCompliance.ts";
@@ -66,6 +68,7 @@ export function askedWindow(
   return asked;
 }
 
+const fromTo = (range: { start: number; end: number }) => ({ from: range.start, to: range.end });
 const epochOrUndefined = (v: string | undefined) => (v === undefined ? undefined : Number(v));
 const isoSeconds = (v: string | undefined) =>
   v === undefined ? undefined : Math.floor(Date.parse(v) / 1000);
@@ -128,6 +131,7 @@ export function reportExportRoutes(deps: Deps) {
         epochOrUndefined(input.endTime),
         "startTime",
       );
+      await memberExport(deps, sessionToken(c), report, { format: "csv", ...fromTo(range) });
       const stream = reportCsvStream(
         db,
         reportCsvPlan(
@@ -160,6 +164,7 @@ export function reportExportRoutes(deps: Deps) {
         isoSeconds(input.endTime),
         "startTime",
       );
+      await memberExport(deps, sessionToken(c), report, { format: "pdf", ...fromTo(range) });
       const channels = pickChannels(parts.channels, input.channelIds);
       const series = await readSeries(db, channels, parts.thresholds, range);
       const marks = pictureMarks(await reportMarks(db, report, channels, range), channels, range);

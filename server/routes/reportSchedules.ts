@@ -2,14 +2,12 @@ import { Hono, type Context } from "hono";
 import { ApiError, NOT_FOUND } from "../core/errors.ts";
 import { findReport } from "../data/reportBuilder.ts";
 import { membersOf } from "../data/reportDeliveries.ts";
+import { findSchedule, schedulesOf, subscriptionMembers } from "../data/reportSchedules.ts";
 import {
-  addSchedule,
-  changeSchedule,
-  findSchedule,
-  removeSchedule,
-  schedulesOf,
-  subscriptionMembers,
-} from "../data/reportSchedules.ts";
+  addScheduleRecorded,
+  changeScheduleRecorded,
+  deleteScheduleRecorded,
+} from "../flows/reportRecords.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { authOf, inSubscription } from "../http/auth.ts";
@@ -68,7 +66,7 @@ export function reportScheduleRoutes(deps: Deps) {
       const { auth, report } = await ownReport(c);
       const input = await inputOf(c, createSchedule);
       await membersOnly(auth.subscription.id, input);
-      const id = await addSchedule(db, report, input, auth.user.id, MAX_SCHEDULES, deps.now());
+      const id = await addScheduleRecorded(deps, auth, report, input, MAX_SCHEDULES);
       if (id === null) throw new ApiError(400, [{ field: null, message: SCHEDULE_LIMIT }]);
       return reply(c, createSchedule, await one(id));
     })
@@ -76,12 +74,12 @@ export function reportScheduleRoutes(deps: Deps) {
       const { auth, schedule } = await ownSchedule(c);
       const input = await inputOf(c, updateSchedule);
       await membersOnly(auth.subscription.id, input);
-      await changeSchedule(db, schedule.id, input, deps.now());
+      await changeScheduleRecorded(deps, auth, schedule.id, input);
       return reply(c, updateSchedule, await one(schedule.id));
     })
     .delete(deleteSchedule.path, guard(deleteSchedule, deps), async (c) => {
-      const { schedule } = await ownSchedule(c);
-      await removeSchedule(db, schedule.id);
+      const { auth, schedule } = await ownSchedule(c);
+      await deleteScheduleRecorded(deps, auth, schedule.id);
       return reply(c, deleteSchedule, { id: schedule.id });
     });
 }

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
-import { unsubscribe, unsubscribeKnown } from "../data/reportSchedules.ts";
+import { unsubscribeKnown } from "../data/reportSchedules.ts";
+import { unsubscribeRecorded } from "../flows/reportRecords.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { UNSUBSCRIBE_GONE, UNSUBSCRIBED } from "../../src/api/reportSchedules.ts";
@@ -41,7 +42,7 @@ export function reportUnsubscribeRoutes(deps: Deps) {
       );
     })
     .post(ONE_CLICK.path, guard(ONE_CLICK, deps), async (c) => {
-      const done = await unsubscribe(deps.db, c.req.query("token") ?? "");
+      const done = await unsubscribeRecorded(deps, c.req.query("token") ?? "");
       const text = done ? UNSUBSCRIBED : UNSUBSCRIBE_GONE;
       return c.html(page(`<h1>Unsubscribe</h1><p role="status">${text}</p>`), done ? 200 : 404, headers);
     });

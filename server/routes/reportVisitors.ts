@@ -1,6 +1,7 @@
 import { Hono, type Context } from "hono";
 import { ApiError, NOT_FOUND } from "../core/errors.ts";
-import { confirmedCount, setVisitorsMaySubscribe, visitorSettingsOf } from "../data/visitors.ts";
+import { confirmedCount, visitorSettingsOf } from "../data/visitors.ts";
+import { setVisitorsRecorded } from "../flows/reportEdits.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { authOf, inSubscription } from "../http/auth.ts";
@@ -35,7 +36,7 @@ export function reportVisitorRoutes(deps: Deps) {
     .patch(updateVisitorSettings.path, guard(updateVisitorSettings, deps), async (c) => {
       const id = await ownReport(c);
       const { visitorsMaySubscribe } = await inputOf(c, updateVisitorSettings);
-      await setVisitorsMaySubscribe(db, id, visitorsMaySubscribe);
+      await setVisitorsRecorded(deps, authOf(c), id, visitorsMaySubscribe);
       return reply(c, updateVisitorSettings, await answer(id));
     });
 }

@@ -1,16 +1,14 @@
 import { Hono, type Context } from "hono";
 import { ApiError, NOT_FOUND } from "../core/errors.ts";
-import {
-  channelOptions,
-  createReport as insertReport,
-  deleteReport as removeReport,
-  findReport,
-  reportDetail,
-  reportSummaries,
-  updateReport as rewriteReport,
-} from "../data/reportBuilder.ts";
+import { channelOptions, findReport, reportDetail, reportSummaries } from "../data/reportBuilder.ts";
 import { changeReportLink, shareReport, unshareReport } from "../data/reportLinks.ts";
 import type { Deps } from "../deps.ts";
+import {
+  changeLinkRecorded,
+  createReportRecorded,
+  deleteReportRecorded,
+  updateReportRecorded,
+} from "../flows/reportEdits.ts";
 import { guard } from "../http/access.ts";
 import { authOf, inSubscription } from "../http/auth.ts";
 import { idParam, inputOf } from "../http/input.ts";
@@ -72,43 +70,61 @@ export function reportRoutes(deps: Deps) {
     })
     .post(createReport.path, guard(createReport, deps), async (c) => {
       const input = await inputOf(c, createReport);
-      const subscriptionId = authOf(c).subscription.id;
-      const id = await insertReport(db, subscriptionId, input);
-      return reply(c, createReport, await detail(subscriptionId, id));
+      const auth = authOf(c);
+      const id = await createReportRecorded(deps, auth, input);
+      return reply(c, createReport, await detail(auth.subscription.id, id));
     })
     .patch(updateReport.path, guard(updateReport, deps), async (c) => {
       const { auth, report } = await ownReport(c);
       const input = await inputOf(c, updateReport);
-      if (!(await rewriteReport(db, auth.subscription.id, report.id, input)))
-        throw new ApiError(404, NOT_FOUND);
+      if (!(await updateReportRecorded(deps, auth, report.id, input))) throw new ApiError(404, NOT_FOUND);
       return reply(c, updateReport, await detail(auth.subscription.id, report.id));
     })
     .delete(deleteReport.path, guard(deleteReport, deps), async (c) => {
-      const { report } = await ownReport(c);
-      if (!(await removeReport(db, report.id))) throw new ApiError(404, NOT_FOUND);
+      const { auth, report } = await ownReport(c);
+      if (!(await deleteReportRecorded(deps, auth, report.id))) throw new ApiError(404, NOT_FOUND);
       return reply(c, deleteReport, { id: report.id });
     })
     .post(createReportLink.path, guard(createReportLink, deps), async (c) => {
       const { auth, report } = await ownReport(c);
       const { expiresAt } = await inputOf(c, createReportLink);
-      await shareReport(db, report.id, dateOf(expiresAt));
+      await changeLinkRecorded(
+        deps,
+        auth,
+        report.id,
+        (before) => (before.publicHash ? "report.link.replace" : "report.link.create"),
+        (tx) => shareReport(tx, report.id, dateOf(expiresAt)),
+      );
       return reply(c, createReportLink, await summary(auth.subscription.id, report.id));
     })
     .patch(updateReportLink.path, guard(updateReportLink, deps), async (c) => {
       const { auth, report } = await ownReport(c);
       const input = await inputOf(c, updateReportLink);
       if (!report.publicHash) throw new ApiError(404, "The report is not shared.");
-      await changeReportLink(db, report.id, {
+      const change = {
         // Pausing keeps the first pause time; resuming clears it.
         pausedAt:
           input.paused === undefined ? undefined : input.paused ? (report.pausedAt ?? deps.now()) : null,
         expiresAt: input.expiresAt === undefined ? undefined : dateOf(input.expiresAt),
-      });
+      };
+      await changeLinkRecorded(
+        deps,
+        auth,
+        report.id,
+        () => "report.link.change",
+        (tx) => changeReportLink(tx, report.id, change),
+      );
       return reply(c, updateReportLink, await summary(auth.subscription.id, report.id));
     })
     .delete(deleteReportLink.path, guard(deleteReportLink, deps), async (c) => {
       const { auth, report } = await ownReport(c);
-      await unshareReport(db, report.id);
+      await changeLinkRecorded(
+        deps,
+        auth,
+        report.id,
+        () => "report.link.delete",
+        (tx) => unshareReport(tx, report.id),
+      );
       return reply(c, deleteReportLink, await summary(auth.subscription.id, report.id));
     });
 }

@@ -41,6 +41,27 @@ export const ACTION_NAMES: Record<string, string> = {
   "ops.order.ship": "Back office shipped an order",
   "ops.order.payment": "Back office recorded a payment",
   "ops.tracking.add": "Back office added tracking",
+  "report.create": "Created a report",
+  "report.change": "Changed a report",
+  "report.delete": "Deleted a report",
+  "report.link.create": "Shared a report",
+  "report.link.replace": "Replaced a report's link",
+  "report.link.change": "Changed a report's link",
+  "report.link.delete": "Stopped sharing a report",
+  "report.export": "Downloaded a report",
+  "report.schedule.create": "Scheduled a report",
+  "report.schedule.change": "Changed a report schedule",
+  "report.schedule.delete": "Deleted a report schedule",
+  "report.schedule.sent": "Mailed a scheduled report",
+  "report.schedule.failed": "Gave up mailing a scheduled report",
+  "report.schedule.unsubscribe": "Unsubscribed from a scheduled report",
+  "report.visitor.confirm": "A visitor subscribed to a report",
+  "report.visitor.unsubscribe": "A visitor unsubscribed from a report",
+  "chart.comment.create": "Pinned a chart comment",
+  "chart.comment.delete": "Deleted a chart comment",
+  "quote.order": "Ordered a quote",
+  "alert.repeat": "Repeated an alarm's notice",
+  "alert.escalate": "Escalated an alarm",
 };
 
 export const actionName = (action: string) => ACTION_NAMES[action] ?? action;
@@ -71,3 +92,26 @@ export const changesText = (old: Record<string, unknown> | null, now: Record<str
   changeLines(old, now)
     .map((l) => `${l.field}: ${l.from} → ${l.to}`)
     .join("; ");
+
+/** The kind of record an action's id names, by the action's family (longest prefix first). */
+const RECORD_KINDS: [prefix: string, kind: string][] = [
+  ["report.schedule.", "Schedule"],
+  ["report.", "Report"],
+  ["chart.comment.", "Comment"],
+  ["alert.rule.", "Alert rule"],
+  ["alert.acknowledge", "Alarm"],
+  ["alert.repeat", "Alarm"],
+  ["alert.escalate", "Alarm"],
+  ["tag.", "Tag"],
+];
+
+/**
+ * The record a row is about, for the viewer ("Report 12", "QUO-1001"); null when the row's
+ * device or person already names it, or it has none.
+ */
+export function recordText(action: string, entityId: string | null): string | null {
+  if (entityId === null) return null;
+  if (/^(QUO|ORD)-\d+$/.test(entityId)) return entityId;
+  const kind = RECORD_KINDS.find(([prefix]) => action.startsWith(prefix))?.[1];
+  return kind ? `${kind} ${entityId}` : null;
+}

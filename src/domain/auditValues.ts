@@ -44,3 +44,13 @@ export function changes(
     }
   return Object.keys(old).length ? { old, new: now } : null;
 }
+
+/**
+ * A visitor's address as the owner's trail names it: the first letter and the domain
+ * ("j***@example.com"). The visitor gave it to hear of alarms, not to be known to the owner.
+ */
+export function maskedAddress(email: string): string {
+  const at = email.lastIndexOf("@");
+  if (at < 1) return "***";
+  return `${email[0]}***${email.slice(at)}`;
+}

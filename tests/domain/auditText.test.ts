@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { actionName, changeLines, changesText, valueText } from "../../src/domain/auditText.ts";
+import { actionName, changeLines, changesText, recordText, valueText } from "../../src/domain/auditText.ts";
 
 describe("audit text", () => {
   it.each([
@@ -20,6 +20,22 @@ describe("audit text", () => {
     ["something.new", "something.new"],
   ])("calls %s %s", (action, name) => {
     expect(actionName(action)).toBe(name);
+  });
+
+  it.each([
+    ["report.change", "12", "Report 12"],
+    ["report.schedule.sent", "3", "Schedule 3"],
+    ["report.link.delete", "12", "Report 12"],
+    ["chart.comment.delete", "5", "Comment 5"],
+    ["alert.escalate", "9", "Alarm 9"],
+    ["alert.rule.change", "4", "Alert rule 4"],
+    ["quote.order", "QUO-1001", "QUO-1001"],
+    ["order.payment", "ORD-5003", "ORD-5003"],
+    ["device.rename", "7", null],
+    ["session.signin", "2", null],
+    ["report.change", null, null],
+  ])("names the record of %s %s as %s", (action, id, text) => {
+    expect(recordText(action, id)).toBe(text);
   });
 
   it("lists each changed field with its old and new value", () => {

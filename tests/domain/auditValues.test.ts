@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { changes, REDACTED, withoutSecrets } from "../../src/domain/auditValues.ts";
+import { changes, maskedAddress, REDACTED, withoutSecrets } from "../../src/domain/auditValues.ts";
 
 describe("withoutSecrets", () => {
   it.each([
@@ -37,5 +37,17 @@ describe("changes", () => {
     [null, null, null],
   ])("of %j and %j is %j", (before, after, expected) => {
     expect(changes(before, after)).toEqual(expected);
+  });
+});
+
+describe("maskedAddress", () => {
+  it.each([
+    ["jane@example.com", "j***@example.com"],
+    ["j@example.com", "j***@example.com"],
+    ["a.b+c@lab.example.org", "a***@lab.example.org"],
+    ["@example.com", "***"],
+    ["nobody", "***"],
+  ])("names %s as %s", (email, masked) => {
+    expect(maskedAddress(email)).toBe(masked);
   });
 });

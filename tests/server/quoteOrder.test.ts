@@ -12,6 +12,7 @@ import {
   sandboxCharges,
   uploadedFiles,
 } from "../../server/db/schema/index.ts";
+import { rows } from "../../server/db/client.ts";
 import { quoteRecord } from "../../server/data/quotes.ts";
 import { AMOUNT_CHANGED, KEY_REUSED } from "../../server/flows/paymentFlow.ts";
 import { QUOTE_EXPIRED, QUOTE_ORDERED } from "../../server/flows/paymentPlans.ts";
@@ -280,6 +281,16 @@ describe("signed-in quote order and balance payment", () => {
       expect(order.payments[0].amountCents).toBe(order.grandTotalCents);
       const [quote] = await db().select().from(quotes).where(eq(quotes.id, OPEN));
       expect(quote).toMatchObject({ status: "Closed", orderId });
+      // The payment's audit row names the quote it turned into the order, and no card data.
+      const trail = await rows<{ action: string; new: unknown; t: string }>(
+        db(),
+        sql`select action, new, row_to_json(l)::text as t from audit_log l where action not like 'session.%'`,
+      );
+      expect(trail.map((r) => [r.action, r.new])).toEqual([
+        ["order.payment", expect.objectContaining({ order: `ORD-${orderId}`, quote: `QUO-${OPEN}` })],
+      ]);
+      for (const card of ["4242 4242 4242 4242", "4242424242424242", "cvv", "Cvv"])
+        expect(trail[0]!.t).not.toContain(card);
     });
 
     it("drops the quote address's attention for another recipient and keeps the contact phone", async () => {
@@ -401,6 +412,26 @@ describe("signed-in quote order and balance payment", () => {
       });
       expect(file!.storedPath).toMatch(/^uploads\/[0-9a-f]{32}$/);
       expect(readdirSync(join(dataDir, "uploads"))).toContain(file!.storedPath.slice("uploads/".length));
+      // The order on terms is recorded with the order it made, in the person's chain.
+      const recorded = await rows<Record<string, unknown>>(
+        db(),
+        sql`select actor_kind, actor_label, entity_id, old, new from audit_log where action = 'quote.order'`,
+      );
+      expect(recorded).toEqual([
+        {
+          actor_kind: "user",
+          actor_label: "billing@example.com",
+          entity_id: `QUO-${OPEN}`,
+          old: null,
+          new: {
+            order: `ORD-${orderId}`,
+            paymentMethod: "purchase order",
+            purchaseOrderNumber: "PO-77",
+            purchaseOrderFile: ".._.._po scan.png",
+            amountCents: order.grandTotalCents,
+          },
+        },
+      ]);
     });
 
     it("keeps an outsider a Billing member names in an order on terms out of the subscription (issue 32)", async () => {
