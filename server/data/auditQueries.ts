@@ -78,12 +78,65 @@ export async function auditFacets(db: Db, subscriptionId: number) {
   return { actors: actors.map((r) => r.v), actions: actions.map((r) => r.v) };
 }
 
-/** Every matching row, newest first, a page at a time (the CSV export). */
-export async function* auditStream(db: Db, subscriptionId: number, f: AuditFilter, page = 5000) {
-  for (let before: number | null = null; ;) {
-    const found = await auditPage(db, subscriptionId, f, before, page);
-    if (found.length) yield found;
-    if (found.length < page) return;
-    before = found.at(-1)!.seq;
+/**
+ * Every matching row, newest first, a span of seqs at a time (the CSV export): each span's rows
+ * come as one JSON text aggregated by the database, a few milliseconds for thousands of rows
+ * where row-by-row decoding took a hundred; and a bounded seq range reads no more than its span
+ * whatever plan the statistics lead to (PGlite has no autovacuum to keep them). Rows appended
+ * while it runs are not in it: the export is the trail up to its start.
+ */
+export async function* auditStream(db: Db, subscriptionId: number, f: AuditFilter, span = 10_000) {
+  const [head] = await rows<{ seq: string | number; first_seq: string | number | null }>(
+    db,
+    sql`select seq, first_seq from audit_heads where subscription_id = ${subscriptionId}`,
+  );
+  if (!head) return;
+  const names = new Map(
+    (
+      await rows<{ id: number; name: string }>(
+        db,
+        sql`select id, name from devices where subscription_id = ${subscriptionId}`,
+      )
+    ).map((d) => [Number(d.id), d.name]),
+  );
+  const first = Number(head.first_seq ?? 1);
+  for (let hi = Number(head.seq) + 1; hi > first; hi -= span) {
+    const lo = Math.max(first, hi - span);
+    const [found] = await rows<{ j: string }>(
+      db,
+      sql`select coalesce(json_agg(json_build_array(l.seq, extract(epoch from l.at)::int8, l.actor_kind,
+            l.actor_label, l.action, l.entity_type, l.entity_id, l.device_id, l.old, l.new) order by l.seq desc)::text, '[]') as j
+          from audit_log l where ${where(subscriptionId, f, hi)} and l.seq >= ${lo}`,
+    );
+    const page = (JSON.parse(found!.j) as SpanRow[]).map(
+      ([seq, at, actorKind, actor, action, entityType, entityId, deviceId, old, now]): AuditEntry => ({
+        seq,
+        at,
+        actorKind,
+        actor,
+        action,
+        entityType,
+        entityId,
+        deviceId,
+        deviceName: deviceId === null ? null : (names.get(deviceId) ?? null),
+        old,
+        new: now,
+      }),
+    );
+    if (page.length) yield page;
   }
 }
+
+type Json = Record<string, unknown> | null;
+type SpanRow = [
+  number,
+  number,
+  string,
+  string,
+  string,
+  number | null,
+  string | null,
+  number | null,
+  Json,
+  Json,
+];

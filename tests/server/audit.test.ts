@@ -4,6 +4,7 @@ import { inTransaction, rows, type Database } from "../../server/db/client.ts";
 import { appendAudit, chainPage, type AuditEntry } from "../../server/data/audit.ts";
 import { verifyAudit } from "../../server/flows/auditVerify.ts";
 import { trimAuditTrail } from "../../server/flows/auditRetention.ts";
+import { auditStream } from "../../server/data/auditQueries.ts";
 import { openTestDatabase, TEST_NOW } from "./helpers.ts";
 
 const admin = { kind: "user", id: 1, label: "admin@example.com" } as const;
@@ -100,6 +101,22 @@ describe("the audit trail in the database", () => {
     // A kept row deleted afterwards is still found.
     await db().execute(sql`delete from audit_log where subscription_id = 301 and seq = 3`);
     expect((await verifyAudit(db(), { subscriptionId: 301 })).faults.map((f) => f.seq)).toEqual([4]);
+  });
+
+  it("streams a filtered export newest first across spans of seqs, from where a trimmed chain starts", async () => {
+    for (let n = 1; n <= 30; n++)
+      await inTransaction(db(), (tx) =>
+        appendAudit(tx, { ...rename(401, n), deviceId: n % 3 === 0 ? 7 : 5 }, TEST_NOW),
+      );
+    await db().execute(sql`update audit_heads set first_seq = 4 where subscription_id = 401`);
+    await db().execute(sql`delete from audit_log where subscription_id = 401 and seq < 4`);
+    const seqs = async (f: Parameters<typeof auditStream>[2]) => {
+      const got: number[] = [];
+      for await (const page of auditStream(db(), 401, f, 7)) got.push(...page.map((e) => e.seq));
+      return got;
+    };
+    expect(await seqs({})).toEqual(Array.from({ length: 27 }, (_, i) => 30 - i));
+    expect(await seqs({ deviceId: 7 })).toEqual([30, 27, 24, 21, 18, 15, 12, 9, 6]);
   });
 
   it("keeps the attempts of addresses nobody has (chain 0) for 90 days only", async () => {
