@@ -100,15 +100,14 @@ export async function* auditStream(db: Db, subscriptionId: number, f: AuditFilte
     ).map((d) => [Number(d.id), d.name]),
   );
   const first = Number(head.first_seq ?? 1);
-  for (let hi = Number(head.seq) + 1; hi > first; hi -= span) {
-    const lo = Math.max(first, hi - span);
+  const spanBelow = async (hi: number) => {
     const [found] = await rows<{ j: string }>(
       db,
       sql`select coalesce(json_agg(json_build_array(l.seq, extract(epoch from l.at)::int8, l.actor_kind,
             l.actor_label, l.action, l.entity_type, l.entity_id, l.device_id, l.old, l.new) order by l.seq desc)::text, '[]') as j
-          from audit_log l where ${where(subscriptionId, f, hi)} and l.seq >= ${lo}`,
+          from audit_log l where ${where(subscriptionId, f, hi)} and l.seq >= ${Math.max(first, hi - span)}`,
     );
-    const page = (JSON.parse(found!.j) as SpanRow[]).map(
+    return (JSON.parse(found!.j) as SpanRow[]).map(
       ([seq, at, actorKind, actor, action, entityType, entityId, deviceId, old, now]): AuditEntry => ({
         seq,
         at,
@@ -123,6 +122,17 @@ export async function* auditStream(db: Db, subscriptionId: number, f: AuditFilte
         new: now,
       }),
     );
+  };
+  // The next span is asked for before this one is handed on: on PostgreSQL the database reads
+  // it while this process writes the CSV of the last one.
+  let hi = Number(head.seq) + 1;
+  let next = hi > first ? spanBelow(hi) : null;
+  while (next) {
+    const page = await next;
+    hi -= span;
+    next = hi > first ? spanBelow(hi) : null;
+    // A failed read ahead is thrown where it is awaited, not left unhandled meanwhile.
+    next?.catch(() => {});
     if (page.length) yield page;
   }
 }

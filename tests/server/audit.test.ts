@@ -116,7 +116,7 @@ describe("the audit trail in the database", () => {
       return got;
     };
     expect(await seqs({})).toEqual(Array.from({ length: 27 }, (_, i) => 30 - i));
-    expect(await seqs({ deviceId: 7 })).toEqual([30, 27, 24, 21, 18, 15, 12, 9, 6]);
+    expect(await seqs({ deviceId: "7" })).toEqual([30, 27, 24, 21, 18, 15, 12, 9, 6]);
   });
 
   it("keeps the attempts of addresses nobody has (chain 0) for 90 days only", async () => {

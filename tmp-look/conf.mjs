@@ -1,0 +1,20 @@
+import { chromium } from 'playwright';
+const B='http://127.0.0.1:4481';
+const browser=await chromium.launch({executablePath:'/usr/lib/chromium/chromium-headless-shell'});
+const c=await browser.newContext({viewport:{width:390,height:844},isMobile:true,hasTouch:true});
+const p=await c.newPage();
+await p.goto(B+'/dev/mailbox',{waitUntil:'networkidle'});
+const l=(await p.$$eval('a',as=>as.map(a=>a.href).filter(h=>/confirm/i.test(h))))[0];
+await p.goto(l,{waitUntil:'networkidle'});
+await p.getByRole('button',{name:'Confirm'}).click(); await p.waitForTimeout(1500);
+await p.screenshot({path:'/tmp/look/confirmed-390.png',fullPage:true});
+console.log('CONFIRMED:', (await p.locator('body').innerText()).slice(0,800));
+const un=await p.$$eval('a',as=>as.map(a=>a.href+' '+a.textContent));console.log(un);
+await p.goto(B+'/dev/mailbox',{waitUntil:'networkidle'});
+console.log('MB2', (await p.locator('body').innerText()).slice(0,500));
+const u=(await p.$$eval('a',as=>as.map(a=>a.href).filter(h=>/unsub/i.test(h))));
+console.log('unsub links',u);
+// try reopening confirm link (double click by newcomer)
+await p.goto(l,{waitUntil:'networkidle'}); console.log('REOPEN:', (await p.locator('main').innerText().catch(()=>'')).slice(0,400));
+await p.screenshot({path:'/tmp/look/confirm-reopen-390.png'});
+await browser.close();

@@ -1,0 +1,26 @@
+import { chromium } from 'playwright';
+const B='http://127.0.0.1:4481';
+const R=B+'/public/report/mDjh_5re545yLEUddv63mACM?tempScale=F&timezone=UTC';
+const browser=await chromium.launch({executablePath:'/usr/lib/chromium/chromium-headless-shell'});
+const c=await browser.newContext({viewport:{width:390,height:844},isMobile:true,hasTouch:true});
+const p=await c.newPage();
+await p.goto(R,{waitUntil:'networkidle'});
+const f=p.getByLabel('Email address');
+await f.scrollIntoViewIfNeeded();
+await p.getByRole('button',{name:'Subscribe'}).click();
+await p.waitForTimeout(800);
+await p.screenshot({path:'/tmp/look/sub-empty-390.png'});
+console.log('empty submit msg:', await f.evaluate(e=>e.validationMessage), await p.locator('form').last().innerText());
+await f.fill('newbie@example.org');
+await p.getByRole('button',{name:'Subscribe'}).click();
+await p.waitForTimeout(1500);
+await p.screenshot({path:'/tmp/look/sub-done-390.png'});
+console.log('after:', (await p.locator('body').innerText()).split('Tell me when')[1]?.slice(0,600));
+await p.goto(B+'/dev/mailbox',{waitUntil:'networkidle'});
+console.log('MAILBOX:', (await p.locator('body').innerText()).slice(0,1500));
+const links=await p.$$eval('a',as=>as.map(a=>a.href).filter(h=>/confirm|unsub|subscri/i.test(h)));
+console.log('links',links);
+await p.screenshot({path:'/tmp/look/mailbox-390.png',fullPage:true});
+for (const [i,l] of links.slice(0,3).entries()) { await p.goto(l,{waitUntil:'networkidle'}); await p.screenshot({path:`/tmp/look/mail-link-${i}-390.png`,fullPage:true}); console.log('PAGE',l, (await p.locator('main').innerText().catch(()=>p.locator('body').innerText())).slice(0,700));
+  const btn=p.getByRole('button'); const n=await btn.count(); console.log('buttons', await btn.allInnerTexts()); }
+await browser.close();
