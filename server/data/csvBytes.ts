@@ -86,12 +86,13 @@ export function isoWriter(zone: string): (out: AsciiOut, at: number) => void {
   };
 }
 
-/** Distinct texts a column keeps: temperatures have a few thousand; other readings may have more. */
+/** Distinct readings a column keeps the text of: temperatures have a few thousand; others may have more. */
 const KEPT_TEXTS = 50_000;
 
 /**
  * Writes a column's cell for a raw reading: the adjusted reading, temperatures converted and
  * rounded as the spec says (C 2, F 1 decimals), others to 4 decimals ("+ 0" turns -0 into 0).
+ * Each distinct reading is converted and formatted once.
  */
 export function cellWriter(
   column: { kind: string; adjust: number },
@@ -103,11 +104,11 @@ export function cellWriter(
     : (v: number) => Math.round((v + adjust) * 10_000) / 10_000 + 0;
   const texts = new Map<number, string>();
   return (out, v) => {
-    const x = shown(v);
-    let text = texts.get(x);
+    let text = texts.get(v);
     if (text === undefined) {
-      text = String(x);
-      if (texts.size < KEPT_TEXTS) texts.set(x, text);
+      text = String(shown(v));
+      // -0 and 0 share a key, and a text: both read 0 once adjusted and rounded ("+ 0").
+      if (texts.size < KEPT_TEXTS) texts.set(v, text);
     }
     out.text(text);
   };

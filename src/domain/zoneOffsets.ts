@@ -14,7 +14,13 @@ const STRIDE = 4;
 export function zoneOffsets(zone: string): (at: number) => number {
   const name = isKnownTimezone(zone) ? zone : "UTC";
   if (name === "UTC") return () => 0;
-  const probe = (block: number) => zoneOffsetSeconds(block * QUARTER_HOUR, name);
+  // The last probe is kept: one span's end is the next span's start.
+  let probed = Number.NaN;
+  let probedOffset = 0;
+  const probe = (block: number) => {
+    if (block !== probed) [probed, probedOffset] = [block, zoneOffsetSeconds(block * QUARTER_HOUR, name)];
+    return probedOffset;
+  };
   // Blocks [from, to) share `offset`.
   let from = 0;
   let to = 0;
