@@ -78,8 +78,8 @@ function countUpTo(run: ReadingRun, micros: number): number {
  * ends at the earliest last reading of the full channels (every channel is complete up to
  * there) and the next continues right after it with half the span; a short one moves past its
  * window, and a far smaller or larger one than wanted resizes the next (gaps are crossed
- * quickly, bursts split). On PostgreSQL the next window (same span) is read while this one is
- * formatted; a guess that turns out wrong is dropped.
+ * quickly, bursts split). On a PostgreSQL pool the next window (same span) is read while this
+ * one is formatted; a guess that turns out wrong is dropped.
  */
 async function* chunks(db: Db, plan: ReportCsvPlan, limit: number): AsyncGenerator<Chunk> {
   const ids = plan.columns.map((c) => c.channelId);
@@ -116,12 +116,16 @@ async function* chunks(db: Db, plan: ReportCsvPlan, limit: number): AsyncGenerat
         span = n > 0 ? Math.max(1, Math.round(span * Math.min(4, target / n))) : span * 2;
       next = current.upto < plan.end ? windowFrom(current.upto, span) : null;
     }
-    if (next) {
+    // PostgreSQL reads on while this chunk is formatted; PGlite only when the reader asks.
+    if (next && apart) {
       const same = guess && guess.after === next.after && guess.upto === next.upto;
       pending = same && ahead ? ahead : readWindow(next);
+      // A reader that stops here leaves it unread; its error must not go unhandled.
+      pending.catch(() => {});
     }
     yield { runs, counts };
     if (!next) return;
+    if (!apart) pending = readWindow(next);
     current = next;
   }
 }
@@ -133,7 +137,7 @@ function linesOf(
   cells: ((out: AsciiOut, v: number) => void)[],
 ): Uint8Array {
   const k = runs.length;
-  const next = new Array<number>(k).fill(0);
+  const next = Array.from({ length: k }, () => 0);
   const rowBytes = TIME_BYTES + 2 + k * (CELL_BYTES + 1);
   const out = new AsciiOut(Math.max(...counts) * rowBytes);
   for (;;) {
@@ -170,7 +174,8 @@ export function reportCsvStream(
   const lines = async function* () {
     for await (const chunk of chunks(db, plan, rowsPerChunk)) {
       chunk.runs.forEach((run, i) => plan.watch?.(i, run, chunk.counts[i]!));
-      yield linesOf(chunk, time, cells);
+      const bytes = linesOf(chunk, time, cells);
+      if (bytes.length) yield bytes;
     }
   };
   return csvFileStream(reportCsvHeader(plan), plan.columns.length ? lines() : null);
