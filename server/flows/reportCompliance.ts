@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import type { Db } from "../db/client.ts";
 import { chartChannels, type ReportChannel, type ReportThreshold } from "../data/reports.ts";
 import { reportCsvStream, type ReportCsvPlan } from "../data/reportCsv.ts";
+import { secondsOfMicros, type ReadingRun } from "../data/readingRuns.ts";
 import { ComplianceTally, type ComplianceFigures } from "../../src/domain/compliance.ts";
 import type { PdfCompliance } from "../services/pdfCompliance.ts";
 import { valueIn } from "./reportView.ts";
@@ -65,15 +66,12 @@ export async function windowDigest(
       temperature: isTemperatureKind(asked[i]!.kind),
     }),
   }));
-  const watch = (rows: readonly (number | null)[][]) => {
-    for (const t of tallies) {
-      if (t.column < 0) continue;
-      const at = t.column + 1;
-      for (const row of rows) {
-        const v = row[at];
-        if (v !== null && v !== undefined) t.tally.add(row[0]!, v + t.adjust);
-      }
-    }
+  // Each tally reads the first column of its channel.
+  const byColumn = plan.columns.map((_, c) => tallies.filter((t) => t.column === c));
+  const watch = (column: number, run: ReadingRun, count: number) => {
+    const { micros, values } = run;
+    for (const t of byColumn[column] ?? [])
+      for (let i = 0; i < count; i++) t.tally.add(secondsOfMicros(micros[i]!), values[i]! + t.adjust);
   };
   const hash = createHash("sha256");
   for await (const part of reportCsvStream(db, { ...plan, watch })) hash.update(part);
