@@ -1,0 +1,34 @@
+import { chromium } from 'playwright';
+const B='http://127.0.0.1:4481';
+const browser=await chromium.launch({executablePath:'/usr/lib/chromium/chromium-headless-shell'});
+const out=console.log;
+let c=await browser.newContext({storageState:'state-390.json',viewport:{width:390,height:844},isMobile:true,hasTouch:true});
+let p=await c.newPage();
+await p.goto(B+'/s/reports/1',{waitUntil:'networkidle'});
+await p.getByLabel('Vera Viewer viewer@example.com').check();
+await p.getByRole('button',{name:'Save schedule'}).click(); await p.waitForTimeout(1500);
+await p.getByText('Send by mail').first().scrollIntoViewIfNeeded(); await p.screenshot({path:'/tmp/look/sched-created-390.png'});
+let t=await p.locator('main').innerText(); let k=t.indexOf('Send by mail'); out('CREATED:', t.slice(k,k+500).replace(/\n/g,' | '));
+const dl=t.search(/deliver/i); out('DELIVERY:', dl>=0? t.slice(dl-50,dl+300).replace(/\n/g,' | '):'none');
+const sw=p.getByLabel('Show alarm notes and names on the public report'); await sw.scrollIntoViewIfNeeded();
+const box=await sw.locator('xpath=ancestor::*[3]').innerText(); out('NOTES SWITCH ctx:', box.replace(/\n/g,' | ').slice(0,300)); await p.screenshot({path:'/tmp/look/notes-switch-390.png'});
+await c.close();
+// keyboard: device page actions menu at 1280
+c=await browser.newContext({storageState:'state-1280.json',viewport:{width:1280,height:900}}); p=await c.newPage();
+await p.goto(B+'/s/devices/3',{waitUntil:'networkidle'});
+const seq=[];
+for(let i=0;i<25;i++){ await p.keyboard.press('Tab'); const a=await p.evaluate(()=>{const e=document.activeElement; const cs=getComputedStyle(e); return (e.tagName+':'+(e.innerText||e.getAttribute('aria-label')||e.value||'').trim().slice(0,25)+(cs.outlineStyle!=='none'&&cs.outlineWidth!=='0px'||cs.boxShadow!=='none'?'':'[NOFOCUSRING]'))}); seq.push(a); if(/Device actions/.test(a)) break;}
+out('TABS:', seq.join(' > '));
+await p.keyboard.press('Enter'); await p.waitForTimeout(400); await p.screenshot({path:'/tmp/look/kbd-menu-open-1280.png'});
+out('after enter focus:', await p.evaluate(()=>document.activeElement.outerHTML.slice(0,150)));
+out('menu items:', await p.getByRole('menuitem').allInnerTexts());
+await p.keyboard.press('Escape'); await p.waitForTimeout(300);
+out('after esc focus:', await p.evaluate(()=>document.activeElement.outerHTML.slice(0,120)), 'menu visible:', await p.getByRole('menu').isVisible().catch(()=>false));
+await p.keyboard.press('Enter'); await p.waitForTimeout(300);
+await p.keyboard.press('ArrowDown'); await p.keyboard.press('ArrowDown');
+out('arrow focus:', await p.evaluate(()=>document.activeElement.outerHTML.slice(0,150)));
+await p.screenshot({path:'/tmp/look/kbd-menu-arrow-1280.png'});
+await p.goto(B+'/s/devices/3',{waitUntil:'networkidle'});
+const links=await p.$$eval('main a',as=>as.map(a=>a.textContent.trim()+'→'+a.getAttribute('href')));
+out('DEVICE LINKS', links.join(' | '));
+await browser.close();
