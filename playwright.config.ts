@@ -32,10 +32,9 @@ export default defineConfig({
   // so a slow test still shows up as slow here.
   timeout: process.env["CI"] ? 60_000 : 30_000,
   expect: { timeout: process.env["CI"] ? 10_000 : 5_000 },
-  // Three on two cores: a browser test waits on the network, the server and the page as much as
-  // it computes; a third worker cut a 73-test run from 12.0 to 9.4 minutes on a busy machine
-  // (CPU time the same) and keeps npm test under 15 minutes (docs/decisions.md).
-  workers: 3,
+  // Two, one per core: a full run on three took 929 s against 716 s on two, each test 1.9 times
+  // as long (docs/decisions.md, "a third browser worker").
+  workers: 2,
   // CI's machine is busy beside two servers: a test that fails once runs again, and both
   // outcomes land in the JSON report, whose digest scripts/test.ts prints last (flaky ones too).
   retries: process.env["CI"] ? 1 : 0,
