@@ -1,5 +1,5 @@
 import { useStore } from "@nanostores/react";
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { CHANNEL_KINDS, type Rule, type RuleInput } from "../../src/api/alerts.ts";
 import {
   $alertPrefs,
@@ -79,6 +79,17 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
   }, [deviceId]);
 
   const errorOf = (field: string) => form.errors.find((e) => e.field === field)?.message;
+  // A refused save shows where: the first field named wrong (or the messages) is scrolled to and
+  // focused, since on a phone it sits a screen above the Save button (a newcomer's review).
+  const box = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (form.busy || !form.errors.length) return;
+    const first =
+      box.current?.querySelector<HTMLElement>("[aria-invalid='true']") ??
+      box.current?.querySelector<HTMLElement>("[role='alert']");
+    first?.scrollIntoView({ block: "center" });
+    first?.focus();
+  }, [form.errors, form.busy]);
   const shownChannels = channels && String(channels.deviceId) === deviceId ? channels.list : [];
 
   const submit = (e: FormEvent) => {
@@ -127,7 +138,7 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
   };
 
   return (
-    <form onSubmit={submit} className="rule-form" noValidate>
+    <form onSubmit={submit} className="rule-form" noValidate ref={box}>
       <Cell
         label="Name"
         value={name}
@@ -159,6 +170,12 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
           <Picker
             label="Device"
             value={deviceId}
+            aria-invalid={
+              errorOf("deviceId") || (errorOf("channelKey") && !(isThreshold(kind) && deviceId))
+                ? true
+                : undefined
+            }
+            aria-describedby="rule-channel-note"
             onChange={(e) => {
               setDeviceId(e.target.value);
               setChannelKey("");

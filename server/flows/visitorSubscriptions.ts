@@ -26,7 +26,7 @@ import { UNSUBSCRIBE_LINK_MS } from "./visitorNotices.ts";
 import {
   CHECK_INBOX,
   CONFIRMED,
-  LINK_UNUSABLE,
+  linkUnusable,
   REPORT_FULL,
   SUBSCRIPTIONS_OFF,
   UNSUBSCRIBED,
@@ -94,7 +94,7 @@ async function refuseWhenFull(tx: Db, reportId: number) {
 /** What a link is for (its page shows it before the button); opening it changes nothing. */
 export async function linkInfo(deps: Deps, token: string, purpose: LinkPurpose) {
   const target = await linkTarget(deps.db, token, purpose, deps.now());
-  if (!target) throw new ApiError(404, [{ field: null, message: LINK_UNUSABLE }]);
+  if (!target) throw new ApiError(404, [{ field: null, message: linkUnusable(purpose) }]);
   return { reportName: target.reportName, email: target.subscriber.email };
 }
 
@@ -124,7 +124,7 @@ export async function confirmByLink(deps: Deps, token: string): Promise<string> 
     deps,
     async (tx) => {
       const target = await linkTarget(tx, token, "confirm", deps.now());
-      if (!target) throw new ApiError(404, [{ field: null, message: LINK_UNUSABLE }]);
+      if (!target) throw new ApiError(404, [{ field: null, message: linkUnusable("confirm") }]);
       await lockReport(tx, target.subscriber.reportId);
       await refuseWhenFull(tx, target.subscriber.reportId);
       return (await confirmSubscriber(tx, target.subscriber.id, deps.now())) ? target : null;
@@ -141,7 +141,7 @@ export async function unsubscribeByLink(deps: Deps, token: string): Promise<stri
     deps,
     async (tx) => {
       const target = await linkTarget(tx, token, "unsubscribe", deps.now());
-      if (!target) throw new ApiError(404, [{ field: null, message: LINK_UNUSABLE }]);
+      if (!target) throw new ApiError(404, [{ field: null, message: linkUnusable("unsubscribe") }]);
       await deleteSubscriber(tx, target.subscriber.id);
       return target;
     },

@@ -11,7 +11,13 @@ import { emailField, orDefault, tokenField } from "./fields.ts";
 export const CHECK_INBOX = "Check your inbox to confirm your subscription.";
 export const SUBSCRIPTIONS_OFF = "This report does not take subscriptions.";
 export const REPORT_FULL = "This report has as many subscribers as it can take.";
-export const LINK_UNUSABLE = "This link does not work any more. Subscribe again from the report's page.";
+/** A spent or expired link, in the words of what the person came to do (a newcomer's review). */
+export const CONFIRM_UNUSABLE =
+  "This confirmation link was used already or has expired. If no messages come, ask again on the report's page.";
+export const UNSUBSCRIBE_UNUSABLE =
+  "This unsubscribe link does not work any more; the address may be unsubscribed already. Every message carries a link of its own.";
+export const linkUnusable = (purpose: "confirm" | "unsubscribe") =>
+  purpose === "confirm" ? CONFIRM_UNUSABLE : UNSUBSCRIBE_UNUSABLE;
 export const CONFIRMED = "You are subscribed. Each message has a link to unsubscribe.";
 export const UNSUBSCRIBED = "You are unsubscribed and will get no more messages about this report.";
 

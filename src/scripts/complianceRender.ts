@@ -13,7 +13,7 @@ import { element } from "./paint.ts";
  * by the page script once the chart data is in (not part of its first bytes).
  */
 
-const COLUMNS = ["Channel", "MKT", "Minimum", "Maximum", "Time in range", "Excursions", "Longest"];
+const COLUMNS = ["Channel", "MKT", "Minimum", "Maximum", "Time in threshold ranges", "Excursions", "Longest"];
 const NONE = "—";
 
 function cell(tag: "td" | "th", text: string, column: string) {

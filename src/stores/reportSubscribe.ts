@@ -30,7 +30,11 @@ export async function loadSubscribe(hash: string) {
 }
 
 /** Sends the address; the answer is the same whether or not it was subscribed already. */
+export const ENTER_ADDRESS = "Enter your email address.";
+
 export async function subscribeToReport(hash: string, email: string) {
+  // An empty field asks for the address; "Invalid email address." would read as a mistake made.
+  if (!email.trim()) return $reportSubscribe.set({ step: "form", busy: false, error: ENTER_ADDRESS });
   $reportSubscribe.set({ step: "form", busy: true, error: null });
   try {
     const res = await fetch(pathOf(hash), {

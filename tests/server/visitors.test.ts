@@ -7,7 +7,7 @@ import { alertTask } from "../../server/flows/alertWork.ts";
 import { MAX_SUBSCRIBERS } from "../../server/flows/visitorSubscriptions.ts";
 import { createMailer } from "../../server/services/mail.ts";
 import { DEMO } from "../../server/seed/demo.ts";
-import { CHECK_INBOX, LINK_UNUSABLE, REPORT_FULL, SUBSCRIPTIONS_OFF } from "../../src/api/visitors.ts";
+import { CHECK_INBOX, CONFIRM_UNUSABLE, REPORT_FULL, SUBSCRIPTIONS_OFF } from "../../src/api/visitors.ts";
 import { INVALID_EMAIL } from "../../src/domain/auth.ts";
 import { browser, signIn } from "./client.ts";
 import { TEST_NOW, testConfig } from "./helpers.ts";
@@ -100,7 +100,7 @@ describe("visitor subscriptions", () => {
     // Used once: the same link is spent.
     const again = await b.json("/api/v1/visitor-subscriptions/confirm", { token });
     expect(again.status).toBe(404);
-    expect((await again.json()).data[0].message).toBe(LINK_UNUSABLE);
+    expect((await again.json()).data[0].message).toBe(CONFIRM_UNUSABLE);
     // An unsubscribe link (from the "already subscribed" note) shown by GET leaves it standing.
     await subscribeAs("scan@example.net", b);
     const stop = tokenIn((await outbox()).at(-1)!.text, "unsubscribe");
@@ -167,7 +167,7 @@ describe("visitor subscriptions", () => {
     );
     const res = await visitor().json("/api/v1/visitor-subscriptions/confirm", { token: confirm });
     expect(res.status).toBe(404);
-    expect((await res.json()).data[0].message).toBe(LINK_UNUSABLE);
+    expect((await res.json()).data[0].message).toBe(CONFIRM_UNUSABLE);
     expect(await state("waiting@example.net")).toBe("pending");
   });
 
