@@ -10,7 +10,7 @@ import { authOf } from "../http/auth.ts";
 import { csvFileName } from "../http/csvFileName.ts";
 import { inputOf } from "../http/input.ts";
 import { reply } from "../http/reply.ts";
-import { actionName, changesText, recordText } from "../../src/domain/auditText.ts";
+import { actionName, changesText, recordCell } from "../../src/domain/auditText.ts";
 import { zoneClock } from "../../src/domain/zoneTime.ts";
 import { AUDIT_PAGE, exportAudit, listAudit, verifyAuditTrail } from "../../src/api/audit.ts";
 
@@ -57,7 +57,7 @@ export function auditRoutes(deps: Deps) {
                 clock.iso(e.at),
                 csvText(e.actor),
                 csvText(actionName(e.action)),
-                csvText(recordText(e.action, e.entityId) ?? e.entityId ?? ""),
+                csvText(recordCell(e.action, e.entityType, e.entityId)),
                 csvText(e.deviceName ?? (e.deviceId === null ? "" : `#${e.deviceId}`)),
                 csvText(changesText(e.old, e.new)),
               ].join(",") + "\r\n";

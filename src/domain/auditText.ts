@@ -109,6 +109,25 @@ const RECORD_KINDS: [prefix: string, kind: string][] = [
  * The record a row is about, for the viewer ("Report 12", "QUO-1001"); null when the row's
  * device or person already names it, or it has none.
  */
+/** The spec's entity types in words, for a record no action family names. */
+const ENTITY_NAMES: Record<number, string> = {
+  1: "Alert",
+  2: "Subscription",
+  3: "Device",
+  4: "Sensor",
+  5: "User",
+  6: "Message",
+  8: "Threshold range",
+  11: "Membership",
+};
+
+/** The CSV's record cell: "Report 12", "QUO-1001", "Device 5"; the bare id when nothing names it. */
+export function recordCell(action: string, entityType: number | null, entityId: string | null): string {
+  if (entityId === null) return "";
+  const kind = entityType === null ? undefined : ENTITY_NAMES[entityType];
+  return recordText(action, entityId) ?? (kind ? `${kind} ${entityId}` : entityId);
+}
+
 export function recordText(action: string, entityId: string | null): string | null {
   if (entityId === null) return null;
   if (/^(QUO|ORD)-\d+$/.test(entityId)) return entityId;

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { actionName, changeLines, changesText, recordText, valueText } from "../../src/domain/auditText.ts";
+import {
+  actionName,
+  changeLines,
+  changesText,
+  recordCell,
+  recordText,
+  valueText,
+} from "../../src/domain/auditText.ts";
 
 describe("audit text", () => {
   it.each([
@@ -36,6 +43,16 @@ describe("audit text", () => {
     ["report.change", null, null],
   ])("names the record of %s %s as %s", (action, id, text) => {
     expect(recordText(action, id)).toBe(text);
+  });
+
+  it.each([
+    ["device.rename", 3, "7", "Device 7"],
+    ["report.change", 9, "12", "Report 12"],
+    ["session.signin", 5, "2", "User 2"],
+    ["ops.write", 42, "x1", "x1"],
+    ["report.change", null, null, ""],
+  ])("writes the CSV's record of %s (type %s, id %s) as %j", (action, type, id, text) => {
+    expect(recordCell(action, type, id)).toBe(text);
   });
 
   it("lists each changed field with its old and new value", () => {

@@ -151,7 +151,7 @@ describe("the audit trail of a subscription", () => {
       /,admin@example.com,Exported the audit trail,,,timezone: \(none\) → America\/New_York$/,
     );
     expect(lines[2]).toMatch(
-      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d-0[45]:00,admin@example.com,Renamed a device,3:\d+,"Lab, ""B""",/,
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d-0[45]:00,admin@example.com,Renamed a device,Device \d+,"Lab, ""B""",/,
     );
     expect(lines[2]).toContain('name: Lab Base Station → Lab, ""B""');
     expect((await trail(admin)).entries[0]!.action).toBe("audit.export");
