@@ -1,6 +1,6 @@
 import { useStore } from "@nanostores/react";
 import { useEffect, type FormEvent } from "react";
-import { MAX_NOTE } from "../src/api/alerts.ts";
+import { MAX_NOTE } from "../src/api/alarms.ts";
 import { fieldError, generalErrors } from "../src/api/errors.ts";
 import { epochSeconds } from "../src/domain/brand.ts";
 import { $alarmLink, $alarmLinkForm, acknowledgeFromLink, checkAlarmLink } from "../src/stores/alarmLink.ts";

@@ -1,7 +1,7 @@
 import { useStore } from "@nanostores/react";
 import { useState, type FormEvent } from "react";
-import type { Alarm } from "../../src/api/alerts.ts";
-import { MAX_NOTE } from "../../src/api/alerts.ts";
+import type { Alarm } from "../../src/api/alarms.ts";
+import { MAX_NOTE } from "../../src/api/alarms.ts";
 import { epochSeconds } from "../../src/domain/brand.ts";
 import { $ackForm, $alarmDetail, $alertPrefs, acknowledge, openAlarm } from "../../src/stores/alerts.ts";
 import { BusyButton } from "../ui/BusyButton.tsx";

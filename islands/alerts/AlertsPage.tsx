@@ -1,7 +1,7 @@
 import { useStore } from "@nanostores/react";
 import { getPagePath } from "@nanostores/router";
 import { useState } from "react";
-import type { Alarm } from "../../src/api/alerts.ts";
+import type { Alarm } from "../../src/api/alarms.ts";
 import { epochSeconds } from "../../src/domain/brand.ts";
 import {
   $alarmScope,

@@ -14,7 +14,7 @@ import {
   NOT_YET_TRIGGERED,
   type Alarm,
   type Delivery,
-} from "../../src/api/alerts.ts";
+} from "../../src/api/alarms.ts";
 import type { TemperatureScale } from "../../src/domain/temperature.ts";
 
 const epoch = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : null);

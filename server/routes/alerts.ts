@@ -36,19 +36,21 @@ import { planLimit } from "../../src/domain/plan.ts";
 import { roleMay } from "../../src/domain/permissions.ts";
 import { LINK_INVALID } from "../../src/domain/auth.ts";
 import {
-  ALREADY_CLEARED,
-  acknowledgeAlarm,
-  acknowledgeByLink,
-  alarmByLink,
   createRule as createRuleCall,
   deleteRule,
-  getAlarm,
-  listAlarms,
   listRules,
   muteDevice,
   updateRule,
   webhookSecret,
 } from "../../src/api/alerts.ts";
+import {
+  ALREADY_CLEARED,
+  acknowledgeAlarm,
+  acknowledgeByLink,
+  alarmByLink,
+  getAlarm,
+  listAlarms,
+} from "../../src/api/alarms.ts";
 
 /** A rule's row in the trail: by whom, which rule. */
 const ruleEntry = (auth: Auth, id: number, action: string) => ({

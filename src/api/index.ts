@@ -1,4 +1,5 @@
 import * as accounts from "./accounts.ts";
+import * as alarms from "./alarms.ts";
 import * as alerts from "./alerts.ts";
 import * as audit from "./audit.ts";
 import * as chartMarks from "./chartMarks.ts";
@@ -38,6 +39,7 @@ export interface ListedEndpoint {
 /** Every module of the contract; a new module is one line here. */
 const MODULES: Record<string, Record<string, unknown>> = {
   accounts,
+  alarms,
   alerts,
   audit,
   chartMarks,

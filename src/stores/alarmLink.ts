@@ -1,5 +1,5 @@
 import { atom } from "nanostores";
-import { acknowledgeByLink, alarmByLink, type Alarm } from "../api/alerts.ts";
+import { acknowledgeByLink, alarmByLink, type Alarm } from "../api/alarms.ts";
 import type { FieldError } from "../api/errors.ts";
 import { formStore, formTask } from "./formTask.ts";
 import { call, errorsOf } from "./http.ts";

@@ -1,16 +1,6 @@
 import { atom, computed, map, onMount } from "nanostores";
-import {
-  acknowledgeAlarm,
-  createRule,
-  deleteRule,
-  getAlarm,
-  listAlarms,
-  listRules,
-  updateRule,
-  type Alarm,
-  type Rule,
-  type RuleInput,
-} from "../api/alerts.ts";
+import { createRule, deleteRule, listRules, updateRule, type Rule, type RuleInput } from "../api/alerts.ts";
+import { acknowledgeAlarm, getAlarm, listAlarms, type Alarm } from "../api/alarms.ts";
 import { getChannelList, type ChannelListEntry } from "../api/deviceData.ts";
 import { listDevices, type DeviceListItem } from "../api/devices.ts";
 import { listTags, type Tag } from "../api/tags.ts";

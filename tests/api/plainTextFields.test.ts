@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import * as z from "zod/mini";
-import { acknowledgeAlarm, NOTE_CONTROL } from "../../src/api/alerts.ts";
+import { acknowledgeAlarm, NOTE_CONTROL } from "../../src/api/alarms.ts";
 import { addChartComment, COMMENT_LINE } from "../../src/api/chartMarks.ts";
 import { DEVICE_NAME_LINE, updateDevice } from "../../src/api/devices.ts";
 import { NAME_LINE, ReportInputSchema } from "../../src/api/reportBuilder.ts";
