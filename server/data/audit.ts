@@ -1,8 +1,8 @@
 // The audit trail's rows (docs/decisions.md, "Audit trail"): appended inside the transaction of
 // the change they record, read by the viewer and the export, walked by the verifier.
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { rows, type Db } from "../db/client.ts";
-import { GENESIS, rowHash, type AuditContent, type AuditRow } from "../core/auditChain.ts";
+import { GENESIS, hmacPads, textAroundSeq, type AuditRow } from "../core/auditChain.ts";
 import { changes } from "../../src/domain/auditValues.ts";
 
 /** Who did it: a person, the operations API's token, a device key, or the portal itself. */
@@ -52,16 +52,8 @@ export async function appendAudit(tx: Db, entry: AuditEntry, at: Date, key?: str
   const diff = changes(entry.before ?? null, entry.after ?? null);
   if (!diff && !entry.always) return null;
   const subscriptionId = entry.subscriptionId ?? 0;
-  // One statement takes the head (the no-op update locks an existing row) or makes it.
-  const [head] = await rows<{ seq: string | number; hash: string }>(
-    tx,
-    sql`insert into audit_heads (subscription_id, seq, hash) values (${subscriptionId}, 0, ${GENESIS})
-        on conflict (subscription_id) do update set seq = audit_heads.seq
-        returning seq, hash`,
-  );
-  const content: AuditContent = {
+  const content = {
     subscriptionId,
-    seq: Number(head!.seq) + 1,
     at,
     actorKind: entry.actor.kind,
     actorId: "id" in entry.actor ? entry.actor.id : null,
@@ -73,18 +65,44 @@ export async function appendAudit(tx: Db, entry: AuditEntry, at: Date, key?: str
     old: diff?.old ?? null,
     new: diff?.new ?? null,
   };
-  const hash = rowHash(head!.hash, content, key);
-  await tx.execute(
-    sql`with added as (
-          insert into audit_log (subscription_id, seq, at, actor_kind, actor_id, actor_label, action,
-            entity_type, entity_id, device_id, old, new, prev_hash, hash)
-          values (${subscriptionId}, ${content.seq}, ${at}, ${content.actorKind}, ${content.actorId},
-            ${content.actorLabel}, ${content.action}, ${content.entityType}, ${content.entityId},
-            ${content.deviceId}, ${json(content.old)}::jsonb, ${json(content.new)}::jsonb, ${head!.hash}, ${hash}))
-        update audit_heads set seq = ${content.seq}, hash = ${hash} where subscription_id = ${subscriptionId}`,
+  const { before, after } = textAroundSeq(content);
+  // The hash of a row at `seq` after `prev`, made by the database: the seq and the hash before
+  // are known only under the head's lock. It is rowHash's text and hash, byte for byte.
+  const hashOf = (prev: SQL, seq: SQL) => {
+    const text = sql`convert_to(${prev} || ${"\n" + before} || (${seq})::text || ${after}, 'UTF8')`;
+    if (!key) return sql`encode(sha256(${text}), 'hex')`;
+    const pads = padsOf(key);
+    return sql`encode(sha256(${pads.outer}::bytea || sha256(${pads.inner}::bytea || ${text})), 'hex')`;
+  };
+  // One statement: the head is made or locked and moved on (until the transaction ends, so the
+  // chain follows commit order), and the row takes its seq and both hashes from it. Two
+  // statements held the head's lock over one more round trip (issue 37's 5 % on small changes).
+  const [added] = await rows<{ seq: string | number }>(
+    tx,
+    sql`with head as (
+          insert into audit_heads as h (subscription_id, seq, prev_hash, hash)
+          values (${subscriptionId}, 1, ${GENESIS}, ${hashOf(sql`${GENESIS}::text`, sql`1`)})
+          on conflict (subscription_id) do update
+            set seq = h.seq + 1, prev_hash = h.hash, hash = ${hashOf(sql`h.hash`, sql`h.seq + 1`)}
+          returning seq, prev_hash, hash)
+        insert into audit_log (subscription_id, seq, at, actor_kind, actor_id, actor_label, action,
+          entity_type, entity_id, device_id, old, new, prev_hash, hash)
+        select ${subscriptionId}, head.seq, ${at}, ${content.actorKind}, ${content.actorId},
+          ${content.actorLabel}, ${content.action}, ${content.entityType}, ${content.entityId},
+          ${content.deviceId}, ${json(content.old)}::jsonb, ${json(content.new)}::jsonb, head.prev_hash, head.hash
+        from head
+        returning seq`,
   );
-  return content.seq;
+  return Number(added!.seq);
 }
+
+/** The key's HMAC pads, made once per key (a portal has one). */
+const pads = new Map<string, { inner: Buffer; outer: Buffer }>();
+const padsOf = (key: string) => {
+  let p = pads.get(key);
+  if (!p) pads.set(key, (p = hmacPads(key)));
+  return p;
+};
 
 const json = (v: Record<string, unknown> | null) => (v === null ? null : JSON.stringify(v));
 

@@ -6,6 +6,7 @@ import { verifyAudit } from "../../server/flows/auditVerify.ts";
 import { trimAuditTrail } from "../../server/flows/auditRetention.ts";
 import { auditStream } from "../../server/data/auditQueries.ts";
 import { openTestDatabase, TEST_NOW } from "./helpers.ts";
+import { GENESIS, rowHash } from "../../server/core/auditChain.ts";
 
 const admin = { kind: "user", id: 1, label: "admin@example.com" } as const;
 const rename = (subscriptionId: number, n: number): AuditEntry => ({
@@ -56,6 +57,34 @@ describe("the audit trail in the database", () => {
       }),
     ).rejects.toThrow("the change failed");
     expect(await verifyAudit(db(), { subscriptionId: 101 })).toMatchObject({ rows: 20, faults: [] });
+  });
+
+  it("makes in the database the very hash the verifier makes, with and without a key", async () => {
+    // Quotes, backslashes, a newline, non-Latin text and an emoji: the text the database
+    // hashes must be the canonical JSON byte for byte.
+    const awkward = (n: number): AuditEntry => ({
+      ...rename(501, n),
+      actor: { kind: "user", id: 2, label: 'Zoë "Ö" \\ 東京 🌡' },
+      before: { name: `line\nbreak ${n}`, note: "tab\there", seq: 7 },
+      after: { name: `«${n}» \u2028 ✓`, note: null, seq: 8 },
+    });
+    const keys = [undefined, "a-key-of-thirty-two-characters!!", "k".repeat(100)];
+    for (const [i, key] of keys.entries()) {
+      const sub = 501 + i;
+      for (let n = 1; n <= 3; n++)
+        await inTransaction(db(), (tx) =>
+          appendAudit(tx, { ...awkward(n), subscriptionId: sub }, TEST_NOW, key),
+        );
+      expect(await verifyAudit(db(), { subscriptionId: sub, key })).toEqual({
+        chains: 1,
+        rows: 3,
+        faults: [],
+      });
+      if (key) expect((await verifyAudit(db(), { subscriptionId: sub })).faults).toHaveLength(3);
+    }
+    const [first] = await chainPage(db(), 501, 0, 1);
+    expect(first).toMatchObject({ seq: 1, prevHash: GENESIS, actorLabel: 'Zoë "Ö" \\ 東京 🌡' });
+    expect(first!.hash).toBe(rowHash(GENESIS, first!));
   });
 
   it("names an edited, a deleted and two swapped rows, and rows cut off the end", async () => {

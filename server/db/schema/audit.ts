@@ -53,6 +53,11 @@ export const auditHeads = pgTable("audit_heads", {
   seq: bigint("seq", { mode: "number" }).notNull(),
   hash: text("hash").notNull(),
   /**
+   * The hash before the last row (that row's prev_hash): appending sets it from the old hash in
+   * the same statement that locks the head, so the new row can take it from RETURNING.
+   */
+  prevHash: text("prev_hash").notNull().default("0".repeat(64)),
+  /**
    * Where the chain starts after retention removed its oldest rows (server/flows/auditRetention.ts):
    * the first kept row's seq and the hash before it, so the rest still verifies.
    */
