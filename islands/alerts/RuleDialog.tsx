@@ -13,7 +13,8 @@ import {
   saveRule,
 } from "../../src/stores/alerts.ts";
 import { Dialog, DialogActions } from "../ui/Dialog.tsx";
-import { Cell, isThreshold, KINDS, list, num, Picker, shownBeside, type Kind } from "./ruleParts.tsx";
+import { Cell, isThreshold, KINDS, num, Picker, shownBeside, type Kind } from "./ruleParts.tsx";
+import { NotifyFieldset, useNotifyFields } from "./RuleNotify.tsx";
 import { BusyButton } from "../ui/BusyButton.tsx";
 import { FormErrors } from "../ui/Field.tsx";
 
@@ -59,16 +60,7 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
   const [grace, setGrace] = useState("graceSeconds" in c0 ? String(Math.round(c0.graceSeconds / 60)) : "5");
   const [delay, setDelay] = useState(String(Math.round(start.delaySeconds / 60)));
   const [readings, setReadings] = useState(String(start.delayReadings));
-  const [repeat, setRepeat] = useState(String(start.repeatMinutes));
-  const [notifyMe, setNotifyMe] = useState(start.notify.userIds.includes(prefs.userId));
-  const [emails, setEmails] = useState(start.notify.emails.join(", "));
-  const [hooks, setHooks] = useState(start.notify.webhookUrls.join("\n"));
-  const [escAfter, setEscAfter] = useState(
-    start.escalation[0] ? String(start.escalation[0].afterMinutes) : "",
-  );
-  const [escEmails, setEscEmails] = useState(start.escalation[0]?.emails.join(", ") ?? "");
-  const [quietFrom, setQuietFrom] = useState(start.quietHours?.from ?? "");
-  const [quietTo, setQuietTo] = useState(start.quietHours?.to ?? "");
+  const notified = useNotifyFields(start, prefs);
   const scale = rule ? c0.scale : prefs.scale;
 
   useEffect(() => {
@@ -114,23 +106,7 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
       condition,
       delaySeconds: Math.round((num(delay) ?? 0) * 60),
       delayReadings: num(readings) ?? 1,
-      repeatMinutes: num(repeat) ?? 0,
-      notify: { userIds: notifyMe ? [prefs.userId] : [], emails: list(emails), webhookUrls: list(hooks) },
-      // The first tier is edited here; further tiers (made through the API) stay as they are.
-      escalation: escAfter
-        ? [
-            {
-              afterMinutes: num(escAfter) ?? 0,
-              userIds: start.escalation[0]?.userIds ?? [],
-              emails: list(escEmails),
-            },
-            ...start.escalation.slice(1),
-          ]
-        : [],
-      quietHours:
-        quietFrom || quietTo
-          ? { from: quietFrom, to: quietTo, timeZone: start.quietHours?.timeZone ?? prefs.zone }
-          : null,
+      ...notified.draft(),
       paused: start.paused,
       tagIds: start.tagIds,
     };
@@ -300,71 +276,7 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
           />
         )}
       </div>
-      <fieldset>
-        <legend>Notify</legend>
-        <label>
-          <input type="checkbox" checked={notifyMe} onChange={(e) => setNotifyMe(e.target.checked)} /> Email
-          me (in my scale and time zone)
-        </label>
-        <Cell
-          label="Other email addresses"
-          hint="Separated by commas"
-          value={emails}
-          onChange={(e) => setEmails(e.target.value)}
-          error={form.errors.find((x) => x.field?.startsWith("notify.emails"))?.message}
-        />
-        <label htmlFor="rule-hooks">Webhook URLs (one per line)</label>
-        <textarea
-          id="rule-hooks"
-          rows={2}
-          value={hooks}
-          onChange={(e) => setHooks(e.target.value)}
-          aria-describedby="rule-hooks-note"
-        />
-        <small id="rule-hooks-note">
-          {form.errors.find((x) => x.field?.startsWith("notify.webhookUrls"))?.message ??
-            "Each call is signed (X-Portal-Signature, HMAC-SHA256 of the body)."}
-        </small>
-        <div className="grid">
-          <Cell
-            label="Repeat every (minutes, 0 never)"
-            inputMode="numeric"
-            value={repeat}
-            onChange={(e) => setRepeat(e.target.value)}
-            error={errorOf("repeatMinutes")}
-          />
-          <Cell
-            label="Escalate after (minutes unacknowledged)"
-            inputMode="numeric"
-            value={escAfter}
-            onChange={(e) => setEscAfter(e.target.value)}
-            error={form.errors.find((x) => x.field?.startsWith("escalation"))?.message}
-          />
-        </div>
-        {escAfter && (
-          <Cell
-            label="Escalate to (email addresses)"
-            value={escEmails}
-            onChange={(e) => setEscEmails(e.target.value)}
-          />
-        )}
-        <div className="grid">
-          <Cell
-            label={`Quiet hours from (${start.quietHours?.timeZone ?? prefs.zone})`}
-            type="time"
-            value={quietFrom}
-            onChange={(e) => setQuietFrom(e.target.value)}
-            hint="Warnings wait until the quiet hours end; critical alarms never do."
-            error={form.errors.find((x) => x.field?.startsWith("quietHours"))?.message}
-          />
-          <Cell
-            label="Quiet hours until"
-            type="time"
-            value={quietTo}
-            onChange={(e) => setQuietTo(e.target.value)}
-          />
-        </div>
-      </fieldset>
+      <NotifyFieldset fields={notified} errors={form.errors} />
       <FormErrors messages={form.errors.filter((e) => !shownBeside(e.field)).map((e) => e.message)} />
       <DialogActions onClose={onClose}>
         <BusyButton busy={form.busy} busyLabel="Saving...">
