@@ -10,7 +10,7 @@ import {
   NO_SUCH_DEVICE,
   NO_SUCH_TAG,
   NOT_A_MEMBER,
-} from "../../server/flows/alertRules.ts";
+} from "../../server/flows/ruleInput.ts";
 import { browser, signIn } from "./client.ts";
 import { TEST_NOW } from "./helpers.ts";
 import { COLD_HUM, COLD_TEMP, MAC, NOW_S, useIngestApp } from "./ingestKit.ts";
