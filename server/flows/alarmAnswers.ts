@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { ApiError, NOT_FOUND } from "../core/errors.ts";
 import { inTransaction, type Db } from "../db/client.ts";
 import { alarms, alertRules } from "../db/schema/index.ts";
-import { alarmDeliveries, alarmHistory, alarmView, type AlarmView } from "../data/alerts.ts";
+import { alarmDeliveries, alarmHistory, alarmView, type AlarmView } from "../data/alarms.ts";
 import { moveAlarm } from "./alarmMoves.ts";
 import { valueText } from "../../src/domain/alerts.ts";
 import { EntityType } from "../../src/domain/enums.ts";

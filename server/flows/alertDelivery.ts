@@ -12,7 +12,8 @@ import {
   alertRules,
   users,
 } from "../db/schema/index.ts";
-import { alarmView, webhookSecretOf, type AlarmView } from "../data/alerts.ts";
+import { webhookSecretOf } from "../data/alerts.ts";
+import { alarmView, type AlarmView } from "../data/alarms.ts";
 import { outboxStore } from "../data/outbox.ts";
 import { randomToken, sha256 } from "../core/crypto.ts";
 import type { Mail, Mailer } from "../services/mail.ts";

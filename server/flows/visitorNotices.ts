@@ -5,7 +5,7 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { inTransaction, rows, type Db } from "../db/client.ts";
 import { alarmEvents, devices, reports, visitorNotices } from "../db/schema/index.ts";
-import { alarmView } from "../data/alerts.ts";
+import { alarmView } from "../data/alarms.ts";
 import { outboxStore } from "../data/outbox.ts";
 import { forgetUnconfirmed, issueLink } from "../data/visitors.ts";
 import type { Mail, Mailer } from "../services/mail.ts";

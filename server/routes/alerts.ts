@@ -3,9 +3,6 @@ import { ApiError, NOT_FOUND } from "../core/errors.ts";
 import { randomToken, sha256 } from "../core/crypto.ts";
 import type { Auth } from "../data/auth.ts";
 import {
-  ackLink,
-  alarmList,
-  alarmView,
   deviceSubscription,
   ruleById,
   ruleExtras,
@@ -13,6 +10,7 @@ import {
   watchNames,
   webhookSecretOf,
 } from "../data/alerts.ts";
+import { ackLink, alarmList, alarmView } from "../data/alarms.ts";
 import type { Deps } from "../deps.ts";
 import { acknowledge, alarmAnswer, alarmDetail } from "../flows/alarmAnswers.ts";
 import {

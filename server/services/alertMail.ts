@@ -12,7 +12,7 @@ export interface MailReader {
   reader(userId: number | null): Promise<Prefs | null>;
 }
 
-/** What a message says of its alarm (data/alerts.ts AlarmView has it all). */
+/** What a message says of its alarm (data/alarms.ts AlarmView has it all). */
 export interface AlarmView {
   ruleName: string;
   kind: string;
