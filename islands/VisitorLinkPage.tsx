@@ -57,6 +57,7 @@ export default function VisitorLinkPage({ action }: { action: VisitorLinkAction 
       <article className="card-narrow" aria-live="polite">
         <h1>{text.done}</h1>
         <p role="status">{state.message}</p>
+        {state.reportPath && <a href={state.reportPath}>Open the report</a>}
       </article>
     );
   return (

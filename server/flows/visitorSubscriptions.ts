@@ -6,6 +6,7 @@ import { inTransaction, type Db } from "../db/client.ts";
 import type { AuditEntry } from "../data/audit.ts";
 import { audited } from "./audited.ts";
 import { maskedAddress } from "../../src/domain/auditValues.ts";
+import { publicReportPath } from "../../src/domain/paths.ts";
 import { consume, type Limit } from "../data/rateLimits.ts";
 import { reportByPublicHash } from "../data/reports.ts";
 import {
@@ -119,20 +120,26 @@ const visitorEntry = (
 };
 
 /** The confirm page's button: the subscriber is confirmed (and recorded) and the link used up. */
-export async function confirmByLink(deps: Deps, token: string): Promise<string> {
-  await audited(
+export async function confirmByLink(
+  deps: Deps,
+  token: string,
+): Promise<{ message: string; reportPath: string }> {
+  const { target: confirmedOn } = await audited(
     deps,
     async (tx) => {
       const target = await linkTarget(tx, token, "confirm", deps.now());
       if (!target) throw new ApiError(404, [{ field: null, message: linkUnusable("confirm") }]);
       await lockReport(tx, target.subscriber.reportId);
       await refuseWhenFull(tx, target.subscriber.reportId);
-      return (await confirmSubscriber(tx, target.subscriber.id, deps.now())) ? target : null;
+      return { target, confirmed: await confirmSubscriber(tx, target.subscriber.id, deps.now()) };
     },
-    (target) =>
-      target && visitorEntry(target, "report.visitor.confirm", { state: "pending" }, { state: "confirmed" }),
+    (done) =>
+      done.confirmed
+        ? visitorEntry(done.target, "report.visitor.confirm", { state: "pending" }, { state: "confirmed" })
+        : null,
   );
-  return CONFIRMED;
+  // The link opens only while the report's link does, so the report has its hash here.
+  return { message: CONFIRMED, reportPath: publicReportPath(confirmedOn.publicHash ?? "") };
 }
 
 /** The unsubscribe page's button, or a mail client's one-click POST: the subscription ends. */

@@ -43,7 +43,7 @@ export function visitorSubscriptionRoutes(deps: Deps) {
     })
     .post(confirmSubscription.path, guard(confirmSubscription, deps), async (c) => {
       const { token } = await inputOf(c, confirmSubscription);
-      return reply(c, confirmSubscription, { message: await confirmByLink(deps, token) });
+      return reply(c, confirmSubscription, await confirmByLink(deps, token));
     })
     .get(unsubscribeLink.path, guard(unsubscribeLink, deps), privateResponse, async (c) => {
       const { token } = await inputOf(c, unsubscribeLink);

@@ -62,8 +62,9 @@ export const confirmSubscription = endpoint({
   host: "api",
   body: "json",
   request: z.strictObject({ token: tokenField }),
-  response: z.object({ message: z.string() }),
-  summary: "Confirms a subscription: the confirm page's button.",
+  // The report's page, for the confirmed page's way back (its alarm messages carry it too).
+  response: z.object({ message: z.string(), reportPath: z.string() }),
+  summary: "Confirms a subscription: the confirm page's button. Answers the shared report's page.",
 });
 
 export const unsubscribeLink = endpoint({

@@ -16,7 +16,8 @@ export type VisitorLinkState =
   | { step: "checking" }
   | { step: "broken"; errors: FieldError[] }
   | { step: "form"; token: string; reportName: string; email: string }
-  | { step: "done"; message: string };
+  /** `reportPath`: the shared report's page, the confirmed page's way back to it. */
+  | { step: "done"; message: string; reportPath?: string };
 
 export const $visitorLink = atom<VisitorLinkState>({ step: "checking" });
 export const $visitorLinkForm = formStore();
@@ -40,7 +41,7 @@ export async function actOnVisitorLink(action: VisitorLinkAction) {
   const state = $visitorLink.get();
   if (state.step !== "form") return;
   await formTask($visitorLinkForm, async () => {
-    const { message } = await call(ACT[action], { token: state.token });
-    $visitorLink.set({ step: "done", message });
+    const answer = await call(ACT[action], { token: state.token });
+    $visitorLink.set({ step: "done", ...answer });
   });
 }

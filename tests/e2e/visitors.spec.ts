@@ -94,6 +94,10 @@ test("a visitor subscribes, confirms, gets the alarm message and unsubscribes in
     await expect(page.getByText(REPORT)).toBeVisible();
     await page.getByRole("button", { name: "Confirm" }).click();
     await expect(page.getByRole("status")).toHaveText(/You are subscribed/);
+    await expect(page.getByRole("link", { name: "Open the report" })).toHaveAttribute(
+      "href",
+      /^\/public\/report\//,
+    );
 
     await push(page, pump.channelKey, 30);
     await expect.poll(badge).toContain(`${REPORT}: alarm</title>`);

@@ -53,6 +53,11 @@ describe("visitor subscriptions", () => {
       token: tokenIn(mail.text, "confirm"),
     });
     expect(res.status).toBe(200);
+    // The confirmed page leads back to the report.
+    expect((await res.json()).data).toEqual({
+      message: "You are subscribed. Each message has a link to unsubscribe.",
+      reportPath: `/public/report/${DEMO.reportHash}`,
+    });
   }
 
   /** A rule on the report's cold room channel that raises an alarm above 8 °C. */
