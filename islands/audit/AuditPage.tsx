@@ -168,7 +168,7 @@ function Entries() {
         <table className="audit-table">
           <thead>
             <tr>
-              <th scope="col">Time</th>
+              <th scope="col">Time ({zone})</th>
               <th scope="col">Person</th>
               <th scope="col">Action</th>
               <th scope="col">Device</th>
