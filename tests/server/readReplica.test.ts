@@ -26,6 +26,8 @@ const REPORT = `/api/v1/device-data/public/report/${DEMO.reportHash}`;
 const PUBLIC_READS = [
   REPORT,
   `/api/v1/device-data/public/report/data/${DEMO.reportHash}`,
+  `/api/v1/device-data/public/report/marks/${DEMO.reportHash}`,
+  `/public/report-svg/${DEMO.reportHash}`,
   `/api/v1/device-data/public/device-details/${DEMO.raDeviceHash}`,
   `/api/v1/orders/public/${ORDER}`,
   `/api/v1/shipments/shipment-list/${ORDER}`,
