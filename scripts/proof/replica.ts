@@ -9,7 +9,6 @@ import { makeStandby, type Standby } from "./standby.ts";
 import { markdownTable } from "./table.ts";
 import { PG_URL, postgresTarget } from "./target.ts";
 import { readPaths } from "./traffic.ts";
-import "../load/cannon.ts";
 
 /*
  * The read replica under load (issue 38): a portal on the proof's PostgreSQL with
@@ -120,9 +119,9 @@ export async function replicaRun(
     const setupSeconds = Math.round((Date.now() - began) / 1000);
 
     // A writer on the primary all along: the standby has WAL to replay (and to fall behind on).
-    let writing = true;
+    const going = { writing: true, scraping: true };
     const writer = (async () => {
-      while (writing) {
+      while (going.writing) {
         await db.execute(sql`insert into proof_replica_ticks default values`).catch(() => {});
         await sleep(100);
       }
@@ -143,9 +142,8 @@ export async function replicaRun(
 
     const marks: { at: number; figures: Figures; lagMax: number | null }[] = [];
     let lagMax: number | null = null;
-    let scraping = true;
     const scraper = (async () => {
-      while (scraping) {
+      while (going.scraping) {
         const lag = (await scrape(instance!.url).catch(() => ({}) as Figures))["db_replica_lag_seconds"];
         if (lag !== undefined && Number.isFinite(lag)) lagMax = Math.max(lagMax ?? 0, lag);
         await sleep(250);
@@ -160,8 +158,8 @@ export async function replicaRun(
     marks.push({ at: Date.now(), figures: await scrape(instance.url), lagMax });
     cannon.stop();
     await done;
-    scraping = false;
-    writing = false;
+    going.scraping = false;
+    going.writing = false;
     await Promise.all([scraper, writer]);
     await database.close();
     const stayedUp = instance.exit === null;

@@ -45,7 +45,7 @@ export function lookupRoutes(deps: Deps) {
     // "ORD-{n}" / "QUO-{n}" in any case: the same shape as a registration referrer.
     const wanted = parseReferrer(normalizeRecordNumber(id)) ?? NOTHING;
     // The record on the replica when it may serve; the miss counts (writes) on the primary.
-    const found = await readsOf(c, deps.reads)((db) => lookupRecord(db, wanted));
+    const found = await readsOf(c, deps.reads)((readDb) => lookupRecord(readDb, wanted));
     const sameName = safeEqual(normalizeContact(found?.contactName ?? ""), normalizeContact(contact));
     if (!found || !sameName || normalizeContact(contact) === "") {
       await noteEvent(db, { ...LOOKUP_ATTACK, max: LOOKUP_ATTACK.max * 2 }, now());

@@ -33,15 +33,15 @@ export function publicQuoteRoutes(deps: Deps) {
     if (!isQuoteToken(id)) await count();
     // The quote on the replica when it may serve; the read limit and the session on the primary.
     const read = readsOf(c, deps.reads);
-    const found = await read((db) => quoteByPublicId(db, id));
+    const found = await read((readDb) => quoteByPublicId(readDb, id));
     if (!found) {
       if (isQuoteToken(id)) await count();
       throw new ApiError(404, NOT_FOUND);
     }
     const { row } = found.record;
     const viewer = await viewerOf(c, deps, row, appPath("quoteDetails", { number: quoteNumber(row.id) }));
-    const details = await read((db) =>
-      quoteDetails(db, found.record, { full: found.full, now: now(), memberPath: viewer.memberPath }),
+    const details = await read((readDb) =>
+      quoteDetails(readDb, found.record, { full: found.full, now: now(), memberPath: viewer.memberPath }),
     );
     return reply(c, getPublicQuote, { quoteDetails: { ...details, ...viewer } });
   });

@@ -85,14 +85,16 @@ export function reportExportRoutes(deps: Deps) {
     .get(getReportSvg.path, guard(getReportSvg, deps), privateResponse, async (c) => {
       // The page's chart picture reads on the replica when it may serve, as its JSON does.
       const read = readsOf(c, deps.reads);
-      const report = await read((db) => openReport(db, c.req.param("hash"), deps.now()));
+      const report = await read((readDb) => openReport(readDb, c.req.param("hash"), deps.now()));
       const input = await inputOf(c, getReportSvg);
       const scale = resolveTemperatureScale(input.tempScale);
       const clock = zoneClock(input.timezone ?? "UTC");
       const width = bucket(input.width, SVG_WIDTH);
       const height = bucket(input.height, SVG_HEIGHT);
       const dark = input.theme === "dark";
-      const { channels, thresholds, window } = await read((db) => reportParts(db, report, deps.now()));
+      const { channels, thresholds, window } = await read((readDb) =>
+        reportParts(readDb, report, deps.now()),
+      );
       const moment = report.timeInterval > 0 ? Math.floor(secondsOf(deps.now()) / ROLLING_REDRAW_SECONDS) : 0;
       const key = JSON.stringify([
         report.id,
@@ -104,9 +106,9 @@ export function reportExportRoutes(deps: Deps) {
         moment,
         dataVersion(channels, thresholds),
       ]);
-      const marks = await read((db) => reportMarks(db, report, channels, window));
+      const marks = await read((readDb) => reportMarks(readDb, report, channels, window));
       const svg = await pictures.get(`${key}${marksVersion(report, marks)}`, async () => {
-        const series = await read((db) => readSeries(db, channels, thresholds, window));
+        const series = await read((readDb) => readSeries(readDb, channels, thresholds, window));
         return renderChartSvg({
           width,
           height,
