@@ -118,6 +118,7 @@ const stopReportSchedules = startRepeatingJob(
 // The public reads on DATABASE_READ_URL's replica while it is fresh (the primary without one).
 const reads = await openReadRouter(database.db, {
   url: config.databaseReadUrl,
+  primaryUrl: config.databaseUrl,
   maxLagSeconds: config.databaseReadMaxLagSeconds,
   poolMax: config.databasePoolMax,
 });

@@ -86,6 +86,8 @@ export interface ReplicaOptions {
   now?: () => number;
   /** The replica's state (its SQL by default); a test may stand in a lagging one. */
   reading?: () => Promise<ReplicaReading>;
+  /** The primary's WAL position (its SQL on `primary` by default). */
+  mark?: () => Promise<bigint>;
   /** Closes the replica's pool. */
   closeReplica?: () => Promise<void>;
 }
@@ -99,6 +101,7 @@ export function replicaRouter(opts: ReplicaOptions): ReadRouter {
   const intervalMs = opts.intervalMs ?? 1000;
   const now = opts.now ?? (() => performance.now());
   const reading = opts.reading ?? (() => replicaReading(replica));
+  const mark = opts.mark ?? (() => primaryLsn(primary));
   // A probe older than this says nothing any more: the monitor is stuck (or the primary away).
   const staleMs = 2 * intervalMs + 500;
   // Primary marks kept: enough to measure a lag well past the limit.
@@ -134,7 +137,7 @@ export function replicaRouter(opts: ReplicaOptions): ReadRouter {
     const began = now();
     probing = true;
     try {
-      marks.push({ at: began, lsn: await primaryLsn(primary) });
+      marks.push({ at: began, lsn: await mark() });
     } catch {
       // The primary is away: nothing new is known of the replica's distance from it.
       probing = false;

@@ -4,7 +4,7 @@ import { rows, type Db } from "../db/client.ts";
 /*
  * How far a streaming replica is behind, measured by WAL position rather than by
  * pg_last_xact_replay_timestamp(): on an idle primary that timestamp ages although nothing is
- * behind. Each probe reads the primary's pg_current_wal_lsn() first, then the replica's
+ * behind. Each probe reads the primary's flushed WAL position first, then the replica's
  * pg_last_wal_replay_lsn(); once the replica has replayed a position the primary had at time t,
  * it holds every commit made before t. Its staleness is then (probe time - t).
  */
@@ -43,9 +43,13 @@ export function caughtUpTo(marks: readonly PrimaryMark[], reading: ReplicaReadin
   return best;
 }
 
-/** The primary's WAL position now (its own clock plays no part). */
+/**
+ * The primary's WAL position now: flushed, not inserted. A commit is answered only once
+ * flushed, so every commit answered before now is at or before it, while WAL still being
+ * written by transactions under way (which a replica cannot have yet) is not counted.
+ */
 export async function primaryLsn(db: Db): Promise<bigint> {
-  const [row] = await rows<{ lsn: string }>(db, sql`select pg_current_wal_lsn()::text as lsn`);
+  const [row] = await rows<{ lsn: string }>(db, sql`select pg_current_wal_flush_lsn()::text as lsn`);
   return lsnValue(row!.lsn);
 }
 
