@@ -176,7 +176,8 @@ export function replicaRouter(opts: ReplicaOptions): ReadRouter {
   const choose = (clientWrote: boolean): FallbackReason | "afterWrite" | "replica" => {
     if (clientWrote) return "afterWrite";
     if (!up || now() - probedAt > staleMs) return "away";
-    if (lagSeconds === null || lagSeconds > maxLagSeconds) return "lag";
+    // Behind every mark kept (caught unknown): at least as far behind as they reach back.
+    if (lagSeconds === null || caught === -Infinity || lagSeconds > maxLagSeconds) return "lag";
     if (caught < lastWriteAt) return "afterWrite";
     return "replica";
   };
