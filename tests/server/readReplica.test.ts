@@ -172,6 +172,15 @@ describe("the read router", () => {
     expect(await reportName(await app.request(`${ORIGIN}${REPORT}`))).toBe("Replica copy");
   });
 
+  it("does not read from a replica that has replayed nothing the monitor has seen on the primary", async () => {
+    const reads = router({ reading: async () => ({ kind: "standby", replayed: 0n }) });
+    await reads.probe();
+    expect(await reportName(await appOn(reads).request(`${ORIGIN}${REPORT}`))).toBe(
+      "Lab Climate — Last 24 Hours",
+    );
+    expect(reads.figures().fallbacks).toEqual({ away: 0, lag: 1, failed: 0 });
+  });
+
   it("shows the replica's lag and the fallbacks on /metrics", async () => {
     const away = await awayReplica();
     const reads = router({ replica: away.db, closeReplica: away.close });
