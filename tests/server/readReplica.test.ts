@@ -27,6 +27,7 @@ const PUBLIC_READS = [
   REPORT,
   `/api/v1/device-data/public/report/data/${DEMO.reportHash}`,
   `/api/v1/device-data/public/report/marks/${DEMO.reportHash}`,
+  `/api/v1/device-data/public/report/compliance/${DEMO.reportHash}`,
   `/public/report-svg/${DEMO.reportHash}`,
   `/api/v1/device-data/public/device-details/${DEMO.raDeviceHash}`,
   `/api/v1/orders/public/${ORDER}`,
