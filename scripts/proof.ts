@@ -7,6 +7,9 @@
 //   Operations: /metrics and the request log against counted traffic, backup and restore.
 //   Audit: the payment and settings paths with the audit trail on and off (AUDIT_TRAIL=0),
 //   alternating rounds; the cost is printed against its 5 % goal (the kill runs check the rows).
+//   Replica: PostgreSQL only; a hot standby of its own (pg_basebackup -R, port 5433) serves the
+//   public reads under load, its replay paused (reads fall back on lag), stopped (fall back,
+//   no 5xx) and started again (reads return to it); 10 s a phase, 6 s with --short.
 //   --short (the CI's version): 5 and 12 kills side by side, 1 SIGTERM (PostgreSQL only), a
 //   10 s outage, a load of 1 s a call on PostgreSQL with one ramp step of 250 devices,
 //   operations as in full, 2 audit rounds on PostgreSQL only.
@@ -15,7 +18,7 @@
 //   Exits 1 on any lost, doubled or half-stored record, a 5xx outside a fault, a count the
 //   metrics or the log get wrong, a table a restore changes, or a claim that does not hold.
 //   Speed goals are printed (goal met: yes/no), not failed: they measure the machine too.
-// Servers run on ports 4570-4578 and 4580-4581; logs in /tmp/k-proof-*/.
+// Servers run on ports 4570-4578, 4580-4581 and 4750 (the replica's standby: 5433); logs in /tmp/k-proof-*/.
 import { mkdtempSync, rmSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { failures, killRun, type KillResult } from "./proof/killRun.ts";
@@ -29,6 +32,7 @@ import { loadFailures, loadTables } from "./load/tables.ts";
 import { outageTable, sigtermTable } from "./proof/faultTables.ts";
 import { PG_URL, pgliteTarget, postgresTarget, type Target } from "./proof/target.ts";
 import { auditCostFailures, auditCostRun, auditCostTable, type AuditCostResult } from "./proof/auditCost.ts";
+import { replicaFailures, replicaRun, replicaTable, type ReplicaResult } from "./proof/replica.ts";
 
 const { values } = parseArgs({
   options: {
@@ -47,7 +51,7 @@ const pgliteKills = count(values["pglite-kills"], 20, 5);
 const postgresKills = count(values["postgres-kills"], 200, 12);
 const sigterms = count(values.sigterms, 5, 1);
 const outageSeconds = count(values["outage-seconds"], 30, 10);
-const PROOFS = ["kill", "sigterm", "outage", "load", "operations", "audit"];
+const PROOFS = ["kill", "sigterm", "outage", "load", "operations", "audit", "replica"];
 const proofs = new Set(values.proofs?.split(",") ?? PROOFS);
 const databases = (["pglite", "postgres"] as const).filter((d) => !values.only || values.only === d);
 // A misspelt name would run nothing and pass.
@@ -67,6 +71,7 @@ const drains: SigtermResult[] = [];
 const outages: OutageResult[] = [];
 const operations: OperationsResult[] = [];
 const auditCosts: AuditCostResult[] = [];
+const replicas: ReplicaResult[] = [];
 let loads: EngineRun[] = [];
 const problems: string[] = [];
 
@@ -164,6 +169,23 @@ for (const db of databases)
       return auditCostFailures(result);
     });
 
+// The read replica: about a minute with --short (setup 20-30 s, five phases of 6 s).
+if (proofs.has("replica") && databases.includes("postgres")) {
+  console.log("PostgreSQL: public reads on a hot standby, its replay paused, stopped and started...");
+  const began = Date.now();
+  try {
+    const result = await replicaRun(4750, `${work}/PostgreSQL-replica.log`, values.short ? 6 : 10);
+    if (result) {
+      replicas.push(result);
+      problems.push(...replicaFailures(result));
+    } else if (values.short)
+      problems.push("Read replica: no standby could be made (PostgreSQL 15 as root or postgres).");
+  } catch (e) {
+    problems.push(`Read replica: the run stopped: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  console.log(`  (${Math.round((Date.now() - began) / 1000)} s)`);
+}
+
 /** The load run's figures: `npm run load`'s in full; a taste on one database with --short. */
 const loadOptions: LoadOptions = values.short
   ? {
@@ -214,6 +236,7 @@ const tables = [
   loads.length ? loadTables(loads, loadOptions) : "",
   operations.length ? operationsTable(operations) : "",
   auditCosts.length ? auditCostTable(auditCosts) : "",
+  ...replicas.map(replicaTable),
 ];
 console.log(`\n${tables.filter(Boolean).join("\n\n")}\n`);
 console.log(`The proofs took ${((Date.now() - proofBegan) / 60_000).toFixed(1)} minutes.`);
@@ -235,6 +258,10 @@ if (loads.length) console.log("Load: every request answered, no 5xx (goals: the 
 if (auditCosts.length)
   console.log(
     "Audit: every request answered, rows written with the trail on and none with it off (cost: its table).",
+  );
+if (replicas.length)
+  console.log(
+    "Replica: public reads served by the standby, back on the primary on lag and while it was stopped, no failed request, back on it after.",
   );
 if (operations.length)
   console.log(

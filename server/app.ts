@@ -11,6 +11,7 @@ import { answerHeaders } from "./http/headers.ts";
 import { gate } from "./http/gate.ts";
 import { memoRouter } from "./http/memoRouter.ts";
 import { observeRequests } from "./http/requestLog.ts";
+import { noteWrites } from "./http/readRouting.ts";
 import { alertRoutes } from "./routes/alerts.ts";
 import { auditRoutes } from "./routes/audit.ts";
 import { chartMarkRoutes } from "./routes/chartMarks.ts";
@@ -81,6 +82,7 @@ export function buildApp(input: AppDeps) {
       (path) => path.startsWith("/auth/saml/acs/"),
     ]),
   );
+  if (deps.reads.replica) app.use(noteWrites(deps.reads));
   if (!deps.config.demo) app.use("/api/v1/device-data/*", refuseDeviceKeys(isDemoDeviceKey));
   const limitAnyBody = limitBodyTo(API_BODY_LIMIT);
   // A GET or HEAD body is never read; asking for it would build a whole fetch Request per read.

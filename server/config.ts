@@ -46,6 +46,8 @@ const Env = z.object({
   DATA_DIR: z.string().default("./data"),
   DATABASE_URL: z.string().optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
+  DATABASE_READ_URL: z.string().trim().optional(),
+  DATABASE_READ_MAX_LAG_SECONDS: z.coerce.number().min(0).max(3600).default(5),
   SMTP_URL: z.string().optional(),
   PUBLIC_ORIGIN: origin,
   API_ORIGIN: origin,
@@ -95,6 +97,10 @@ export function parseConfig(env: Record<string, string | undefined>) {
     databaseUrl: e.DATABASE_URL,
     /** PostgreSQL connections per process; instances times this must stay under max_connections. */
     databasePoolMax: e.DATABASE_POOL_MAX,
+    /** A streaming replica the public reads use while it is fresh (server/data/readRouter.ts). */
+    databaseReadUrl: e.DATABASE_READ_URL || undefined,
+    /** Past this lag (seconds) the public reads go back to the primary until the replica catches up. */
+    databaseReadMaxLagSeconds: e.DATABASE_READ_MAX_LAG_SECONDS,
     smtpUrl: e.SMTP_URL,
     origins: {
       public: e.PUBLIC_ORIGIN,
@@ -165,6 +171,8 @@ export function parseConfig(env: Record<string, string | undefined>) {
 /** Settings that parse but must not run together; each line names the variable to change. */
 function startProblems(e: Env, demo: boolean): string[] {
   const problems: string[] = [];
+  if (e.DATABASE_READ_URL && !e.DATABASE_URL)
+    problems.push("DATABASE_READ_URL: a read replica needs DATABASE_URL (its primary) as well.");
   const shared = !isLoopbackListen(e.HOST);
   const where = isWildcardAddress(e.HOST) ? "every network interface" : "other machines";
   if (demo && e.DEMO === undefined) {

@@ -5,6 +5,7 @@ import { sandboxChargeStore } from "./data/payments.ts";
 import { rateTable, taxRateReader } from "./data/quoteOrders.ts";
 import { trackingReader } from "./data/shipments.ts";
 import { viewCounter, type ReportViewCounter } from "./data/reportLinks.ts";
+import { primaryReads, type ReadRouter } from "./data/readRouter.ts";
 import { answerCache, type AnswerCache } from "./core/answerCache.ts";
 import { pushGate, type KeyLimits, type PushGate } from "./core/keyLimiter.ts";
 import { walkGate, walkLimits, type WalkGate } from "./core/walkGate.ts";
@@ -42,6 +43,8 @@ export interface AppDeps {
   alertWork?: AlertWork;
   /** Whole-window reads of public reports on this instance; the product's limits by default. */
   walks?: WalkGate;
+  /** Where the public reads run (index.ts opens the replica's); the primary by default. */
+  reads?: ReadRouter;
 }
 
 /** Asks the alert scheduler to run soon (core/alertClock.ts); a no-op where none runs. */
@@ -73,6 +76,8 @@ export interface Deps {
   alertWork: AlertWork;
   /** Whole-window reads (compliance figures, PDF) at a time, per process and per client. */
   walks: WalkGate;
+  /** The public reads' database: a fresh replica, else the primary (data/readRouter.ts). */
+  reads: ReadRouter;
 }
 
 /**
@@ -116,5 +121,6 @@ export function resolveDeps(input: AppDeps): Deps {
       input.pushLimiter ?? pushGate({ limits: PUSH_LIMITS, unverifiedPerClient: 8, maxKnown: 100_000 }),
     alertWork: input.alertWork ?? { kick: () => {} },
     walks: input.walks ?? walkGate(walkLimits(input.config.reportWalksPerClient)),
+    reads: input.reads ?? primaryReads(input.db),
   };
 }

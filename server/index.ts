@@ -6,6 +6,7 @@ import { buildApp } from "./app.ts";
 import { banner, historyReporter } from "./banner.ts";
 import { type Config, parseConfig, runtimeConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
+import { openReadRouter } from "./data/readReplica.ts";
 import { dialHost, isLoopbackListen, isWildcardAddress } from "./http/hostNames.ts";
 import { fillHistory } from "./seed/history.ts";
 import { isEmpty, seedDemo } from "./seed/index.ts";
@@ -114,7 +115,15 @@ const stopReportSchedules = startRepeatingJob(
   }),
   { intervalMs: config.reportScheduleTickMs },
 );
-const app = buildApp({ db: database.db, config, site, live, views, alertWork });
+// The public reads on DATABASE_READ_URL's replica while it is fresh (the primary without one).
+const reads = await openReadRouter(database.db, {
+  url: config.databaseReadUrl,
+  primaryUrl: config.databaseUrl,
+  maxLagSeconds: config.databaseReadMaxLagSeconds,
+  poolMax: config.databasePoolMax,
+});
+reads.start();
+const app = buildApp({ db: database.db, config, site, live, views, alertWork, reads });
 // Live readings: upgrades go through the app (host and origin checks, GET /ws) to this server.
 // (ws types noServer as optional, node-server's as required: the same object.)
 const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
@@ -209,6 +218,7 @@ async function shutdown(signal: string) {
       console.warn(
         JSON.stringify({ level: "warn", what: "report views lost at shutdown", views: views.pending }),
       );
+    await reads.close().catch(() => {});
     await database.close().catch(() => {});
     process.exit(0);
   });

@@ -3,6 +3,7 @@ import type { AnswerCache } from "../core/answerCache.ts";
 import { sha256 } from "../core/crypto.ts";
 import { sessionToken } from "./cookies.ts";
 import { sendSerialized, type Serialized } from "./reply.ts";
+import { clientWrote } from "./wroteCookie.ts";
 
 /*
  * The public reads' microcache in HTTP terms (server/core/answerCache.ts): a write empties it,
@@ -27,9 +28,14 @@ export function clearsAnswers(c: Context): boolean {
   return c.req.method !== "GET" && c.req.method !== "HEAD" && c.req.path !== PUSH_PATH && !refused;
 }
 
-/** How old a cached answer may be for this request: FRESH_MS when it asks for a fresh one. */
+/**
+ * How old a cached answer may be for this request: FRESH_MS when it asks for a fresh one, or
+ * when its client wrote a moment ago (its write may have been answered by another instance).
+ */
 const maxAgeFor = (c: Context) =>
-  /no-cache|no-store|max-age=0/i.test(c.req.header("cache-control") ?? "") ? FRESH_MS : undefined;
+  /no-cache|no-store|max-age=0/i.test(c.req.header("cache-control") ?? "") || clientWrote(c)
+    ? FRESH_MS
+    : undefined;
 
 /** The cached answer for `key`, or one at most FRESH_MS old when the request asks for a fresh one. */
 export function cachedAnswer<T>(c: Context, cache: AnswerCache, key: string, load: () => Promise<T>) {

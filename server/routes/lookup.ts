@@ -7,6 +7,7 @@ import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { clientIp } from "../http/clientIp.ts";
 import { inputOf } from "../http/input.ts";
+import { readsOf } from "../http/readRouting.ts";
 import { reply } from "../http/reply.ts";
 import { searchOrdersAndQuotes } from "../../src/api/lookup.ts";
 import { normalizeContact, normalizeRecordNumber, RECORD_NOT_FOUND } from "../../src/domain/lookup.ts";
@@ -43,7 +44,8 @@ export function lookupRoutes(deps: Deps) {
     const slot = await reserve(db, { key, windowSeconds: LOOKUP_MISSES.windowSeconds, max }, now());
     // "ORD-{n}" / "QUO-{n}" in any case: the same shape as a registration referrer.
     const wanted = parseReferrer(normalizeRecordNumber(id)) ?? NOTHING;
-    const found = await lookupRecord(db, wanted);
+    // The record on the replica when it may serve; the miss counts (writes) on the primary.
+    const found = await readsOf(c, deps.reads)((readDb) => lookupRecord(readDb, wanted));
     const sameName = safeEqual(normalizeContact(found?.contactName ?? ""), normalizeContact(contact));
     if (!found || !sameName || normalizeContact(contact) === "") {
       await noteEvent(db, { ...LOOKUP_ATTACK, max: LOOKUP_ATTACK.max * 2 }, now());

@@ -1,4 +1,5 @@
 import { Hono, type Context } from "hono";
+import { Registry } from "prom-client";
 import { safeEqual } from "../core/crypto.ts";
 import { NOT_FOUND } from "../core/errors.ts";
 import type { Deps } from "../deps.ts";
@@ -6,6 +7,7 @@ import { guard } from "../http/access.ts";
 import { errorResponse } from "../http/errors.ts";
 import { isLocalRequest } from "../http/local.ts";
 import { appRegistry, metricsText, type PoolFigures } from "../http/metrics.ts";
+import { readRegistry } from "../http/readMetrics.ts";
 
 const METRICS = { method: "get", path: "/metrics" } as const;
 
@@ -28,7 +30,10 @@ function poolOf(db: Deps["db"]): PoolFigures | null {
 
 /** GET /metrics: Prometheus text (docs/operations.md lists the series and what to watch). */
 export function metricsRoutes(deps: Deps) {
-  const own = appRegistry({ liveClients: () => deps.live.size(), pool: () => poolOf(deps.db) });
+  const own = Registry.merge([
+    appRegistry({ liveClients: () => deps.live.size(), pool: () => poolOf(deps.db) }),
+    readRegistry(deps.reads),
+  ]);
   return new Hono().get(METRICS.path, guard(METRICS, deps), async (c) => {
     if (!mayScrape(c, deps.config.metricsToken))
       return errorResponse(c, 404, [{ field: null, message: NOT_FOUND }]);

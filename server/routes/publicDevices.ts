@@ -4,6 +4,7 @@ import { deviceByPublicHash, deviceGeneral } from "../data/devices.ts";
 import { sensorsOfDevice } from "../data/sensors.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
+import { readsOf } from "../http/readRouting.ts";
 import { reply } from "../http/reply.ts";
 import { getPublicDeviceDetails } from "../../src/api/devices.ts";
 
@@ -12,15 +13,19 @@ import { getPublicDeviceDetails } from "../../src/api/devices.ts";
  * deleted or regenerated hash, or a plan without public links, answers the same 404.
  */
 export function publicDeviceRoutes(deps: Deps) {
-  const { db } = deps;
   return new Hono().get(getPublicDeviceDetails.path, guard(getPublicDeviceDetails, deps), async (c) => {
-    const device = await deviceByPublicHash(db, c.req.param("publicPageHash") ?? "");
-    if (!device) throw new ApiError(404, NOT_FOUND);
-    return reply(c, getPublicDeviceDetails, {
-      device: {
+    // Read on the replica when it may serve (no write in this read).
+    const found = await readsOf(
+      c,
+      deps.reads,
+    )(async (db) => {
+      const device = await deviceByPublicHash(db, c.req.param("publicPageHash") ?? "");
+      if (!device) throw new ApiError(404, NOT_FOUND);
+      return {
         general: await deviceGeneral(db, device, "public"),
         sensors: await sensorsOfDevice(db, device.id, "public"),
-      },
+      };
     });
+    return reply(c, getPublicDeviceDetails, { device: found });
   });
 }

@@ -5,6 +5,7 @@ import { orderShipments } from "../data/shipments.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { cachedAnswer } from "../http/answers.ts";
+import { readsOf } from "../http/readRouting.ts";
 import { reply, sendSerialized, serialized } from "../http/reply.ts";
 import { sessionToken } from "../http/cookies.ts";
 import { viewerOf } from "../http/viewer.ts";
@@ -19,8 +20,7 @@ import { appPath } from "../../src/domain/appPaths.ts";
  * unknown or wrong reference answers the same 404 (the validation id is the secret).
  */
 export function publicOrderRoutes(deps: Deps) {
-  const { db } = deps;
-  const orderOf = async (c: Context) => {
+  const orderOf = async (c: Context, db: Deps["db"]) => {
     const record = await orderByPublicRef(db, c.req.param("ref") ?? "");
     if (!record) throw new ApiError(404, NOT_FOUND);
     return record;
@@ -32,13 +32,20 @@ export function publicOrderRoutes(deps: Deps) {
       const ref = parsed ? `${parsed.id}-${parsed.validationId}` : (c.req.param("ref") ?? "");
       // The record's part is the same for every visitor: cached. Whether this visitor is a
       // member of its subscription is theirs alone: read per request, never cached.
-      const found = await cachedAnswer(c, deps.answers, `order:${ref}`, async () => {
-        const record = await orderOf(c);
-        const shipments = await orderShipments(db, record.row.id);
-        const scans = await scansOf(deps.carriers, shipments);
-        const details = await orderDetails(db, record, shipments, scans, null);
-        return { details, subscriptionId: record.row.subscriptionId };
-      });
+      // The record is read on the replica when it may serve; a payment's write is read back
+      // from the primary (readsOf).
+      const found = await cachedAnswer(c, deps.answers, `order:${ref}`, () =>
+        readsOf(
+          c,
+          deps.reads,
+        )(async (db) => {
+          const record = await orderOf(c, db);
+          const shipments = await orderShipments(db, record.row.id);
+          const scans = await scansOf(deps.carriers, shipments);
+          const details = await orderDetails(db, record, shipments, scans, null);
+          return { details, subscriptionId: record.row.subscriptionId };
+        }),
+      );
       // A visitor without a session is no member: their answer is the same for all, sent as
       // serialized once.
       if (!sessionToken(c)) {
@@ -51,8 +58,11 @@ export function publicOrderRoutes(deps: Deps) {
       return reply(c, getPublicOrder, { orderDetails: { ...found.details, ...viewer } });
     })
     .get(getShipmentList.path, guard(getShipmentList, deps), async (c) => {
-      const record = await orderOf(c);
-      return reply(c, getShipmentList, { shipmentList: await orderShipments(db, record.row.id) });
+      const shipmentList = await readsOf(
+        c,
+        deps.reads,
+      )(async (db) => orderShipments(db, (await orderOf(c, db)).row.id));
+      return reply(c, getShipmentList, { shipmentList });
     });
 }
 

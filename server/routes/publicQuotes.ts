@@ -5,6 +5,7 @@ import { isQuoteToken, quoteByPublicId, quoteDetails } from "../data/quotes.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { clientIp } from "../http/clientIp.ts";
+import { readsOf } from "../http/readRouting.ts";
 import { reply } from "../http/reply.ts";
 import { viewerOf } from "../http/viewer.ts";
 import { getPublicQuote } from "../../src/api/quotes.ts";
@@ -30,18 +31,18 @@ export function publicQuoteRoutes(deps: Deps) {
       reserve(db, { key: `quote-read:${clientIp(c, deps.config.trustProxy)}`, ...QUOTE_NUMBER_READS }, now());
     // A number is counted before it is read, so parallel reads cannot all pass the limit.
     if (!isQuoteToken(id)) await count();
-    const found = await quoteByPublicId(db, id);
+    // The quote on the replica when it may serve; the read limit and the session on the primary.
+    const read = readsOf(c, deps.reads);
+    const found = await read((readDb) => quoteByPublicId(readDb, id));
     if (!found) {
       if (isQuoteToken(id)) await count();
       throw new ApiError(404, NOT_FOUND);
     }
     const { row } = found.record;
     const viewer = await viewerOf(c, deps, row, appPath("quoteDetails", { number: quoteNumber(row.id) }));
-    const details = await quoteDetails(db, found.record, {
-      full: found.full,
-      now: now(),
-      memberPath: viewer.memberPath,
-    });
+    const details = await read((readDb) =>
+      quoteDetails(readDb, found.record, { full: found.full, now: now(), memberPath: viewer.memberPath }),
+    );
     return reply(c, getPublicQuote, { quoteDetails: { ...details, ...viewer } });
   });
 }

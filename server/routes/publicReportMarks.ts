@@ -5,6 +5,7 @@ import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { cachedAnswer } from "../http/answers.ts";
 import { inputOf } from "../http/input.ts";
+import { readsOf } from "../http/readRouting.ts";
 import { sendSerialized, serialized } from "../http/reply.ts";
 import { reportMarks } from "../flows/chartMarks.ts";
 import { openReport, planWindow } from "../flows/reportView.ts";
@@ -17,12 +18,15 @@ import { requestedWindow } from "../../src/domain/reportWindow.ts";
  * Every bad link answers the same 404 first.
  */
 export function publicReportMarkRoutes(deps: Deps) {
-  const { db } = deps;
   return new Hono().get(getPublicReportMarks.path, guard(getPublicReportMarks, deps), async (c) => {
     const hash = c.req.param("hash");
-    const report = await openReport(db, hash, deps.now());
+    // On the replica when it may serve, as the chart's data.
+    const read = readsOf(c, deps.reads);
+    const report = await read((db) => openReport(db, hash, deps.now()));
     const input = await inputOf(c, getPublicReportMarks);
-    const [channels, plan] = await Promise.all([reportChannelList(db, report.id), reportPlan(db, report)]);
+    const [channels, plan] = await read((db) =>
+      Promise.all([reportChannelList(db, report.id), reportPlan(db, report)]),
+    );
     const window = requestedWindow(planWindow(report, plan.limits, deps.now()), {
       start: input.start === undefined ? undefined : Number(input.start),
       end: input.end === undefined ? undefined : Number(input.end),
@@ -31,7 +35,7 @@ export function publicReportMarkRoutes(deps: Deps) {
     // Shared by every visitor of the same window for the microcache's moment.
     const key = `report-marks:${hash}:${window.start}:${window.end}`;
     const answer = await cachedAnswer(c, deps.answers, key, async () =>
-      serialized(getPublicReportMarks, await reportMarks(db, report, channels, window)),
+      serialized(getPublicReportMarks, await read((db) => reportMarks(db, report, channels, window))),
     );
     return sendSerialized(c, answer);
   });

@@ -13,6 +13,7 @@ import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { cachedAnswer } from "../http/answers.ts";
 import { inputOf } from "../http/input.ts";
+import { readsOf } from "../http/readRouting.ts";
 import { sendSerialized, serialized } from "../http/reply.ts";
 import { getPublicReport, getPublicReportData } from "../../src/api/reports.ts";
 import { packSeries } from "../../src/domain/chartPoints.ts";
@@ -26,8 +27,7 @@ import { planWindow } from "../flows/reportView.ts";
  * paused link answers the same 404, before any input is looked at.
  */
 export function publicReportRoutes(deps: Deps) {
-  const { db } = deps;
-  const openReport = async (hash: string | undefined) => {
+  const openReport = async (db: Deps["db"], hash: string | undefined) => {
     const report = await reportByPublicHash(db, hash ?? "", deps.now());
     if (!report) throw new ApiError(404, NOT_FOUND);
     return report;
@@ -66,24 +66,34 @@ export function publicReportRoutes(deps: Deps) {
       const read = async () =>
         serialized(getPublicReportData, {
           ...window,
-          series: (await chartData(db, chartChannels(list, thresholds), window)).map(packSeries),
+          series: (
+            await readsOf(c, deps.reads)((db) => chartData(db, chartChannels(list, thresholds), window))
+          ).map(packSeries),
         });
       const own = input.start === undefined && input.end === undefined;
       const key = `report-data:${hash}:${window.start}:${window.end}`;
       return sendSerialized(c, await (own ? cachedAnswer(c, deps.answers, key, read) : read()));
     });
 
-  /** A shared report with its channels and thresholds: the same for every visitor, so cached. */
+  /**
+   * A shared report with its channels and thresholds: the same for every visitor, so cached;
+   * read on the replica when it may serve.
+   */
   function sharedReport(c: Context, hash: string | undefined) {
-    return cachedAnswer(c, deps.answers, `report:${hash}`, async () => {
-      const report = await openReport(hash);
-      const [list, thresholds, plan] = await Promise.all([
-        reportChannelList(db, report.id),
-        reportThresholdList(db, report.id),
-        reportPlan(db, report),
-      ]);
-      return { report, list, thresholds, plan };
-    });
+    return cachedAnswer(c, deps.answers, `report:${hash}`, () =>
+      readsOf(
+        c,
+        deps.reads,
+      )(async (db) => {
+        const report = await openReport(db, hash);
+        const [list, thresholds, plan] = await Promise.all([
+          reportChannelList(db, report.id),
+          reportThresholdList(db, report.id),
+          reportPlan(db, report),
+        ]);
+        return { report, list, thresholds, plan };
+      }),
+    );
   }
 }
 

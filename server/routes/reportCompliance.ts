@@ -4,6 +4,7 @@ import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { cachedAnswer } from "../http/answers.ts";
 import { inputOf } from "../http/input.ts";
+import { readsOf } from "../http/readRouting.ts";
 import { reply } from "../http/reply.ts";
 import { clientIp } from "../http/clientIp.ts";
 import { reportCsvPlan, windowDigest } from "../flows/reportCompliance.ts";
@@ -13,12 +14,13 @@ import { requestedWindow } from "../../src/domain/reportWindow.ts";
 
 /** A shared report's compliance figures by its public hash (token access), the page's table. */
 export function reportComplianceRoutes(deps: Deps) {
-  const { db } = deps;
   return new Hono().get(getReportCompliance.path, guard(getReportCompliance, deps), async (c) => {
     const hash = c.req.param("hash");
-    const report = await openReport(db, hash, deps.now());
+    // The window's whole readings on the replica when it may serve: the heaviest public read.
+    const reads = readsOf(c, deps.reads);
+    const report = await reads((db) => openReport(db, hash, deps.now()));
     const input = await inputOf(c, getReportCompliance);
-    const parts = await reportParts(db, report, deps.now());
+    const parts = await reads((db) => reportParts(db, report, deps.now()));
     const window = requestedWindow(parts.window, {
       start: input.start === undefined ? undefined : Number(input.start),
       end: input.end === undefined ? undefined : Number(input.end),
@@ -28,7 +30,7 @@ export function reportComplianceRoutes(deps: Deps) {
       const plan = reportCsvPlan(parts.channels, window, "C", "UTC");
       const energy = report.mktActivationEnergy;
       const { figures } = await deps.walks.run(clientIp(c, deps.config.trustProxy), () =>
-        windowDigest(db, plan, parts.channels, parts.thresholds, energy),
+        reads((db) => windowDigest(db, plan, parts.channels, parts.thresholds, energy)),
       );
       return {
         ...window,

@@ -4,6 +4,7 @@ import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { privateResponse } from "../http/headers.ts";
 import { inputOf } from "../http/input.ts";
+import { readsOf } from "../http/readRouting.ts";
 import { clientIp } from "../http/clientIp.ts";
 import { renderChartSvg, svgCache } from "../services/chartSvg.ts";
 import { resolveTemperatureScale } from "../../src/domain/temperature.ts";
@@ -82,14 +83,18 @@ export function reportExportRoutes(deps: Deps) {
   const pictures = svgCache();
   return new Hono()
     .get(getReportSvg.path, guard(getReportSvg, deps), privateResponse, async (c) => {
-      const report = await openReport(db, c.req.param("hash"), deps.now());
+      // The page's chart picture reads on the replica when it may serve, as its JSON does.
+      const read = readsOf(c, deps.reads);
+      const report = await read((readDb) => openReport(readDb, c.req.param("hash"), deps.now()));
       const input = await inputOf(c, getReportSvg);
       const scale = resolveTemperatureScale(input.tempScale);
       const clock = zoneClock(input.timezone ?? "UTC");
       const width = bucket(input.width, SVG_WIDTH);
       const height = bucket(input.height, SVG_HEIGHT);
       const dark = input.theme === "dark";
-      const { channels, thresholds, window } = await reportParts(db, report, deps.now());
+      const { channels, thresholds, window } = await read((readDb) =>
+        reportParts(readDb, report, deps.now()),
+      );
       const moment = report.timeInterval > 0 ? Math.floor(secondsOf(deps.now()) / ROLLING_REDRAW_SECONDS) : 0;
       const key = JSON.stringify([
         report.id,
@@ -101,9 +106,9 @@ export function reportExportRoutes(deps: Deps) {
         moment,
         dataVersion(channels, thresholds),
       ]);
-      const marks = await reportMarks(db, report, channels, window);
+      const marks = await read((readDb) => reportMarks(readDb, report, channels, window));
       const svg = await pictures.get(`${key}${marksVersion(report, marks)}`, async () => {
-        const series = await readSeries(db, channels, thresholds, window);
+        const series = await read((readDb) => readSeries(readDb, channels, thresholds, window));
         return renderChartSvg({
           width,
           height,
