@@ -189,9 +189,15 @@ async function runEngine(o: LiveViewerOptions, engine: string, url?: string, dat
     viewers.push(...(await openViewers(plans(o, bases, ids), seqOf)));
     const watching = viewers.filter((v) => v.subscribedAt !== null).length;
     const codes = new Map<string, number>();
-    for (const v of viewers) if (v.subscribedAt === null) { const k = `${v.plan.publicPageHash ? "public" : "signed-in"} ${v.closedCode}`; codes.set(k, (codes.get(k) ?? 0) + 1); }
+    for (const v of viewers)
+      if (v.subscribedAt === null) {
+        const k = `${v.plan.publicPageHash ? "public" : "signed-in"} ${v.closedCode}`;
+        codes.set(k, (codes.get(k) ?? 0) + 1);
+      }
     if (codes.size) console.log(`  not watching: ${[...codes].map(([k, n]) => `${n} ${k}`).join(", ")}`);
-    console.log(`  ${watching} of ${o.viewers} watching in ${((performance.now() - opening) / 1000).toFixed(1)} s`);
+    console.log(
+      `  ${watching} of ${o.viewers} watching in ${((performance.now() - opening) / 1000).toFixed(1)} s`,
+    );
     const cpu0 = instances.map((s) => cpuSeconds(s.child.pid!));
     const mine0 = process.cpuUsage();
     const started = performance.now();
@@ -220,7 +226,8 @@ async function runEngine(o: LiveViewerOptions, engine: string, url?: string, dat
     await closeViewers(viewers);
     await Promise.all(instances.map((s) => s.terminate()));
     log.end();
-    rmSync(logDir, { recursive: true, force: true });
+    if (!process.env["LOAD_LIVE_LOG"]) rmSync(logDir, { recursive: true, force: true });
+    else console.log(`  the instances' log: ${logDir}/instances.log`);
   }
 }
 
@@ -266,7 +273,9 @@ export function liveViewerTable(runs: LiveViewerRun[], o: LiveViewerOptions): st
 /** What fails the run: a viewer that could not watch, a push answered otherwise than 2xx. */
 export function liveViewerFailures(runs: LiveViewerRun[]): string[] {
   return runs.flatMap((r) => [
-    ...(r.watching < r.viewers ? [`${r.engine} live viewers: ${r.viewers - r.watching} sockets never watched`] : []),
+    ...(r.watching < r.viewers
+      ? [`${r.engine} live viewers: ${r.viewers - r.watching} sockets never watched`]
+      : []),
     ...(r.pushesFailed ? [`${r.engine} live viewers: ${r.pushesFailed} pushes not answered 2xx`] : []),
   ]);
 }

@@ -38,22 +38,57 @@ export interface LiveHubDeps<D> {
     onUser(userId: number): void;
     onResume(): void;
   }): Promise<{ close(): Promise<void> }>;
-  /** The device's live fields, or null when it is gone. */
-  load(deviceId: number): Promise<D | null>;
+  /** The live fields of these devices, by id (a device that is gone is left out). */
+  load(deviceIds: number[]): Promise<Map<number, D>>;
   now(): Date;
   heartbeatMs: number;
   log?: (what: string, error: unknown) => void;
 }
 
 export const GONE: Refusal = { status: 404, message: "Not found." };
+/**
+ * Session checks a heartbeat runs at once: the others wait, so a heartbeat over thousands of
+ * signed-in sockets leaves the pool's other connections to pushes and their announcements.
+ */
+export const RECHECKS_AT_ONCE = 4;
 
 export type LiveHub<D> = ReturnType<typeof createLiveHub<D>>;
 
-/** The hub: listens lazily (on the first watcher), so building an app touches no database. */
+/** What the next round does for one device: tell its watchers of a push, and/or greet new ones. */
+type Due<D> = { push: boolean; fresh: Set<Watcher<D>> };
+
+function deferred() {
+  let resolve = () => {};
+  const served = new Promise<void>((r) => (resolve = r));
+  return { served, resolve };
+}
+
+/** Runs `work` on every item, at most `n` at a time. */
+async function atMost<T>(n: number, items: T[], work: (item: T) => Promise<void>) {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, lane));
+}
+
+/**
+ * The hub: listens lazily (on the first watcher), so building an app touches no database.
+ *
+ * Announcements and new watchers wait in `due` for the next round; a round reads all their
+ * devices in one query and tells each device's watchers. One round runs at a time, so a
+ * device's states go out in order, and announcements arriving during a round share the next
+ * one: under a burst the reads stay one per round, not one per announcement (docs/scaling.md).
+ */
 export function createLiveHub<D>(deps: LiveHubDeps<D>) {
   const watchers = new Map<number, Set<Watcher<D>>>();
-  const chains = new Map<number, Promise<void>>();
-  const queued = new Set<number>();
+  /** Watchers added but not yet sent their subscribe state: pushes skip them until then. */
+  const greeting = new Set<Watcher<D>>();
+  let due = new Map<number, Due<D>>();
+  /** Settles when what is due now has been served. */
+  let next = deferred();
+  let running: Promise<void> | null = null;
+  let beating: Promise<void> | null = null;
   let listening: Promise<{ close(): Promise<void> }> | null = null;
   let timer: ReturnType<typeof setInterval> | undefined;
   let closed = false;
@@ -62,6 +97,7 @@ export function createLiveHub<D>(deps: LiveHubDeps<D>) {
     ((what, error) => console.error(JSON.stringify({ level: "error", what, error: String(error) })));
 
   const forget = (w: Watcher<D>) => {
+    greeting.delete(w);
     const set = watchers.get(w.deviceId);
     set?.delete(w);
     if (set?.size === 0) watchers.delete(w.deviceId);
@@ -71,61 +107,96 @@ export function createLiveHub<D>(deps: LiveHubDeps<D>) {
     w.refuse(refusal);
   };
 
-  /** Reads the device once and tells each of its watchers (or refuses those it no longer admits). */
-  async function tell(deviceId: number, cause: LiveState["cause"]) {
-    const device = await deps.load(deviceId);
-    for (const w of Array.from(watchers.get(deviceId) ?? [])) {
-      if (!device || !w.admits(device)) refuse(w, GONE);
-      else w.send(w.render(device, cause));
+  /** Reads the devices of one round and tells their watchers (or refuses those no longer admitted). */
+  async function serve(batch: Map<number, Due<D>>) {
+    const ids = [...batch.keys()].filter((id) => watchers.has(id));
+    if (!ids.length) return;
+    const devices = await deps.load(ids);
+    for (const id of ids) {
+      const { push, fresh } = batch.get(id)!;
+      const device = devices.get(id) ?? null;
+      for (const w of Array.from(watchers.get(id) ?? [])) {
+        const greet = fresh.has(w);
+        if (!greet && (!push || greeting.has(w))) continue;
+        if (greet) greeting.delete(w);
+        if (!device || !w.admits(device)) refuse(w, GONE);
+        else w.send(w.render(device, greet ? "subscribe" : "push"));
+      }
     }
   }
 
-  /** Runs the device's reads one after another, so its watchers get states in order. */
-  function serial(deviceId: number, task: () => Promise<void>): Promise<void> {
-    const run = (chains.get(deviceId) ?? Promise.resolve()).then(task).catch((e) => log("live", e));
-    chains.set(deviceId, run);
-    void run.then(() => chains.get(deviceId) === run && chains.delete(deviceId));
-    return run;
+  /** Starts rounds until nothing is due; resolves when the round serving what is due now is done. */
+  function kick(): Promise<void> {
+    const served = next.served;
+    running ??= (async () => {
+      while (due.size && !closed) {
+        const batch = due;
+        const round = next;
+        due = new Map();
+        next = deferred();
+        await serve(batch).catch((e) => log("live", e));
+        round.resolve();
+      }
+      next.resolve();
+      next = deferred();
+      running = null;
+    })();
+    return served;
   }
 
-  /** Announcements that arrive while a read is queued share that read. */
+  const dueFor = (deviceId: number) => {
+    const d = due.get(deviceId) ?? { push: false, fresh: new Set<Watcher<D>>() };
+    due.set(deviceId, d);
+    return d;
+  };
+
+  /** An announcement: the device's watchers get its state in the next round. */
   function refresh(deviceId: number): Promise<void> {
-    if (queued.has(deviceId) || closed) return chains.get(deviceId) ?? Promise.resolve();
-    queued.add(deviceId);
-    return serial(deviceId, async () => {
-      queued.delete(deviceId);
-      await tell(deviceId, "push");
-    });
+    if (closed) return Promise.resolve();
+    dueFor(deviceId).push = true;
+    return kick();
   }
 
   /**
    * Every heartbeat: reads each watched device again (a deleted or regenerated public link, a
-   * device moved away), asks each watcher whether its session still holds, then beats.
+   * device moved away) in one query, asks each watcher whether its session still holds (a few
+   * at a time), then beats. A heartbeat still running when the next is due lets it pass.
    */
-  function beat() {
-    const time = Math.floor(deps.now().getTime() / 1000);
-    return Promise.all([...watchers.keys()].map((id) => serial(id, () => beatDevice(id, time))));
+  function beat(): Promise<void> {
+    beating ??= beatAll()
+      .catch((e) => log("live", e))
+      .finally(() => (beating = null));
+    return beating;
   }
 
-  async function beatDevice(deviceId: number, time: number) {
-    const device = await deps.load(deviceId);
-    for (const w of Array.from(watchers.get(deviceId) ?? [])) {
-      const refusal = !device || !w.admits(device) ? GONE : await w.recheck().catch(() => null);
+  async function beatAll() {
+    const time = Math.floor(deps.now().getTime() / 1000);
+    const ids = [...watchers.keys()];
+    if (!ids.length) return;
+    const devices = await deps.load(ids);
+    const asked: Watcher<D>[] = [];
+    for (const id of ids)
+      for (const w of Array.from(watchers.get(id) ?? [])) {
+        const device = devices.get(id);
+        if (!device || !w.admits(device)) refuse(w, GONE);
+        else asked.push(w);
+      }
+    await atMost(RECHECKS_AT_ONCE, asked, async (w) => {
+      const refusal = await w.recheck().catch(() => null);
+      if (!watchers.get(w.deviceId)?.has(w)) return;
       if (refusal) refuse(w, refusal);
       else if (!w.heartbeat(time)) forget(w);
-    }
+    });
   }
 
   /** Asks every watch of this person whether its session holds, now (a session of theirs ended). */
   function recheckUser(userId: number) {
     const mine = [...watchers.values()].flatMap((set) => [...set].filter((w) => w.userId === userId));
     return Promise.all(
-      mine.map((w) =>
-        serial(w.deviceId, async () => {
-          const refusal = await w.recheck().catch(() => null);
-          if (refusal && watchers.get(w.deviceId)?.has(w)) refuse(w, refusal);
-        }),
-      ),
+      mine.map(async (w) => {
+        const refusal = await w.recheck().catch(() => null);
+        if (refusal && watchers.get(w.deviceId)?.has(w)) refuse(w, refusal);
+      }),
     );
   }
 
@@ -149,24 +220,22 @@ export function createLiveHub<D>(deps: LiveHubDeps<D>) {
 
   return {
     /**
-     * Adds a watcher and sends it the device's current state; listening starts first, so a
-     * push between the read and the subscription cannot be missed.
+     * Adds a watcher and sends it the device's current state in the next round; listening
+     * starts first and the watcher is in place before that round reads, so a push between the
+     * read and the subscription cannot be missed.
      */
     async watch(w: Watcher<D>): Promise<void> {
       if (closed) return w.goAway();
       await listen();
       const set = watchers.get(w.deviceId) ?? new Set();
       watchers.set(w.deviceId, set.add(w));
-      await serial(w.deviceId, async () => {
-        if (!set.has(w)) return;
-        const device = await deps.load(w.deviceId);
-        if (!device || !w.admits(device)) refuse(w, GONE);
-        else w.send(w.render(device, "subscribe"));
-      });
+      greeting.add(w);
+      dueFor(w.deviceId).fresh.add(w);
+      await kick();
     },
     /** Drops a watcher (its socket closed or it subscribed to something else). */
     unwatch: forget,
-    /** Reads a device and tells its watchers now, as an announcement does. */
+    /** Reads a device and tells its watchers in the next round, as an announcement does. */
     refresh,
     /** Runs a heartbeat now (tests; the timer does it every heartbeatMs). */
     beat,
@@ -178,6 +247,7 @@ export function createLiveHub<D>(deps: LiveHubDeps<D>) {
       clearInterval(timer);
       for (const set of watchers.values()) for (const w of set) w.goAway();
       watchers.clear();
+      greeting.clear();
       const l = await listening?.catch(() => null);
       await l?.close();
     },
