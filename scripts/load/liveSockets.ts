@@ -2,7 +2,7 @@
 // as a page does (public by hash, or signed in by id with a session cookie), each state they
 // get kept with its arrival time, and the delay from each push's answer to the state that
 // shows it on every socket watching that device.
-import WebSocket from "ws";
+import { WebSocket } from "ws";
 import { LIVE_PATH } from "../../src/api/liveSocket.ts";
 import { SESSION_COOKIE } from "../../server/http/cookies.ts";
 
@@ -72,7 +72,7 @@ export async function openViewers(
   seqOf: (readings: Record<string, number | null>) => number | null,
   concurrency = 200,
 ): Promise<Viewer[]> {
-  const viewers: Viewer[] = new Array(plans.length);
+  const viewers: Viewer[] = [];
   let next = 0;
   const lane = async () => {
     while (next < plans.length) {

@@ -125,11 +125,13 @@ export function createLiveHub<D>(deps: LiveHubDeps<D>) {
     }
   }
 
+  const pending = () => due.size > 0 && !closed;
+
   /** Starts rounds until nothing is due; resolves when the round serving what is due now is done. */
   function kick(): Promise<void> {
     const served = next.served;
     running ??= (async () => {
-      while (due.size && !closed) {
+      while (pending()) {
         const batch = due;
         const round = next;
         due = new Map();

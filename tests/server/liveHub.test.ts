@@ -160,8 +160,9 @@ describe("the live hub", () => {
     const t = setup();
     await t.hub.watch(t.watcher("h1").w);
     let announcing = true;
+    const still = () => announcing;
     const keepAnnouncing = async () => {
-      while (announcing) {
+      while (still()) {
         t.announce(1);
         await new Promise((r) => setImmediate(r));
       }
@@ -190,8 +191,7 @@ describe("the live hub", () => {
     await t.hub.beat();
     expect(t.calls).toEqual([[1, 2, 3]]);
     expect(most).toBe(RECHECKS_AT_ONCE);
-    expect(watched.every(({ got }) => got.some((m) => typeof m === "object" && m.type === "heartbeat"))).toBe(
-      true,
-    );
+    const beaten = watched.filter(({ got }) => got.some((m) => typeof m === "object" && "time" in m));
+    expect(beaten).toHaveLength(30);
   });
 });
