@@ -1,6 +1,6 @@
 import type { Db } from "./db/client.ts";
 import { listenDevices } from "./data/liveNotify.ts";
-import { liveDevices, type LiveDevice } from "./data/liveState.ts";
+import { liveAdmissions, liveDevices, type LiveDevice } from "./data/liveState.ts";
 import { createLiveHub, type LiveHub } from "./services/liveHub.ts";
 import { HEARTBEAT_SECONDS } from "../src/api/live.ts";
 
@@ -16,6 +16,7 @@ export function defaultLiveHub(
   return createLiveHub<LiveDevice>({
     listen: (handlers) => listenDevices(db, handlers),
     load: (ids) => liveDevices(db, ids),
+    loadAdmission: (ids) => liveAdmissions(db, ids),
     now,
     heartbeatMs,
   });

@@ -40,6 +40,11 @@ export interface LiveHubDeps<D> {
   }): Promise<{ close(): Promise<void> }>;
   /** The live fields of these devices, by id (a device that is gone is left out). */
   load(deviceIds: number[]): Promise<Map<number, D>>;
+  /**
+   * For the heartbeat: what `admits` looks at, without the readings (a cheaper read of every
+   * watched device); `load` when absent. Never rendered.
+   */
+  loadAdmission?(deviceIds: number[]): Promise<Map<number, D>>;
   now(): Date;
   heartbeatMs: number;
   log?: (what: string, error: unknown) => void;
@@ -47,10 +52,11 @@ export interface LiveHubDeps<D> {
 
 export const GONE: Refusal = { status: 404, message: "Not found." };
 /**
- * Session checks a heartbeat runs at once: the others wait, so a heartbeat over thousands of
- * signed-in sockets leaves the pool's other connections to pushes and their announcements.
+ * Session checks a heartbeat asks at once: the portal answers those asked together with one
+ * query (server/data/sessionBatch.ts); the others wait, so a heartbeat over thousands of
+ * signed-in sockets never queues thousands of reads ahead of the pushes' announcements.
  */
-export const RECHECKS_AT_ONCE = 4;
+export const RECHECKS_AT_ONCE = 500;
 
 export type LiveHub<D> = ReturnType<typeof createLiveHub<D>>;
 
