@@ -58,16 +58,16 @@ export const GONE: Refusal = { status: 404, message: "Not found." };
  */
 export const RECHECKS_AT_ONCE = 500;
 
+/**
+ * Rounds that may run at once: a round waiting on the database does not hold back devices
+ * announced meanwhile, while each device is in at most one of them.
+ */
+export const ROUNDS_AT_ONCE = 4;
+
 export type LiveHub<D> = ReturnType<typeof createLiveHub<D>>;
 
 /** What the next round does for one device: tell its watchers of a push, and/or greet new ones. */
-type Due<D> = { push: boolean; fresh: Set<Watcher<D>> };
-
-function deferred() {
-  let resolve = () => {};
-  const served = new Promise<void>((r) => (resolve = r));
-  return { served, resolve };
-}
+type Due<D> = { push: boolean; fresh: Set<Watcher<D>>; served: (() => void)[] };
 
 /** Runs `work` on every item, at most `n` at a time. */
 async function atMost<T>(n: number, items: T[], work: (item: T) => Promise<void>) {
@@ -82,18 +82,19 @@ async function atMost<T>(n: number, items: T[], work: (item: T) => Promise<void>
  * The hub: listens lazily (on the first watcher), so building an app touches no database.
  *
  * Announcements and new watchers wait in `due` for the next round; a round reads all their
- * devices in one query and tells each device's watchers. One round runs at a time, so a
- * device's states go out in order, and announcements arriving during a round share the next
- * one: under a burst the reads stay one per round, not one per announcement (docs/scaling.md).
+ * devices in one query and tells each device's watchers. A device is in one round at a time,
+ * so its states go out in order, and its announcements arriving during that round share its
+ * next one; at most ROUNDS_AT_ONCE rounds run, so under a burst the reads stay a few per
+ * moment, not one per announcement (docs/scaling.md).
  */
 export function createLiveHub<D>(deps: LiveHubDeps<D>) {
   const watchers = new Map<number, Set<Watcher<D>>>();
   /** Watchers added but not yet sent their subscribe state: pushes skip them until then. */
   const greeting = new Set<Watcher<D>>();
-  let due = new Map<number, Due<D>>();
-  /** Settles when what is due now has been served. */
-  let next = deferred();
-  let running: Promise<void> | null = null;
+  const due = new Map<number, Due<D>>();
+  /** Devices whose round is running: they wait for the next one, so their states stay in order. */
+  const serving = new Set<number>();
+  let rounds = 0;
   let beating: Promise<void> | null = null;
   let listening: Promise<{ close(): Promise<void> }> | null = null;
   let timer: ReturnType<typeof setInterval> | undefined;
@@ -131,38 +132,63 @@ export function createLiveHub<D>(deps: LiveHubDeps<D>) {
     }
   }
 
-  const pending = () => due.size > 0 && !closed;
-
-  /** Starts rounds until nothing is due; resolves when the round serving what is due now is done. */
-  function kick(): Promise<void> {
-    const served = next.served;
-    running ??= (async () => {
-      while (pending()) {
-        const batch = due;
-        const round = next;
-        due = new Map();
-        next = deferred();
-        await serve(batch).catch((e) => log("live", e));
-        round.resolve();
+  /**
+   * Starts rounds (at most ROUNDS_AT_ONCE) for what is due, a device whose round runs held
+   * back for the next one; each round ends by starting the next.
+   */
+  function kick() {
+    if (closed) {
+      for (const d of due.values()) d.served.forEach((done) => done());
+      due.clear();
+      return;
+    }
+    while (rounds < ROUNDS_AT_ONCE) {
+      const batch = new Map([...due].filter(([id]) => !serving.has(id)));
+      if (!batch.size) return;
+      for (const id of batch.keys()) {
+        due.delete(id);
+        serving.add(id);
       }
-      next.resolve();
-      next = deferred();
-      running = null;
-    })();
-    return served;
+      rounds++;
+      void serve(batch)
+        .catch((e) => log("live", e))
+        .finally(() => {
+          rounds--;
+          for (const [id, d] of batch) {
+            serving.delete(id);
+            d.served.forEach((done) => done());
+          }
+          kick();
+        });
+    }
   }
 
+  /** Kicks once what this turn announces is all due: announcements heard together share a round. */
+  let kicking = false;
+  const soon = () => {
+    if (kicking) return;
+    kicking = true;
+    queueMicrotask(() => {
+      kicking = false;
+      kick();
+    });
+  };
+
+  /** The device's entry in what is due, and a promise settled once the round serving it ends. */
   const dueFor = (deviceId: number) => {
-    const d = due.get(deviceId) ?? { push: false, fresh: new Set<Watcher<D>>() };
+    const d = due.get(deviceId) ?? { push: false, fresh: new Set<Watcher<D>>(), served: [] };
     due.set(deviceId, d);
-    return d;
+    const served = new Promise<void>((resolve) => d.served.push(resolve));
+    return { d, served };
   };
 
   /** An announcement: the device's watchers get its state in the next round. */
   function refresh(deviceId: number): Promise<void> {
     if (closed) return Promise.resolve();
-    dueFor(deviceId).push = true;
-    return kick();
+    const { d, served } = dueFor(deviceId);
+    d.push = true;
+    soon();
+    return served;
   }
 
   /**
@@ -238,8 +264,10 @@ export function createLiveHub<D>(deps: LiveHubDeps<D>) {
       const set = watchers.get(w.deviceId) ?? new Set();
       watchers.set(w.deviceId, set.add(w));
       greeting.add(w);
-      dueFor(w.deviceId).fresh.add(w);
-      await kick();
+      const { d, served } = dueFor(w.deviceId);
+      d.fresh.add(w);
+      soon();
+      await served;
     },
     /** Drops a watcher (its socket closed or it subscribed to something else). */
     unwatch: forget,
