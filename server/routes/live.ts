@@ -35,7 +35,7 @@ const SUBSCRIBES_PER_MINUTE = 30;
  */
 export function liveRoutes(deps: Deps) {
   const origins = Object.values(deps.config.origins).filter(Boolean);
-  // The heartbeat's session checks of all sockets, gathered into a few queries.
+  // Session checks of all sockets (subscribes, heartbeats), gathered into a few queries.
   const recheckAuth = sessionBatcher(deps.db, deps.now);
   return new Hono().get(LIVE_PATH, guard({ method: "get", path: LIVE_PATH }, deps), async (c) => {
     // Only a request that reached the server as an HTTP upgrade (no response object yet) can
@@ -172,7 +172,7 @@ async function watcherFor(
     return { watcher: { ...socket, deviceId: device.id, admits, recheck, render: render("public") } };
   }
   const device = await deviceById(deps.db, subscribe.deviceId);
-  const checked = await sessionRefusal(deps, token, device);
+  const checked = await sessionRefusal(deps, token, device, recheckAuth);
   if ("refusal" in checked) return checked;
   const subscriptionId = checked.auth.subscription.id;
   const admits = (d: LiveDevice) => d.subscriptionId === subscriptionId;
