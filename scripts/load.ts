@@ -8,7 +8,8 @@
 import { settings } from "./load/cannon.ts";
 import { loadRun, type LoadOptions } from "./load/run.ts";
 import { loadFailures, loadTables } from "./load/tables.ts";
-import { liveOptions, liveViewerFailures, liveViewerTable, liveViewersRun } from "./load/liveViewers.ts";
+import { liveOptions, liveViewersRun } from "./load/liveViewers.ts";
+import { liveViewerFailures, liveViewerTable } from "./load/liveTable.ts";
 
 const env = process.env;
 const options: LoadOptions = {

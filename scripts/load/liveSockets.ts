@@ -84,6 +84,17 @@ export async function openViewers(
   return viewers;
 }
 
+/** The viewers that never got their first state, counted by kind and close code ("" when all did). */
+export function notWatching(viewers: Viewer[]): string {
+  const codes = new Map<string, number>();
+  for (const v of viewers)
+    if (v.subscribedAt === null) {
+      const k = `${v.plan.publicPageHash ? "public" : "signed-in"} (close code ${v.closedCode})`;
+      codes.set(k, (codes.get(k) ?? 0) + 1);
+    }
+  return [...codes].map(([k, n]) => `${n} ${k}`).join(", ");
+}
+
 /** Closes every viewer and waits until each socket is closed. */
 export async function closeViewers(viewers: Viewer[]) {
   await Promise.all(
