@@ -4,10 +4,12 @@
 // Prints the tables; exits 1 when a request got no answer or a 5xx (scripts/load/tables.ts).
 // LOAD_CONNECTIONS (50), LOAD_SECONDS (10), LOAD_INGEST_SECONDS (30), LOAD_ENGINES
 // ("postgres,pglite"), LOAD_MAX_DEVICES (8000), LOAD_STORM (200), LOAD_USERS (200) and
-// BENCH_DATABASE_URL tune it. `npm run proof` runs the same with its own figures.
+// BENCH_DATABASE_URL tune it; the live viewers' part (scripts/loadLive.ts) takes LOAD_LIVE_*. `npm run proof` runs the same with its own figures.
 import { settings } from "./load/cannon.ts";
 import { loadRun, type LoadOptions } from "./load/run.ts";
 import { loadFailures, loadTables } from "./load/tables.ts";
+import { liveOptions, liveViewersRun } from "./load/liveViewers.ts";
+import { liveViewerFailures, liveViewerTable } from "./load/liveTable.ts";
 
 const env = process.env;
 const options: LoadOptions = {
@@ -22,8 +24,11 @@ const options: LoadOptions = {
   users: Number(env["LOAD_USERS"] ?? 200),
 };
 const runs = await loadRun(options);
+const live = liveOptions(options.engines, options.port);
+const liveRuns = await liveViewersRun(live);
 console.log(`\n${loadTables(runs, options)}`);
-const problems = loadFailures(runs, options.storm);
+if (liveRuns.length) console.log(liveViewerTable(liveRuns, live));
+const problems = [...loadFailures(runs, options.storm), ...liveViewerFailures(liveRuns)];
 if (problems.length) {
   console.log(`\nFAILED:\n${problems.map((p) => `  ${p}`).join("\n")}`);
   process.exit(1);

@@ -1,6 +1,6 @@
 import type { Db } from "./db/client.ts";
 import { listenDevices } from "./data/liveNotify.ts";
-import { liveDevice, type LiveDevice } from "./data/liveState.ts";
+import { liveAdmissions, liveDevices, type LiveDevice } from "./data/liveState.ts";
 import { createLiveHub, type LiveHub } from "./services/liveHub.ts";
 import { HEARTBEAT_SECONDS } from "../src/api/live.ts";
 
@@ -15,7 +15,8 @@ export function defaultLiveHub(
 ): PortalLiveHub {
   return createLiveHub<LiveDevice>({
     listen: (handlers) => listenDevices(db, handlers),
-    load: (id) => liveDevice(db, id),
+    load: (ids) => liveDevices(db, ids),
+    loadAdmission: (ids) => liveAdmissions(db, ids),
     now,
     heartbeatMs,
   });

@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { channelGroups, channels, devices, sensors, subscriptions } from "../db/schema/index.ts";
 import { secondsOf } from "../core/time.ts";
@@ -29,22 +29,87 @@ export interface LiveDevice {
 
 const seconds = (at: Date | null) => (at ? secondsOf(at) : null);
 
-/** The device's live fields, or null when it no longer exists. */
-export async function liveDevice(db: Db, id: number): Promise<LiveDevice | null> {
-  const [row] = await db
+/** Devices read per query: a heartbeat over thousands of watched devices takes a few. */
+const IDS_PER_READ = 1000;
+
+/**
+ * The live fields of many devices in two queries per thousand, by id (one that no longer
+ * exists is left out): the hub reads every device a round of announcements names at once.
+ */
+export async function liveDevices(db: Db, ids: readonly number[]): Promise<Map<number, LiveDevice>> {
+  const found = new Map<number, LiveDevice>();
+  for (let i = 0; i < ids.length; i += IDS_PER_READ) {
+    for (const d of await readSome(db, ids.slice(i, i + IDS_PER_READ))) found.set(d.id, d);
+  }
+  return found;
+}
+
+/**
+ * What admits a watcher (the public hash while the plan has public links, the subscription)
+ * for many devices in one query per thousand, the readings left empty: the heartbeat's read.
+ */
+export async function liveAdmissions(db: Db, ids: readonly number[]): Promise<Map<number, LiveDevice>> {
+  const found = new Map<number, LiveDevice>();
+  for (let i = 0; i < ids.length; i += IDS_PER_READ) {
+    const rows = await db
+      .select({
+        id: devices.id,
+        subscriptionId: devices.subscriptionId,
+        publicPageHash: devices.publicPageHash,
+        features: subscriptions.features,
+      })
+      .from(devices)
+      .innerJoin(subscriptions, eq(subscriptions.id, devices.subscriptionId))
+      .where(inArray(devices.id, ids.slice(i, i + IDS_PER_READ)));
+    for (const r of rows)
+      found.set(r.id, {
+        id: r.id,
+        subscriptionId: r.subscriptionId,
+        publicPageHash: planAllows(r.features, "publicUrl") ? r.publicPageHash : null,
+        lastMessageTimestamp: null,
+        pushStatus: 0,
+        pushInterval: 0,
+        uptime: 0,
+        groups: [],
+        readings: [],
+        sensors: [],
+      });
+  }
+  return found;
+}
+
+async function readSome(db: Db, ids: number[]): Promise<LiveDevice[]> {
+  const rows = await db
     .select({ device: devices, features: subscriptions.features })
     .from(devices)
     .innerJoin(subscriptions, eq(subscriptions.id, devices.subscriptionId))
-    .where(eq(devices.id, id));
-  if (!row) return null;
-  const d = row.device;
+    .where(inArray(devices.id, ids));
+  if (!rows.length) return [];
   const parts = await db
-    .select({ sensor: sensors, group: channelGroups, channel: channels })
+    .select({ deviceId: sensors.deviceId, sensor: sensors, group: channelGroups, channel: channels })
     .from(sensors)
     .innerJoin(channelGroups, eq(channelGroups.sensorId, sensors.id))
     .leftJoin(channels, eq(channels.channelGroupId, channelGroups.id))
-    .where(eq(sensors.deviceId, id))
+    .where(inArray(sensors.deviceId, ids))
     .orderBy(asc(sensors.id), asc(channelGroups.id), asc(channels.id));
+  const partsOf = new Map<number, typeof parts>();
+  for (const p of parts) partsOf.set(p.deviceId, [...(partsOf.get(p.deviceId) ?? []), p]);
+  return rows.map((row) => liveOf(row.device, row.features, partsOf.get(row.device.id) ?? []));
+}
+
+type DeviceRow = typeof devices.$inferSelect;
+type Part = {
+  sensor: typeof sensors.$inferSelect;
+  group: typeof channelGroups.$inferSelect;
+  channel: typeof channels.$inferSelect | null;
+};
+
+/** One device's live fields from its row and its sensors' groups and channels (in id order). */
+function liveOf(
+  d: DeviceRow,
+  features: typeof subscriptions.$inferSelect.features,
+  parts: Part[],
+): LiveDevice {
   const sensorsById = new Map<number, LiveSensor>();
   const groupsByKey = new Map<string, Group>();
   const readings: Reading[] = [];
@@ -68,7 +133,7 @@ export async function liveDevice(db: Db, id: number): Promise<LiveDevice | null>
   return {
     id: d.id,
     subscriptionId: d.subscriptionId,
-    publicPageHash: planAllows(row.features, "publicUrl") ? d.publicPageHash : null,
+    publicPageHash: planAllows(features, "publicUrl") ? d.publicPageHash : null,
     lastMessageTimestamp: seconds(d.lastMessageAt),
     pushStatus: d.pushStatus,
     pushInterval: d.pushInterval,

@@ -5,6 +5,7 @@ import { ApiError, NOT_FOUND } from "../core/errors.ts";
 import { authOfSession, type Auth } from "../data/auth.ts";
 import { deviceById, deviceByPublicHash } from "../data/devices.ts";
 import { liveStateOf, type LiveDevice } from "../data/liveState.ts";
+import { sessionBatcher } from "../data/sessionBatch.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { authorize, NOT_SIGNED_IN, TERMS_REQUIRED } from "../http/auth.ts";
@@ -34,6 +35,8 @@ const SUBSCRIBES_PER_MINUTE = 30;
  */
 export function liveRoutes(deps: Deps) {
   const origins = Object.values(deps.config.origins).filter(Boolean);
+  // Session checks of all sockets (subscribes, heartbeats), gathered into a few queries.
+  const recheckAuth = sessionBatcher(deps.db, deps.now);
   return new Hono().get(LIVE_PATH, guard({ method: "get", path: LIVE_PATH }, deps), async (c) => {
     // Only a request that reached the server as an HTTP upgrade (no response object yet) can
     // become a socket; anything else, even with an Upgrade header, is told to upgrade.
@@ -46,12 +49,12 @@ export function liveRoutes(deps: Deps) {
     const origin = c.req.header("origin");
     if (origin !== undefined && origin !== new URL(c.req.url).origin && !origins.includes(origin))
       return c.json({ success: false, data: [{ field: null, message: CROSS_SITE }] }, 403);
-    return upgradeWebSocket(c, socketEvents(deps, c));
+    return upgradeWebSocket(c, socketEvents(deps, c, recheckAuth));
   });
 }
 
 /** One socket's life: at most one subscription, dropped when the socket closes. */
-function socketEvents(deps: Deps, c: Context) {
+function socketEvents(deps: Deps, c: Context, recheckAuth: SessionAuth) {
   const token = sessionToken(c);
   let watcher: Watcher<LiveDevice> | null = null;
   let alive = true;
@@ -99,7 +102,7 @@ function socketEvents(deps: Deps, c: Context) {
       },
       goAway: () => ws.close(1001, "The server is restarting."),
     };
-    const made = await watcherFor(deps, token, parsed.subscribe, socket);
+    const made = await watcherFor(deps, token, parsed.subscribe, socket, recheckAuth);
     if ("refusal" in made) return socket.refuse(made.refusal);
     watcher = made.watcher;
     await deps.live.watch(watcher);
@@ -128,13 +131,16 @@ function parseMessage(data: unknown): { subscribe: Subscribe } | { error: string
 
 type Socket = Pick<Watcher<LiveDevice>, "send" | "heartbeat" | "refuse" | "goAway">;
 
+type SessionAuth = (token: string | null) => Promise<Auth | null>;
+
 /** The session's refusal as the API would answer it (401, 403 terms, 404 or 403 by authorize). */
 async function sessionRefusal(
   deps: Deps,
   token: string | null,
   device: { subscriptionId: number } | null,
+  authOf: SessionAuth = (t) => authOfSession(deps.db, t, deps.now()),
 ): Promise<{ refusal: Refusal } | { auth: Auth }> {
-  const auth = await authOfSession(deps.db, token, deps.now());
+  const auth = await authOf(token);
   if (!auth) return { refusal: { status: 401, message: NOT_SIGNED_IN } };
   if (auth.user.termsAcceptedAt === null) return { refusal: { status: 403, message: TERMS_REQUIRED } };
   try {
@@ -153,6 +159,7 @@ async function watcherFor(
   token: string | null,
   subscribe: Subscribe,
   socket: Socket,
+  recheckAuth: SessionAuth,
 ): Promise<{ watcher: Watcher<LiveDevice> } | { refusal: Refusal }> {
   const render = (audience: "owner" | "public") => (d: LiveDevice, cause: "subscribe" | "push") =>
     liveStateOf(d, audience, cause, deps.now());
@@ -165,12 +172,12 @@ async function watcherFor(
     return { watcher: { ...socket, deviceId: device.id, admits, recheck, render: render("public") } };
   }
   const device = await deviceById(deps.db, subscribe.deviceId);
-  const checked = await sessionRefusal(deps, token, device);
+  const checked = await sessionRefusal(deps, token, device, recheckAuth);
   if ("refusal" in checked) return checked;
   const subscriptionId = checked.auth.subscription.id;
   const admits = (d: LiveDevice) => d.subscriptionId === subscriptionId;
   const recheck = async () => {
-    const again = await sessionRefusal(deps, token, { subscriptionId });
+    const again = await sessionRefusal(deps, token, { subscriptionId }, recheckAuth);
     return "refusal" in again ? again.refusal : null;
   };
   const userId = checked.auth.user.id;
