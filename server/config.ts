@@ -46,6 +46,9 @@ const Env = z.object({
   DATA_DIR: z.string().default("./data"),
   DATABASE_URL: z.string().optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
+  PUSH_BATCH_MAX: z.coerce.number().int().min(1).max(2000).default(200),
+  PUSH_BATCH_LINGER_MS: z.coerce.number().min(0).max(1000).default(2),
+  PUSH_BATCH_RUNNING: z.coerce.number().int().min(1).max(100).default(2),
   SMTP_URL: z.string().optional(),
   PUBLIC_ORIGIN: origin,
   API_ORIGIN: origin,
@@ -95,6 +98,12 @@ export function parseConfig(env: Record<string, string | undefined>) {
     databaseUrl: e.DATABASE_URL,
     /** PostgreSQL connections per process; instances times this must stay under max_connections. */
     databasePoolMax: e.DATABASE_POOL_MAX,
+    /** Group commit of device pushes (data/ingest.ts): pushes per transaction, the wait for company, batches at once. */
+    pushBatch: {
+      maxBatch: e.PUSH_BATCH_MAX,
+      lingerMs: e.PUSH_BATCH_LINGER_MS,
+      maxRunning: e.PUSH_BATCH_RUNNING,
+    },
     smtpUrl: e.SMTP_URL,
     origins: {
       public: e.PUBLIC_ORIGIN,

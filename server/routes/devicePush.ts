@@ -66,7 +66,14 @@ export function devicePushRoutes(deps: Deps) {
     async (c) => {
       const push = await inputOf(c, pushReadings);
       try {
-        const stored = await ingestPush(db, keyOf(c), push, now(), { gone: clientGone(c) }, evaluateReadings);
+        const stored = await ingestPush(
+          db,
+          keyOf(c),
+          push,
+          now(),
+          { gone: clientGone(c), batch: deps.config.pushBatch },
+          evaluateReadings,
+        );
         // A reading that moved an alarm: its notices go now, not at the next tick.
         if (stored.alarmsMoved) deps.alertWork.kick();
         return reply(c, pushReadings, { accepted: stored.accepted });

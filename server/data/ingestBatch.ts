@@ -1,0 +1,187 @@
+import { sql } from "drizzle-orm";
+import { inTransaction, rows as rowsOf, type Db } from "../db/client.ts";
+import { keyMatches } from "../core/crypto.ts";
+import { ApiError } from "../core/errors.ts";
+import type { Outcome } from "../core/groupCommit.ts";
+import { announceDevices } from "./liveNotify.ts";
+import { rollUpSamples } from "./rollups.ts";
+
+export const BAD_DEVICE_KEY = "Unknown device or wrong device key.";
+export const SUSPENDED = "This device is suspended and cannot push data.";
+
+export type Row = { channelId: number; time: Date; value: number };
+export type Known = { id: number; groupId: number; sensorId: number };
+
+/**
+ * What runs on a push's readings inside its batch's transaction (the alert rules,
+ * flows/alertEvaluation.ts, passed in by the push route); returns how many alarms it moved.
+ */
+export type ReadingsHook = (
+  tx: Db,
+  device: { id: number; subscriptionId: number },
+  rows: Row[],
+  now: Date,
+) => Promise<number>;
+
+/** A push already checked against its device's channels and sensors (data/ingest.ts), ready to store. */
+export interface CheckedPush {
+  deviceId: number;
+  key: string | null;
+  rows: Row[];
+  /** The channel, group and sensor of each channel the rows name. */
+  channels: Map<number, Known>;
+  /** Battery, signal and power per sensor id, undefined fields left as they are. */
+  sensors: {
+    id: number;
+    battery?: number | undefined;
+    signal?: number | undefined;
+    pluggedIn?: boolean | undefined;
+  }[];
+  uptime: number | undefined;
+  now: Date;
+  evaluate: ReadingsHook;
+}
+
+const ROW_LOCK_TIMEOUT = "5s";
+
+/** A PostgreSQL array literal of plain values (numbers, ISO times, booleans, nulls) for one parameter. */
+const arr = (values: readonly (string | number | boolean | null | undefined)[], type: string) =>
+  sql`${`{${values.map((v) => (v === null || v === undefined ? "NULL" : String(v))).join(",")}}`}::${sql.raw(type)}`;
+
+/**
+ * Stores a batch of pushes of different devices in one transaction, set-based: the devices'
+ * rows are locked first, in id order (two batches, or two instances, lock in one order), and
+ * each push's key and suspension read again under its lock. A push failing that gets its own
+ * 401/403 and is left out; the rest is stored whole and answered with the alarms it moved.
+ * Throws when the transaction as a whole fails; the caller then stores each push alone.
+ */
+export function storeBatch(db: Db, pushes: readonly CheckedPush[]): Promise<Outcome<number>[]> {
+  return inTransaction(db, async (tx) => {
+    await tx.execute(sql.raw(`set local lock_timeout = '${ROW_LOCK_TIMEOUT}'`));
+    const ids = [...new Set(pushes.map((p) => p.deviceId))].sort((a, b) => a - b);
+    const locked = await rowsOf<{ id: number; hash: string; suspended: boolean; subscriptionId: number }>(
+      tx,
+      sql`select id, ingest_key_hash as hash, is_suspended as suspended, subscription_id as "subscriptionId"
+          from devices where id = any(${arr(ids, "int[]")}) order by id for update`,
+    );
+    const byId = new Map(locked.map((d) => [d.id, d]));
+    const outcomes: Outcome<number>[] = pushes.map((p) => {
+      const current = byId.get(p.deviceId);
+      if (!current || !p.key || !keyMatches(p.key, current.hash))
+        return { ok: false, error: new ApiError(401, BAD_DEVICE_KEY) };
+      if (current.suspended) return { ok: false, error: new ApiError(403, SUSPENDED) };
+      return { ok: true, value: 0 };
+    });
+    const kept = pushes.filter((_, i) => outcomes[i]!.ok);
+    if (!kept.length) return outcomes;
+
+    const all = kept.flatMap((p) => p.rows);
+    if (all.length)
+      await tx.execute(sql`insert into samples (channel_id, time, value)
+        select * from unnest(${arr(
+          all.map((r) => r.channelId),
+          "int[]",
+        )}, ${arr(
+          all.map((r) => r.time.toISOString()),
+          "timestamptz[]",
+        )}, ${arr(
+          all.map((r) => r.value),
+          "float8[]",
+        )})
+        on conflict (channel_id, time) do update set value = excluded.value`);
+    await storeLatest(tx, kept);
+    // The report charts' rollups, recomputed for the buckets these samples fall in (issue 10).
+    await rollUpSamples(tx, all);
+    await storeSensors(tx, kept);
+    const keptIds = kept.map((p) => p.deviceId);
+    await tx.execute(sql`update devices d set last_message_at = v.at, push_status = 1,
+        uptime = coalesce(v.uptime, d.uptime)
+      from unnest(${arr(keptIds, "int[]")}, ${arr(
+        kept.map((p) => p.uptime),
+        "int[]",
+      )}, ${arr(
+        kept.map((p) => p.now.toISOString()),
+        "timestamptz[]",
+      )}) as v(id, uptime, at) where d.id = v.id`);
+    // Threshold rules, in the same transaction: an alarm's move commits with its readings.
+    for (const [i, p] of pushes.entries()) {
+      if (!outcomes[i]!.ok) continue;
+      const device = { id: p.deviceId, subscriptionId: byId.get(p.deviceId)!.subscriptionId };
+      outcomes[i] = { ok: true, value: await p.evaluate(tx, device, p.rows, p.now) };
+    }
+    // Inside the transaction: PostgreSQL delivers it at commit, and never after a rollback.
+    await announceDevices(tx, keptIds, db);
+    return outcomes;
+  });
+}
+
+/**
+ * The newest reading per channel becomes its value unless the value is newer; groups and
+ * sensors get their last-received time. Three statements for the whole batch, rows in id
+ * order so two writers lock what they share in one order.
+ */
+async function storeLatest(tx: Db, kept: readonly CheckedPush[]) {
+  const list: (Row & Known)[] = [];
+  for (const p of kept) {
+    const latest = new Map<number, Row>();
+    for (const r of p.rows) {
+      const cur = latest.get(r.channelId);
+      if (!cur || r.time > cur.time) latest.set(r.channelId, r);
+    }
+    for (const [id, r] of latest) list.push({ ...r, ...p.channels.get(id)! });
+  }
+  if (!list.length) return;
+  list.sort((a, b) => a.id - b.id);
+  const times = arr(
+    list.map((l) => l.time.toISOString()),
+    "timestamptz[]",
+  );
+  // A late push of older readings leaves a channel's newer value alone (a reading at the
+  // value's own time is a correction of it, and counts).
+  await tx.execute(sql`update channels c set value = v.value, value_at = v.t
+    from unnest(${arr(
+      list.map((l) => l.id),
+      "int[]",
+    )}, ${arr(
+      list.map((l) => l.value),
+      "float8[]",
+    )}, ${times}) as v(id, value, t)
+    where c.id = v.id and (c.value_at is null or v.t >= c.value_at)`);
+  // A group's or sensor's newest time among its channels, never earlier than what it had.
+  const newest = (ids: number[]) =>
+    sql`(select id, max(t) as t from unnest(${arr(ids, "int[]")}, ${times}) as x(id, t) group by id order by id)`;
+  await tx.execute(sql`update channel_groups g set last_received_at = greatest(coalesce(g.last_received_at, v.t), v.t)
+    from ${newest(list.map((l) => l.groupId))} as v where g.id = v.id`);
+  await tx.execute(sql`update sensors s set last_received_at = greatest(coalesce(s.last_received_at, v.t), v.t)
+    from ${newest(list.map((l) => l.sensorId))} as v where s.id = v.id`);
+}
+
+/** Battery, signal and power of the pushes' sensors, one statement; a field left out keeps its value. */
+async function storeSensors(tx: Db, kept: readonly CheckedPush[]) {
+  const merged = new Map<number, CheckedPush["sensors"][number]>();
+  for (const p of kept)
+    for (const s of p.sensors) {
+      const defined = Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined));
+      merged.set(s.id, { ...merged.get(s.id), ...defined, id: s.id });
+    }
+  const list = [...merged.values()]
+    .filter((s) => s.battery !== undefined || s.signal !== undefined || s.pluggedIn !== undefined)
+    .sort((a, b) => a.id - b.id);
+  if (!list.length) return;
+  await tx.execute(sql`update sensors s set battery = coalesce(v.battery, s.battery),
+      signal = coalesce(v.signal, s.signal), plugged_in = coalesce(v.plugged, s.plugged_in)
+    from unnest(${arr(
+      list.map((s) => s.id),
+      "int[]",
+    )}, ${arr(
+      list.map((s) => s.battery),
+      "int[]",
+    )}, ${arr(
+      list.map((s) => s.signal),
+      "int[]",
+    )}, ${arr(
+      list.map((s) => s.pluggedIn),
+      "boolean[]",
+    )}) as v(id, battery, signal, plugged)
+    where s.id = v.id`);
+}
