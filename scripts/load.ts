@@ -20,6 +20,11 @@ const options: LoadOptions = {
   storm: Number(env["LOAD_STORM"] ?? 200),
   stormConnections: [settings.connections, 10],
   users: Number(env["LOAD_USERS"] ?? 200),
+  ingestOnly: env["LOAD_ONLY"] === "ingest",
+  ingestFirst: Number(env["LOAD_INGEST_FIRST"] ?? 250),
+  sustain: env["LOAD_SUSTAIN_SECONDS"]
+    ? { seconds: Number(env["LOAD_SUSTAIN_SECONDS"]), devices: Number(env["LOAD_SUSTAIN_DEVICES"] ?? 30_000) }
+    : undefined,
 };
 const runs = await loadRun(options);
 console.log(`\n${loadTables(runs, options)}`);

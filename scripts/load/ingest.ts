@@ -14,6 +14,10 @@ export interface IngestStep {
   /** Pushes that got no answer or a 5xx other than an overloaded server's 503 with Retry-After. */
   unexpected: number;
   holds: boolean;
+  /** The generator's own CPU over the step (1 = one core): near 1, the generator, not the server, is the limit. */
+  generatorCpu?: number;
+  /** Readings a second the step offered (devices × 20 / 60). */
+  readingsPerSecond?: number;
 }
 
 const pushBody = (i: number) =>
@@ -32,6 +36,7 @@ const pct = (sorted: number[], p: number) =>
 export async function ingestStep(base: string, devices: number, seconds: number): Promise<IngestStep> {
   const gap = 60_000 / devices;
   const start = performance.now() + 100;
+  const cpu = process.cpuUsage();
   const times: number[] = [];
   let failed = 0;
   let unexpected = 0;
@@ -65,6 +70,8 @@ export async function ingestStep(base: string, devices: number, seconds: number)
     );
   }
   await Promise.all(pushes);
+  const used = process.cpuUsage(cpu);
+  const generatorCpu = (used.user + used.system) / 1000 / (performance.now() - start);
   times.sort((a, b) => a - b);
   const p99 = pct(times, 99);
   return {
@@ -75,6 +82,8 @@ export async function ingestStep(base: string, devices: number, seconds: number)
     failed,
     unexpected,
     holds: failed === 0 && p99 <= P99_LIMIT_MS,
+    generatorCpu,
+    readingsPerSecond: (devices * CHANNELS_PER_DEVICE) / 60,
   };
 }
 
@@ -102,3 +111,8 @@ export async function ingestRamp(
   }
   return { largest: good, limitReached: bad > 0 };
 }
+
+/** One line of a step's figures, as the run prints it. */
+export const describeStep = (s: IngestStep) =>
+  `${s.devices} devices (${((s.devices * CHANNELS_PER_DEVICE) / 60).toFixed(0)} readings/s): ${s.pushes} pushes, p50 ${s.p50.toFixed(0)} ms, ` +
+  `p99 ${s.p99.toFixed(0)} ms, ${s.failed} failed, generator CPU ${(100 * (s.generatorCpu ?? 0)).toFixed(0)} %`;

@@ -31,7 +31,7 @@ export interface TargetReady {
 
 const env = process.env;
 const BASE_PORT = Number(env["LOAD_PORT"] ?? 4580);
-const HISTORY_DAYS = 31;
+const HISTORY_DAYS = Number(env["LOAD_HISTORY_DAYS"] ?? 31);
 const started = performance.now();
 
 const database = await openDatabase({
