@@ -18,6 +18,8 @@ export interface IngestStep {
   generatorCpu?: number;
   /** Readings a second the step offered (devices × 20 / 60). */
   readingsPerSecond?: number;
+  /** Answers by status, "200×990 503×10". */
+  statuses?: string;
 }
 
 const pushBody = (i: number) =>
@@ -40,6 +42,7 @@ export async function ingestStep(base: string, devices: number, seconds: number)
   const times: number[] = [];
   let failed = 0;
   let unexpected = 0;
+  const statuses = new Map<number, number>();
   const pushes: Promise<void>[] = [];
   for (let k = 0; k * gap < seconds * 1000; k++) {
     const planned = start + k * gap;
@@ -49,12 +52,19 @@ export async function ingestStep(base: string, devices: number, seconds: number)
     pushes.push(
       fetch(`${base}/api/v1/device-data/push`, {
         method: "POST",
-        headers: { "content-type": "application/json", authorization: `Device ${loadKey(i)}` },
+        // Each device from an address of its own, as a real fleet is (the target trusts the
+        // proxy header): a key's first pushes are limited per client address (keyLimiter.ts).
+        headers: {
+          "content-type": "application/json",
+          authorization: `Device ${loadKey(i)}`,
+          "x-forwarded-for": `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+        },
         body: pushBody(i),
       })
         .then(async (res) => {
           await res.arrayBuffer();
           if (!res.ok) failed++;
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
           // 503 with Retry-After is the server's designed answer to more than it can take: a
           // push that waited too long in its device's queue, or for a pooled connection (the
           // pool's 5 s connect timeout). Any other 5xx is not. A 503 in a step that holds is
@@ -83,6 +93,7 @@ export async function ingestStep(base: string, devices: number, seconds: number)
     unexpected,
     holds: failed === 0 && p99 <= P99_LIMIT_MS,
     generatorCpu,
+    statuses: [...statuses].map(([code, n]) => `${code}×${n}`).join(" "),
     readingsPerSecond: (devices * CHANNELS_PER_DEVICE) / 60,
   };
 }
@@ -115,4 +126,4 @@ export async function ingestRamp(
 /** One line of a step's figures, as the run prints it. */
 export const describeStep = (s: IngestStep) =>
   `${s.devices} devices (${((s.devices * CHANNELS_PER_DEVICE) / 60).toFixed(0)} readings/s): ${s.pushes} pushes, p50 ${s.p50.toFixed(0)} ms, ` +
-  `p99 ${s.p99.toFixed(0)} ms, ${s.failed} failed, generator CPU ${(100 * (s.generatorCpu ?? 0)).toFixed(0)} %`;
+  `p99 ${s.p99.toFixed(0)} ms, ${s.failed} failed, generator CPU ${(100 * (s.generatorCpu ?? 0)).toFixed(0)} %, ${s.statuses ?? ""}`;

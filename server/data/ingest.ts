@@ -1,11 +1,10 @@
-import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { channelGroups, channels, devices, sensors } from "../db/schema/index.ts";
 import { keyMatches } from "../core/crypto.ts";
 import { ApiError, type FieldError } from "../core/errors.ts";
 import { groupCommit, type GroupCommit, type GroupCommitOptions } from "../core/groupCommit.ts";
 import { ABANDONED, turnsByKey, type TurnOptions } from "../core/turns.ts";
 import type { Push } from "../../src/api/readings.ts";
+import { lookUpPushDevice } from "./ingestLookup.ts";
 import {
   BAD_DEVICE_KEY,
   storeBatch,
@@ -35,24 +34,13 @@ export async function ingestPush(
   turn: TurnOptions & { batch?: GroupCommitOptions } = {},
   evaluate: ReadingsHook = async () => 0,
 ): Promise<{ accepted: number; alarmsMoved: number }> {
-  const [device] = await db.select().from(devices).where(eq(devices.macAddress, push.macAddress));
-  if (!device || !key || !keyMatches(key, device.ingestKeyHash)) throw new ApiError(401, BAD_DEVICE_KEY);
-  if (device.isSuspended) throw new ApiError(403, SUSPENDED);
+  const device = await lookUpPushDevice(db, push.macAddress);
+  if (!device || !key || !keyMatches(key, device.hash)) throw new ApiError(401, BAD_DEVICE_KEY);
+  if (device.suspended) throw new ApiError(403, SUSPENDED);
 
   const nowS = Math.floor(now.getTime() / 1000);
-  const keys = [...new Set(push.readings.map((r) => r.channelKey))];
-  const known = await db
-    .select({ id: channels.id, key: channels.channelKey, groupId: channelGroups.id, sensorId: sensors.id })
-    .from(channels)
-    .innerJoin(channelGroups, eq(channels.channelGroupId, channelGroups.id))
-    .innerJoin(sensors, eq(channelGroups.sensorId, sensors.id))
-    .where(and(eq(sensors.deviceId, device.id), inArray(channels.channelKey, keys)));
-  const byKey = new Map(known.map((k) => [k.key, k]));
-  const deviceSensors = await db
-    .select({ id: sensors.id, mac: sensors.macAddress })
-    .from(sensors)
-    .where(eq(sensors.deviceId, device.id));
-  const sensorByMac = new Map(deviceSensors.map((s) => [s.mac, s.id]));
+  const byKey = device.channels;
+  const sensorByMac = device.sensors;
 
   const errors: FieldError[] = [];
   push.readings.forEach((r, i) => {
@@ -79,7 +67,7 @@ export async function ingestPush(
     deviceId: device.id,
     key,
     rows,
-    channels: new Map(known.map((k) => [k.id, k])),
+    channels: new Map(push.readings.map((r) => [byKey.get(r.channelKey)!.id, byKey.get(r.channelKey)!])),
     sensors: (push.sensors ?? []).map((s) => ({
       id: sensorByMac.get(s.macAddress)!,
       battery: s.battery,
@@ -120,7 +108,8 @@ const LOCK_NOT_AVAILABLE = "55P03";
 export const DEFAULT_PUSH_BATCHES: GroupCommitOptions = { maxBatch: 200, lingerMs: 2, maxRunning: 2 };
 
 type Queued = CheckedPush & { gone: (() => boolean) | undefined };
-const batchers = new WeakMap<Db, GroupCommit<Queued, number>>();
+/** Per database, the group commit of each set of options (one in a server; tests use others). */
+const batchers = new WeakMap<Db, Map<string, GroupCommit<Queued, number>>>();
 
 /**
  * The group commit of one database's pushes (one per process and database). A push whose
@@ -129,26 +118,28 @@ const batchers = new WeakMap<Db, GroupCommit<Queued, number>>();
  * its pushes are then stored one by one, and the one still stuck is answered 503.
  */
 function batchesOf(db: Db, opts: GroupCommitOptions = DEFAULT_PUSH_BATCHES) {
-  let batches = batchers.get(db);
-  if (!batches) {
-    batches = groupCommit<Queued, number>(
-      opts,
-      async (items) => {
-        try {
-          return await storeBatch(db, items);
-        } catch (e) {
-          if (sqlStateOf(e) === LOCK_NOT_AVAILABLE) throw new ApiError(503, PUSH_WAITED_TOO_LONG);
-          throw e;
-        }
-      },
-      (item, waitedMs) => {
-        if (item.gone?.()) return new ApiError(400, ABANDONED);
-        if (waitedMs > MAX_TURN_WAIT_MS) return new ApiError(503, PUSH_WAITED_TOO_LONG);
-        return null;
-      },
-    );
-    batchers.set(db, batches);
-  }
+  const name = `${opts.maxBatch}/${opts.lingerMs}/${opts.maxRunning}`;
+  const forDb = batchers.get(db) ?? new Map<string, GroupCommit<Queued, number>>();
+  batchers.set(db, forDb);
+  const found = forDb.get(name);
+  if (found) return found;
+  const batches = groupCommit<Queued, number>(
+    opts,
+    async (items) => {
+      try {
+        return await storeBatch(db, items);
+      } catch (e) {
+        if (sqlStateOf(e) === LOCK_NOT_AVAILABLE) throw new ApiError(503, PUSH_WAITED_TOO_LONG);
+        throw e;
+      }
+    },
+    (item, waitedMs) => {
+      if (item.gone?.()) return new ApiError(400, ABANDONED);
+      if (waitedMs > MAX_TURN_WAIT_MS) return new ApiError(503, PUSH_WAITED_TOO_LONG);
+      return null;
+    },
+  );
+  forDb.set(name, batches);
   return batches;
 }
 

@@ -4,7 +4,7 @@ import { keyMatches } from "../core/crypto.ts";
 import { ApiError } from "../core/errors.ts";
 import type { Outcome } from "../core/groupCommit.ts";
 import { announceDevices } from "./liveNotify.ts";
-import { rollUpSamples } from "./rollups.ts";
+import { rollUpBatch } from "./rollupBatch.ts";
 
 export const BAD_DEVICE_KEY = "Unknown device or wrong device key.";
 export const SUSPENDED = "This device is suspended and cannot push data.";
@@ -48,6 +48,19 @@ const ROW_LOCK_TIMEOUT = "5s";
 const arr = (values: readonly (string | number | boolean | null | undefined)[], type: string) =>
   sql`${`{${values.map((v) => (v === null || v === undefined ? "NULL" : String(v))).join(",")}}`}::${sql.raw(type)}`;
 
+/** Samples as three array parameters, for unnest: channel ids, times, values. */
+const columns = (samples: readonly Row[]) =>
+  sql`${arr(
+    samples.map((r) => r.channelId),
+    "int[]",
+  )}, ${arr(
+    samples.map((r) => r.time.toISOString()),
+    "timestamptz[]",
+  )}, ${arr(
+    samples.map((r) => r.value),
+    "float8[]",
+  )}`;
+
 /**
  * Stores a batch of pushes of different devices in one transaction, set-based: the devices'
  * rows are locked first, in id order (two batches, or two instances, lock in one order), and
@@ -76,22 +89,27 @@ export function storeBatch(db: Db, pushes: readonly CheckedPush[]): Promise<Outc
     if (!kept.length) return outcomes;
 
     const all = kept.flatMap((p) => p.rows);
-    if (all.length)
-      await tx.execute(sql`insert into samples (channel_id, time, value)
-        select * from unnest(${arr(
-          all.map((r) => r.channelId),
-          "int[]",
-        )}, ${arr(
-          all.map((r) => r.time.toISOString()),
-          "timestamptz[]",
-        )}, ${arr(
-          all.map((r) => r.value),
-          "float8[]",
-        )})
-        on conflict (channel_id, time) do update set value = excluded.value`);
+    // New samples first; what conflicts was stored before (a repeat or a correction) and is
+    // overwritten next: the insert tells which is which (rollupBatch.ts needs it).
+    const inserted = all.length
+      ? await rowsOf<{ c: number; t: number }>(
+          tx,
+          sql`insert into samples (channel_id, time, value)
+          select * from unnest(${columns(all)}) on conflict (channel_id, time) do nothing
+          returning channel_id as c, date_part('epoch', time)::float8 as t`,
+        )
+      : [];
+    const fresh = new Set(inserted.map((w) => `${w.c}@${Number(w.t) * 1000}`));
+    const repeated = all.filter((r) => !fresh.has(`${r.channelId}@${r.time.getTime()}`));
+    if (repeated.length)
+      await tx.execute(sql`update samples s set value = v.value from unnest(${columns(repeated)}) as v(c, t, value)
+        where s.channel_id = v.c and s.time = v.t`);
     await storeLatest(tx, kept);
-    // The report charts' rollups, recomputed for the buckets these samples fall in (issue 10).
-    await rollUpSamples(tx, all);
+    // The report charts' rollups, brought up to date with these samples (issue 10).
+    await rollUpBatch(
+      tx,
+      all.map((r) => ({ ...r, fresh: fresh.has(`${r.channelId}@${r.time.getTime()}`) })),
+    );
     await storeSensors(tx, kept);
     const keptIds = kept.map((p) => p.deviceId);
     await tx.execute(sql`update devices d set last_message_at = v.at, push_status = 1,
