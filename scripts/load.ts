@@ -6,6 +6,7 @@
 // ("postgres,pglite"), LOAD_MAX_DEVICES (8000), LOAD_STORM (200), LOAD_USERS (200) and
 // BENCH_DATABASE_URL tune it. `npm run proof` runs the same with its own figures.
 import { settings } from "./load/cannon.ts";
+import { notifyCost, notifyTable } from "./load/notifyCost.ts";
 import { loadRun, type LoadOptions } from "./load/run.ts";
 import { loadFailures, loadTables } from "./load/tables.ts";
 
@@ -28,6 +29,12 @@ const options: LoadOptions = {
 };
 const runs = await loadRun(options);
 console.log(`\n${loadTables(runs, options)}`);
+// LOAD_NOTIFY_SECONDS (10; 0 leaves it out): commit latency with and without NOTIFY at 2,000 writes/s.
+const notifySeconds = Number(env["LOAD_NOTIFY_SECONDS"] ?? 10);
+if (notifySeconds > 0 && options.engines.includes("postgres")) {
+  const rows = await notifyCost({ rate: 2000, seconds: notifySeconds });
+  if (rows) console.log(`\n${notifyTable(rows, notifySeconds)}`);
+}
 const problems = loadFailures(runs, options.storm);
 if (problems.length) {
   console.log(`\nFAILED:\n${problems.map((p) => `  ${p}`).join("\n")}`);

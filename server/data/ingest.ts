@@ -32,7 +32,7 @@ export async function ingestPush(
   push: Push,
   now: Date,
   turn: TurnOptions & { batch?: GroupCommitOptions } = {},
-  evaluate: ReadingsHook = async () => 0,
+  evaluate: ReadingsHook = async (_, batch) => batch.map(() => 0),
 ): Promise<{ accepted: number; alarmsMoved: number }> {
   const device = await lookUpPushDevice(db, push.macAddress);
   if (!device || !key || !keyMatches(key, device.hash)) throw new ApiError(401, BAD_DEVICE_KEY);

@@ -13,15 +13,15 @@ export type Row = { channelId: number; time: Date; value: number };
 export type Known = { id: number; groupId: number; sensorId: number };
 
 /**
- * What runs on a push's readings inside its batch's transaction (the alert rules,
- * flows/alertEvaluation.ts, passed in by the push route); returns how many alarms it moved.
+ * What runs on a batch's readings inside its transaction (the alert rules,
+ * flows/alertEvaluation.ts, passed in by the push route): each push's device and rows in, how
+ * many alarms each push moved out.
  */
 export type ReadingsHook = (
   tx: Db,
-  device: { id: number; subscriptionId: number },
-  rows: Row[],
+  batch: { device: { id: number; subscriptionId: number }; readings: Row[] }[],
   now: Date,
-) => Promise<number>;
+) => Promise<number[]>;
 
 /** A push already checked against its device's channels and sensors (data/ingest.ts), ready to store. */
 export interface CheckedPush {
@@ -122,10 +122,16 @@ export function storeBatch(db: Db, pushes: readonly CheckedPush[]): Promise<Outc
         "timestamptz[]",
       )}) as v(id, uptime, at) where d.id = v.id`);
     // Threshold rules, in the same transaction: an alarm's move commits with its readings.
-    for (const [i, p] of pushes.entries()) {
-      if (!outcomes[i]!.ok) continue;
-      const device = { id: p.deviceId, subscriptionId: byId.get(p.deviceId)!.subscriptionId };
-      outcomes[i] = { ok: true, value: await p.evaluate(tx, device, p.rows, p.now) };
+    // Once per hook for the batch (the route passes one; the latest clock of its pushes).
+    for (const hook of new Set(kept.map((p) => p.evaluate))) {
+      const mine = pushes.flatMap((p, i) => (outcomes[i]!.ok && p.evaluate === hook ? [i] : []));
+      const at = new Date(Math.max(...mine.map((i) => pushes[i]!.now.getTime())));
+      const batch = mine.map((i) => ({
+        device: { id: pushes[i]!.deviceId, subscriptionId: byId.get(pushes[i]!.deviceId)!.subscriptionId },
+        readings: pushes[i]!.rows,
+      }));
+      const moved = await hook(tx, batch, at);
+      mine.forEach((i, k) => (outcomes[i] = { ok: true, value: moved[k] ?? 0 }));
     }
     // Inside the transaction: PostgreSQL delivers it at commit, and never after a rollback.
     await announceDevices(tx, keptIds, db);

@@ -84,6 +84,7 @@ function dueNow(db: Db, deviceIds: readonly number[], nowMs: number): number[] {
     if (last !== undefined && nowMs - last < ANNOUNCE_EVERY_MS) t.pending.add(id);
     else {
       t.last.set(id, nowMs);
+      t.pending.delete(id);
       due.push(id);
     }
   }

@@ -3,7 +3,7 @@ import { createMiddleware } from "hono/factory";
 import { sha256 } from "../core/crypto.ts";
 import { ApiError } from "../core/errors.ts";
 import { ingestPush } from "../data/ingest.ts";
-import { evaluateReadings } from "../flows/alertEvaluation.ts";
+import { evaluateBatch } from "../flows/alertEvaluation.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { limitBodyTo } from "../http/bodyLimit.ts";
@@ -72,7 +72,7 @@ export function devicePushRoutes(deps: Deps) {
           push,
           now(),
           { gone: clientGone(c), batch: deps.config.pushBatch },
-          evaluateReadings,
+          evaluateBatch,
         );
         // A reading that moved an alarm: its notices go now, not at the next tick.
         if (stored.alarmsMoved) deps.alertWork.kick();
