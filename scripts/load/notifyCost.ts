@@ -3,7 +3,6 @@
 // transaction (what each push did before group commit), then with one per 20 transactions
 // (a batch's list of device ids, what runs now). Each transaction is one round trip
 // (begin; insert; [notify;] commit); its time from send to answer is the commit latency.
-import pg from "pg";
 import { createDatabase } from "./postgres.ts";
 
 export interface NotifyRow {
@@ -22,8 +21,9 @@ const pct = (sorted: number[], p: number) =>
 export async function notifyCost(opts: { rate: number; seconds: number; databaseUrl?: string }) {
   const db = await createDatabase("proof_n", opts.databaseUrl);
   if (!db) return null;
-  const pool = new pg.Pool({ connectionString: db.url, max: 10 });
-  const listener = new pg.Client({ connectionString: db.url });
+  const { Pool, Client } = (await import("pg")).default;
+  const pool = new Pool({ connectionString: db.url, max: 10 });
+  const listener = new Client({ connectionString: db.url });
   let heard = 0;
   try {
     await pool.query(

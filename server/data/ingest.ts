@@ -105,7 +105,7 @@ const devicePushTurn = turnsByKey({
 const LOCK_NOT_AVAILABLE = "55P03";
 
 /** Pushes stored together (PUSH_BATCH_MAX, PUSH_BATCH_LINGER_MS, PUSH_BATCH_RUNNING): config.ts. */
-export const DEFAULT_PUSH_BATCHES: GroupCommitOptions = { maxBatch: 200, lingerMs: 2, maxRunning: 2 };
+export const DEFAULT_PUSH_BATCHES: GroupCommitOptions = { maxBatch: 500, lingerMs: 5, maxRunning: 1 };
 
 type Queued = CheckedPush & { gone: (() => boolean) | undefined };
 /** Per database, the group commit of each set of options (one in a server; tests use others). */
