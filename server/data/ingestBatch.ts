@@ -134,7 +134,11 @@ export function storeBatch(db: Db, pushes: readonly CheckedPush[]): Promise<Outc
       mine.forEach((i, k) => (outcomes[i] = { ok: true, value: moved[k] ?? 0 }));
     }
     // Inside the transaction: PostgreSQL delivers it at commit, and never after a rollback.
-    await announceDevices(tx, keptIds, db);
+    await announceDevices(
+      tx,
+      [...keptIds].sort((a, b) => a - b),
+      db,
+    );
     return outcomes;
   });
 }
