@@ -6,6 +6,7 @@
 // ("postgres,pglite"), LOAD_MAX_DEVICES (8000), LOAD_STORM (200), LOAD_USERS (200) and
 // BENCH_DATABASE_URL tune it; the live viewers' part (scripts/loadLive.ts) takes LOAD_LIVE_*. `npm run proof` runs the same with its own figures.
 import { settings } from "./load/cannon.ts";
+import { notifyCost, notifyTable } from "./load/notifyCost.ts";
 import { loadRun, type LoadOptions } from "./load/run.ts";
 import { loadFailures, loadTables } from "./load/tables.ts";
 import { liveOptions, liveViewersRun } from "./load/liveViewers.ts";
@@ -22,12 +23,23 @@ const options: LoadOptions = {
   storm: Number(env["LOAD_STORM"] ?? 200),
   stormConnections: [settings.connections, 10],
   users: Number(env["LOAD_USERS"] ?? 200),
+  ingestOnly: env["LOAD_ONLY"] === "ingest",
+  ingestFirst: Number(env["LOAD_INGEST_FIRST"] ?? 250),
+  sustain: env["LOAD_SUSTAIN_SECONDS"]
+    ? { seconds: Number(env["LOAD_SUSTAIN_SECONDS"]), devices: Number(env["LOAD_SUSTAIN_DEVICES"] ?? 30_000) }
+    : undefined,
 };
 const runs = await loadRun(options);
 const live = liveOptions(options.engines, options.port);
 const liveRuns = await liveViewersRun(live);
 console.log(`\n${loadTables(runs, options)}`);
 if (liveRuns.length) console.log(liveViewerTable(liveRuns, live));
+// LOAD_NOTIFY_SECONDS (10; 0 leaves it out): commit latency with and without NOTIFY at 2,000 writes/s.
+const notifySeconds = Number(env["LOAD_NOTIFY_SECONDS"] ?? 10);
+if (notifySeconds > 0 && options.engines.includes("postgres")) {
+  const rows = await notifyCost({ rate: 2000, seconds: notifySeconds });
+  if (rows) console.log(`\n${notifyTable(rows, notifySeconds)}`);
+}
 const problems = [...loadFailures(runs, options.storm), ...liveViewerFailures(liveRuns)];
 if (problems.length) {
   console.log(`\nFAILED:\n${problems.map((p) => `  ${p}`).join("\n")}`);

@@ -48,6 +48,9 @@ const Env = z.object({
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
   DATABASE_READ_URL: z.string().trim().optional(),
   DATABASE_READ_MAX_LAG_SECONDS: z.coerce.number().min(0).max(3600).default(5),
+  PUSH_BATCH_MAX: z.coerce.number().int().min(1).max(2000).default(500),
+  PUSH_BATCH_LINGER_MS: z.coerce.number().min(0).max(1000).default(5),
+  PUSH_BATCH_RUNNING: z.coerce.number().int().min(1).max(100).default(1),
   SMTP_URL: z.string().optional(),
   PUBLIC_ORIGIN: origin,
   API_ORIGIN: origin,
@@ -101,6 +104,12 @@ export function parseConfig(env: Record<string, string | undefined>) {
     databaseReadUrl: e.DATABASE_READ_URL || undefined,
     /** Past this lag (seconds) the public reads go back to the primary until the replica catches up. */
     databaseReadMaxLagSeconds: e.DATABASE_READ_MAX_LAG_SECONDS,
+    /** Group commit of device pushes (data/ingest.ts): pushes per transaction, the wait for company, batches at once. */
+    pushBatch: {
+      maxBatch: e.PUSH_BATCH_MAX,
+      lingerMs: e.PUSH_BATCH_LINGER_MS,
+      maxRunning: e.PUSH_BATCH_RUNNING,
+    },
     smtpUrl: e.SMTP_URL,
     origins: {
       public: e.PUBLIC_ORIGIN,

@@ -74,14 +74,16 @@ export async function addLoadDevices(db: Db, count: number) {
     select r.subscription_id, 'Load ' || i, 'RA12', 'RA12', 'LD:' || lpad(i::text, 6, '0'), 'SN-LOAD-' || i,
       encode(sha256(convert_to(${key}, 'UTF8')), 'hex'), 60
     from reports r, generate_series(0, ${count - 1}) i where r.public_hash = ${DEMO.reportHash}`);
-  await db.execute(sql`insert into sensors (device_id, mac_address, kind, label)
-    select id, 'LS1', 'wireless', 'Load sensor' from devices where mac_address like 'LD:%'`);
-  await db.execute(sql`insert into channel_groups (sensor_id, channel_key, group_type, group_index)
-    select s.id, d.mac_address || '_LS1_1200_' || g, 1200, g
+  await db.execute(sql`insert into sensors (device_id, mac_address, kind, label, last_received_at)
+    select id, 'LS1', 'wireless', 'Load sensor', timestamptz '2020-01-01 00:00:00+00' from devices where mac_address like 'LD:%'`);
+  await db.execute(sql`insert into channel_groups (sensor_id, channel_key, group_type, group_index, last_received_at)
+    select s.id, d.mac_address || '_LS1_1200_' || g, 1200, g, timestamptz '2020-01-01 00:00:00+00'
     from sensors s join devices d on d.id = s.device_id, generate_series(0, ${CHANNELS_PER_DEVICE / 4 - 1}) g
     where d.mac_address like 'LD:%'`);
-  await db.execute(sql`insert into channels (channel_group_id, channel_key, channel_type, kind, name)
-    select g.id, g.channel_key || '_' || t, t, 'temperature', 'Channel ' || t
+  // A fleet that has pushed before: each channel holds a value (a first update that grows
+  // every row of a freshly loaded table measured the table's first touch, not ingestion).
+  await db.execute(sql`insert into channels (channel_group_id, channel_key, channel_type, kind, name, value, value_at)
+    select g.id, g.channel_key || '_' || t, t, 'temperature', 'Channel ' || t, 20, timestamptz '2020-01-01 00:00:00+00'
     from channel_groups g, generate_series(1, 4) t where g.channel_key like 'LD:%'`);
 }
 

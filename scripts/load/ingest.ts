@@ -14,6 +14,12 @@ export interface IngestStep {
   /** Pushes that got no answer or a 5xx other than an overloaded server's 503 with Retry-After. */
   unexpected: number;
   holds: boolean;
+  /** The generator's own CPU over the step (1 = one core): near 1, the generator, not the server, is the limit. */
+  generatorCpu?: number;
+  /** Readings a second the step offered (devices × 20 / 60). */
+  readingsPerSecond?: number;
+  /** Answers by status, "200×990 503×10". */
+  statuses?: string;
 }
 
 const pushBody = (i: number) =>
@@ -32,9 +38,11 @@ const pct = (sorted: number[], p: number) =>
 export async function ingestStep(base: string, devices: number, seconds: number): Promise<IngestStep> {
   const gap = 60_000 / devices;
   const start = performance.now() + 100;
+  const cpu = process.cpuUsage();
   const times: number[] = [];
   let failed = 0;
   let unexpected = 0;
+  const statuses = new Map<number, number>();
   const pushes: Promise<void>[] = [];
   for (let k = 0; k * gap < seconds * 1000; k++) {
     const planned = start + k * gap;
@@ -44,12 +52,19 @@ export async function ingestStep(base: string, devices: number, seconds: number)
     pushes.push(
       fetch(`${base}/api/v1/device-data/push`, {
         method: "POST",
-        headers: { "content-type": "application/json", authorization: `Device ${loadKey(i)}` },
+        // Each device from an address of its own, as a real fleet is (the target trusts the
+        // proxy header): a key's first pushes are limited per client address (keyLimiter.ts).
+        headers: {
+          "content-type": "application/json",
+          authorization: `Device ${loadKey(i)}`,
+          "x-forwarded-for": `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+        },
         body: pushBody(i),
       })
         .then(async (res) => {
           await res.arrayBuffer();
           if (!res.ok) failed++;
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
           // 503 with Retry-After is the server's designed answer to more than it can take: a
           // push that waited too long in its device's queue, or for a pooled connection (the
           // pool's 5 s connect timeout). Any other 5xx is not. A 503 in a step that holds is
@@ -65,6 +80,8 @@ export async function ingestStep(base: string, devices: number, seconds: number)
     );
   }
   await Promise.all(pushes);
+  const used = process.cpuUsage(cpu);
+  const generatorCpu = (used.user + used.system) / 1000 / (performance.now() - start);
   times.sort((a, b) => a - b);
   const p99 = pct(times, 99);
   return {
@@ -75,6 +92,9 @@ export async function ingestStep(base: string, devices: number, seconds: number)
     failed,
     unexpected,
     holds: failed === 0 && p99 <= P99_LIMIT_MS,
+    generatorCpu,
+    statuses: [...statuses].map(([code, n]) => `${code}×${n}`).join(" "),
+    readingsPerSecond: (devices * CHANNELS_PER_DEVICE) / 60,
   };
 }
 
@@ -102,3 +122,8 @@ export async function ingestRamp(
   }
   return { largest: good, limitReached: bad > 0 };
 }
+
+/** One line of a step's figures, as the run prints it. */
+export const describeStep = (s: IngestStep) =>
+  `${s.devices} devices (${((s.devices * CHANNELS_PER_DEVICE) / 60).toFixed(0)} readings/s): ${s.pushes} pushes, p50 ${s.p50.toFixed(0)} ms, ` +
+  `p99 ${s.p99.toFixed(0)} ms, ${s.failed} failed, generator CPU ${(100 * (s.generatorCpu ?? 0)).toFixed(0)} %, ${s.statuses ?? ""}`;

@@ -10,7 +10,7 @@ import { SESSION_COOKIE } from "../../server/http/cookies.ts";
 import { DEMO } from "../../server/seed/demo.ts";
 import { fire, type Measured, type Shot } from "./cannon.ts";
 import { loadSessionToken, MONTH_REPORT_HASH } from "./fixtures.ts";
-import { ingestRamp, type IngestStep } from "./ingest.ts";
+import { describeStep, ingestRamp, ingestStep, type IngestStep } from "./ingest.ts";
 import { createDatabase } from "./postgres.ts";
 import { sessionCookie, signInStorm } from "./storm.ts";
 import type { TargetReady } from "./target.ts";
@@ -32,6 +32,12 @@ export interface LoadOptions {
   users: number;
   /** The PostgreSQL server to create the run's database on (default: BENCH_DATABASE_URL's). */
   databaseUrl?: string;
+  /** Only the ingestion ramp (and the sustained run): LOAD_ONLY=ingest. */
+  ingestOnly?: boolean;
+  /** The ramp's first step (250 devices by default). */
+  ingestFirst?: number;
+  /** A sustained run after the ramp: this many devices for this many seconds (LOAD_SUSTAIN_*). */
+  sustain?: { devices: number; seconds: number } | undefined;
 }
 
 /** A measured call with the mean of the baselines measured just before and after it, and the target's CPU share (1 = one core). */
@@ -46,6 +52,8 @@ export interface EngineRun {
   rows: Row[];
   storm: { order: Measured; signIns: Awaited<ReturnType<typeof signInStorm>> }[];
   ingest: IngestStep[];
+  /** The sustained run's one step over its whole window, when asked for. */
+  sustained?: IngestStep | undefined;
   largest: number;
   limitReached: boolean;
 }
@@ -197,15 +205,15 @@ async function runEngine(
       return row;
     };
     const all = shots(app, await sessionCookie(app), ready, o.users);
-    let before = await measure(baseline, null);
-    for (const shot of all) {
+    let before = o.ingestOnly ? null! : await measure(baseline, null);
+    for (const shot of o.ingestOnly ? [] : all) {
       const row = await measure(shot, before);
       const after = await measure(baseline, null);
       row.baseline = (before.rps + after.rps) / 2;
       before = after;
     }
     const storm = [];
-    for (const [n, connections] of o.stormConnections.entries()) {
+    for (const [n, connections] of (o.ingestOnly ? [] : o.stormConnections).entries()) {
       const result = await stormBeside(app, all[0]!, o, connections, 77 + n);
       storm.push(result);
       console.log(
@@ -219,17 +227,22 @@ async function runEngine(
     await settle();
     const ingest: IngestStep[] = [];
     const ramp = await ingestRamp(app, {
-      first: 250,
+      first: o.ingestFirst ?? 250,
       max: o.maxDevices,
       seconds: o.ingestSeconds,
       onStep: (s) => {
         ingest.push(s);
-        console.log(
-          `  ingestion ${s.devices} devices: ${s.pushes} pushes, p50 ${s.p50.toFixed(0)} ms, p99 ${s.p99.toFixed(0)} ms, ${s.failed} failed`,
-        );
+        console.log(`  ingestion ${describeStep(s)}`);
       },
     });
-    return { engine, ready, rows, storm, ingest, ...ramp };
+    let sustained: IngestStep | undefined;
+    if (o.sustain) {
+      const { devices, seconds } = o.sustain;
+      console.log(`  sustained: ${devices} devices for ${seconds} s...`);
+      sustained = await ingestStep(app, devices, seconds);
+      console.log(`  sustained ${describeStep(sustained)}`);
+    }
+    return { engine, ready, rows, storm, ingest, sustained, ...ramp };
   } finally {
     await stop();
   }

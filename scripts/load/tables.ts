@@ -1,4 +1,5 @@
 // The tables of a load run, and what in it is a failure rather than a missed goal.
+import { describeStep } from "./ingest.ts";
 import { keepBodies, settings } from "./cannon.ts";
 import { BASELINE, type EngineRun, type LoadOptions } from "./run.ts";
 
@@ -52,8 +53,13 @@ export function loadTables(runs: EngineRun[], o: LoadOptions): string {
       );
   for (const run of runs)
     lines.push(
-      `\n${run.engine}: largest N that holds: ${run.largest}${run.limitReached ? "" : ` (or more: the ramp stopped at ${o.maxDevices})`}`,
+      `\n${run.engine}: largest N that holds: ${run.largest} (${((run.largest * 20) / 60).toFixed(0)} readings/s)${run.limitReached ? "" : ` (or more: the ramp stopped at ${o.maxDevices})`}`,
     );
+  for (const run of runs)
+    if (run.sustained)
+      lines.push(
+        `\n${run.engine} sustained: ${describeStep(run.sustained)}, ${run.sustained.unexpected} unexpected`,
+      );
   lines.push(
     "\n### Storage after seeding (a month of demo history)\n",
     "| engine | table | rows | heap bytes/row | bytes/row with indexes |\n|---|---|---:|---:|---:|",

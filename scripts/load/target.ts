@@ -31,7 +31,7 @@ export interface TargetReady {
 
 const env = process.env;
 const BASE_PORT = Number(env["LOAD_PORT"] ?? 4580);
-const HISTORY_DAYS = 31;
+const HISTORY_DAYS = Number(env["LOAD_HISTORY_DAYS"] ?? 31);
 const started = performance.now();
 
 const database = await openDatabase({
@@ -50,7 +50,16 @@ const pushers = await demoPushers(database.db);
 
 // TRUST_PROXY: the sign-in storm gives each sign-in its own X-Forwarded-For address, as
 // visitors behind the production proxy have; the per-address limits stay as they are.
-const config = parseConfig({ DEMO: "1", SIMULATOR: "0", TRUST_PROXY: "1", SERVE_STATIC: "0" });
+const config = parseConfig({
+  DEMO: "1",
+  SIMULATOR: "0",
+  TRUST_PROXY: "1",
+  SERVE_STATIC: "0",
+  // The group commit's knobs, to measure other settings than the defaults.
+  PUSH_BATCH_MAX: env["PUSH_BATCH_MAX"],
+  PUSH_BATCH_LINGER_MS: env["PUSH_BATCH_LINGER_MS"],
+  PUSH_BATCH_RUNNING: env["PUSH_BATCH_RUNNING"],
+});
 const app = buildApp({ db: database.db, config });
 const hello = new Hono().get("/", (c) => c.text("Hello Hono!"));
 

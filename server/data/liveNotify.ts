@@ -24,6 +24,89 @@ export async function announceDevice(db: Db, deviceId: number, at: Date) {
   await db.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${payload})`);
 }
 
+/** PostgreSQL refuses a NOTIFY payload of 8,000 bytes or more; a chunk stays under this. */
+export const PAYLOAD_BYTES = 7900;
+/** A device is announced at most once a second per process; a later change waits out the second. */
+export const ANNOUNCE_EVERY_MS = 1000;
+
+/**
+ * The payloads announcing these devices: ids only, `{"deviceIds":[...]}`, as few as fit under
+ * PAYLOAD_BYTES (a listener reads what changed from the database, so the ids are all it needs).
+ */
+export function devicePayloads(deviceIds: readonly number[]): string[] {
+  const out: string[] = [];
+  let chunk: number[] = [];
+  let bytes = 0;
+  const head = '{"deviceIds":[]}'.length;
+  for (const id of deviceIds) {
+    const len = String(id).length + 1;
+    if (chunk.length && head + bytes + len > PAYLOAD_BYTES) {
+      out.push(JSON.stringify({ deviceIds: chunk }));
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(id);
+    bytes += len;
+  }
+  if (chunk.length) out.push(JSON.stringify({ deviceIds: chunk }));
+  return out;
+}
+
+interface Throttle {
+  last: Map<number, number>;
+  pending: Set<number>;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+const throttles = new WeakMap<Db, Throttle>();
+
+/**
+ * Announces a batch of stored pushes' devices in one statement (one notification per 1,000 or
+ * so ids), each device at most once a second: one announced less than a second ago is
+ * announced again once its second is over, outside any transaction, on `db` (its rows are
+ * committed by then). Called inside the batch's transaction, delivered at its commit.
+ */
+export async function announceDevices(tx: Db, deviceIds: readonly number[], db: Db = tx, nowMs = Date.now()) {
+  const due = dueNow(db, deviceIds, nowMs);
+  if (!due.length) return;
+  const payloads = devicePayloads(due);
+  await tx.execute(
+    sql`select pg_notify(${LIVE_CHANNEL}, p) from unnest(${`{${payloads.map((p) => `"${p.replaceAll('"', '\\"')}"`).join(",")}}`}::text[]) as p`,
+  );
+}
+
+/** The ids not announced within the last second; the others wait for a later announcement. */
+function dueNow(db: Db, deviceIds: readonly number[], nowMs: number): number[] {
+  let t = throttles.get(db);
+  if (!t) throttles.set(db, (t = { last: new Map(), pending: new Set(), timer: undefined }));
+  const due: number[] = [];
+  for (const id of new Set(deviceIds)) {
+    const last = t.last.get(id);
+    if (last !== undefined && nowMs - last < ANNOUNCE_EVERY_MS) t.pending.add(id);
+    else {
+      t.last.set(id, nowMs);
+      t.pending.delete(id);
+      due.push(id);
+    }
+  }
+  if (t.pending.size && !t.timer) {
+    const throttle = t;
+    throttle.timer = setTimeout(() => {
+      throttle.timer = undefined;
+      const now = Date.now();
+      for (const [id, at] of throttle.last) if (now - at >= ANNOUNCE_EVERY_MS) throttle.last.delete(id);
+      const ids = [...throttle.pending];
+      throttle.pending.clear();
+      // A closed database (shutdown) has no listener left to tell.
+      announceDevices(db, ids, db, now).catch(() => {});
+    }, ANNOUNCE_EVERY_MS);
+    throttle.timer.unref?.();
+  }
+  // Forget devices quiet for a second, so the map holds about one second's devices.
+  if (t.last.size > 4 * (due.length + 1000))
+    for (const [id, at] of t.last) if (nowMs - at >= ANNOUNCE_EVERY_MS) t.last.delete(id);
+  return due;
+}
+
 /**
  * Announces that sessions of a person ended (sign-out, sign out everywhere, a new password):
  * every instance asks that person's sockets at once whether their session still holds,
@@ -40,6 +123,16 @@ function announcedId(payload: string, field: "deviceId" | "userId"): number | nu
     return Number.isInteger(id) && (id as number) > 0 ? (id as number) : null;
   } catch {
     return null;
+  }
+}
+
+/** The device ids of a batch's announcement (positive integers only), or none. */
+export function announcedDevices(payload: string): number[] {
+  try {
+    const ids = (JSON.parse(payload) as Record<string, unknown>)["deviceIds"];
+    return Array.isArray(ids) ? ids.filter((id): id is number => Number.isInteger(id) && id > 0) : [];
+  } catch {
+    return [];
   }
 }
 
@@ -69,6 +162,7 @@ export async function listenDevices(db: Db, handlers: ListenHandlers): Promise<D
   const hear = (payload: string | undefined) => {
     const id = announcedDevice(payload ?? "");
     if (id !== null) handlers.onDevice(id);
+    for (const each of announcedDevices(payload ?? "")) handlers.onDevice(each);
     const userId = announcedUser(payload ?? "");
     if (userId !== null) handlers.onUser(userId);
   };

@@ -110,6 +110,21 @@ export async function rollUpSamples(db: Db, written: readonly { channelId: numbe
 }
 
 /**
+ * rollUpSamples without the channel locks: for a writer already holding the channels' devices'
+ * rows (a batch of pushes, data/rollupBatch.ts), which rollUpRange takes too.
+ */
+export async function recomputeSamples(db: Db, written: readonly { channelId: number; time: Date }[]) {
+  if (!written.length) return;
+  const times = new Map<number, Set<number>>();
+  for (const w of written) {
+    const set = times.get(w.channelId) ?? new Set<number>();
+    set.add(Math.floor(w.time.getTime() / 1000));
+    times.set(w.channelId, set);
+  }
+  await recompute(db, parents(times, FINEST));
+}
+
+/**
  * Holds the channels' rollup locks until the transaction ends. One statement with the ids
  * sorted: two writers lock the channels they share in the same order.
  */
@@ -139,6 +154,11 @@ async function recompute(db: Db, finest: ReadonlyMap<number, ReadonlySet<number>
 export async function rollUpRange(db: Db, channelIds: readonly number[], from: number, to: number) {
   if (!channelIds.length || to <= from) return;
   await lockChannels(db, channelIds);
+  // A batch of pushes writes its channels' rollups under its devices' row locks alone (a lock
+  // per channel of 200 pushes overflowed the lock table): a rebuild waits for those rows too.
+  await db.execute(sql`select d.id from devices d where d.id in (select s.device_id from sensors s
+      join channel_groups g on g.sensor_id = s.id join channels c on c.channel_group_id = g.id
+      where c.id = any(${`{${channelIds.join(",")}}`}::int[])) order by d.id for update of d`);
   const start = Math.floor(from / COARSEST) * COARSEST;
   const end = Math.ceil(to / COARSEST) * COARSEST;
   const ids = sql.join(

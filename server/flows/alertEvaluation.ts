@@ -15,30 +15,87 @@ export interface PushedReading {
 }
 
 /**
- * The active threshold rules watching any of these channels: the channel itself, or channels of
- * the rule's kind on the device or on a device carrying the rule's tag. One statement, using
- * the rules' subscription index: a subscription without rules costs one empty lookup.
+ * The active threshold rules watching any of these channels of these devices: the channel itself,
+ * or channels of the rule's kind on the device or on a device carrying the rule's tag. One
+ * statement for a whole batch of pushes, using the rules' subscription index.
  */
-async function rulesWatching(tx: Db, device: { id: number; subscriptionId: number }, channelIds: number[]) {
-  return rows<RuleRow & { watched_channel: number; adjust: number }>(
+async function rulesWatching(
+  tx: Db,
+  pairs: readonly { channelId: number; device: { id: number; subscriptionId: number } }[],
+) {
+  const list = (pick: (p: (typeof pairs)[number]) => number) =>
+    sql`${`{${pairs.map(pick).join(",")}}`}::int[]`;
+  return rows<RuleRow & { watched_channel: number; adjust: number; device_id: number }>(
     tx,
     sql`select r.id, r.subscription_id as "subscriptionId", r.name, r.kind, r.severity, r.low, r.high,
           r.dead_band as "deadBand", r.delay_seconds as "delaySeconds", r.delay_readings as "delayReadings",
           r.repeat_minutes as "repeatMinutes", r.notify, r.escalation, r.quiet_hours as "quietHours",
-          c.id as watched_channel, c.adjust
-        from alert_rules r
-        join channels c on c.id in (${sql.join(
-          channelIds.map((id) => sql`${id}`),
-          sql`, `,
-        )})
-        where r.subscription_id = ${device.subscriptionId} and not r.paused
+          c.id as watched_channel, c.adjust, p.d as device_id
+        from unnest(${list((p) => p.channelId)}, ${list((p) => p.device.id)}, ${list((p) => p.device.subscriptionId)})
+          as p(c, d, s)
+        join channels c on c.id = p.c
+        join alert_rules r on r.subscription_id = p.s and not r.paused
           and r.kind in ('above', 'below', 'outside')
           and (r.channel_id = c.id
             or (r.channel_id is null and r.channel_kind = c.kind
-              and (r.device_id = ${device.id}
+              and (r.device_id = p.d
                 or r.tag_id in (select tag_id from entity_tags
-                  where entity_type = ${EntityType.DEVICE} and entity_id = ${device.id}))))`,
+                  where entity_type = ${EntityType.DEVICE} and entity_id = p.d))))
+        order by r.id, c.id`,
   );
+}
+
+/** A batch's pushes as the alert rules see them: each device with its readings. */
+export interface PushedBatchItem {
+  device: { id: number; subscriptionId: number };
+  readings: PushedReading[];
+}
+
+/**
+ * The alert rules run on a whole batch of pushes inside its transaction: the rules and open
+ * alarms of all its devices in two statements (one per push cost more than storing the push),
+ * then each device's readings stepped as evaluateReadings does. Returns each push's moves.
+ */
+export async function evaluateBatch(tx: Db, batch: readonly PushedBatchItem[], now: Date): Promise<number[]> {
+  const subscriptions = [...new Set(batch.map((b) => b.device.subscriptionId))];
+  // Most pushes come from subscriptions without threshold rules: one small indexed lookup.
+  const withRules = new Set(
+    (
+      await rows<{ id: number }>(
+        tx,
+        sql`select distinct subscription_id as id from alert_rules
+          where subscription_id = any(${`{${subscriptions.join(",")}}`}::int[])
+          and not paused and kind in ('above', 'below', 'outside')`,
+      )
+    ).map((r) => r.id),
+  );
+  const watched = batch.filter((b) => b.readings.length && withRules.has(b.device.subscriptionId));
+  if (!watched.length) return batch.map(() => 0);
+  const pairs = watched.flatMap((b) =>
+    [...new Set(b.readings.map((r) => r.channelId))].map((channelId) => ({ channelId, device: b.device })),
+  );
+  const watching = await rulesWatching(tx, pairs);
+  if (!watching.length) return batch.map(() => 0);
+  const channelIds = [...new Set(watching.map((w) => w.watched_channel))];
+  const open = await tx
+    .select()
+    .from(alarms)
+    .where(
+      and(
+        inArray(alarms.ruleId, [...new Set(watching.map((w) => w.id))]),
+        eq(alarms.subjectKind, "channel"),
+        inArray(alarms.subjectId, channelIds),
+        ne(alarms.state, "cleared"),
+      ),
+    )
+    .orderBy(alarms.id)
+    .for("update");
+  const moved: number[] = [];
+  for (const b of batch) {
+    const mine = watching.filter((w) => w.device_id === b.device.id);
+    moved.push(mine.length ? await stepReadings(tx, b.device, b.readings, mine, open, now) : 0);
+  }
+  return moved;
 }
 
 /**
@@ -53,33 +110,18 @@ export async function evaluateReadings(
   readings: PushedReading[],
   now: Date,
 ): Promise<number> {
-  if (!readings.length) return 0;
-  // Most pushes come from subscriptions without threshold rules: one small indexed lookup, not
-  // the statement with a parameter per pushed channel.
-  const [any] = await rows<{ any: boolean }>(
-    tx,
-    sql`select exists (select 1 from alert_rules where subscription_id = ${device.subscriptionId}
-          and not paused and kind in ('above', 'below', 'outside')) as any`,
-  );
-  if (!any?.any) return 0;
-  const channelIds = [...new Set(readings.map((r) => r.channelId))];
-  const watching = await rulesWatching(tx, device, channelIds);
-  if (!watching.length) return 0;
-  const open = await tx
-    .select()
-    .from(alarms)
-    .where(
-      and(
-        inArray(
-          alarms.ruleId,
-          watching.map((w) => w.id),
-        ),
-        eq(alarms.subjectKind, "channel"),
-        inArray(alarms.subjectId, channelIds),
-        ne(alarms.state, "cleared"),
-      ),
-    )
-    .for("update");
+  return (await evaluateBatch(tx, [{ device, readings }], now))[0]!;
+}
+
+/** One device's readings stepped through the rules watching its channels and their open alarms. */
+async function stepReadings(
+  tx: Db,
+  device: { id: number; subscriptionId: number },
+  readings: PushedReading[],
+  watching: (RuleRow & { watched_channel: number; adjust: number })[],
+  open: AlarmRow[],
+  now: Date,
+): Promise<number> {
   const sorted = [...readings].sort((a, b) => a.time.getTime() - b.time.getTime());
   let moved = 0;
   for (const rule of watching) {

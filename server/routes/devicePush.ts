@@ -3,7 +3,7 @@ import { createMiddleware } from "hono/factory";
 import { sha256 } from "../core/crypto.ts";
 import { ApiError } from "../core/errors.ts";
 import { ingestPush } from "../data/ingest.ts";
-import { evaluateReadings } from "../flows/alertEvaluation.ts";
+import { evaluateBatch } from "../flows/alertEvaluation.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { limitBodyTo } from "../http/bodyLimit.ts";
@@ -66,7 +66,14 @@ export function devicePushRoutes(deps: Deps) {
     async (c) => {
       const push = await inputOf(c, pushReadings);
       try {
-        const stored = await ingestPush(db, keyOf(c), push, now(), { gone: clientGone(c) }, evaluateReadings);
+        const stored = await ingestPush(
+          db,
+          keyOf(c),
+          push,
+          now(),
+          { gone: clientGone(c), batch: deps.config.pushBatch },
+          evaluateBatch,
+        );
         // A reading that moved an alarm: its notices go now, not at the next tick.
         if (stored.alarmsMoved) deps.alertWork.kick();
         return reply(c, pushReadings, { accepted: stored.accepted });

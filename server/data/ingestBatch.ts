@@ -1,0 +1,215 @@
+import { sql } from "drizzle-orm";
+import { inTransaction, rows as rowsOf, type Db } from "../db/client.ts";
+import { keyMatches } from "../core/crypto.ts";
+import { ApiError } from "../core/errors.ts";
+import type { Outcome } from "../core/groupCommit.ts";
+import { announceDevices } from "./liveNotify.ts";
+import { rollUpBatch } from "./rollupBatch.ts";
+
+export const BAD_DEVICE_KEY = "Unknown device or wrong device key.";
+export const SUSPENDED = "This device is suspended and cannot push data.";
+
+export type Row = { channelId: number; time: Date; value: number };
+export type Known = { id: number; groupId: number; sensorId: number };
+
+/**
+ * What runs on a batch's readings inside its transaction (the alert rules,
+ * flows/alertEvaluation.ts, passed in by the push route): each push's device and rows in, how
+ * many alarms each push moved out.
+ */
+export type ReadingsHook = (
+  tx: Db,
+  batch: { device: { id: number; subscriptionId: number }; readings: Row[] }[],
+  now: Date,
+) => Promise<number[]>;
+
+/** A push already checked against its device's channels and sensors (data/ingest.ts), ready to store. */
+export interface CheckedPush {
+  deviceId: number;
+  key: string | null;
+  rows: Row[];
+  /** The channel, group and sensor of each channel the rows name. */
+  channels: Map<number, Known>;
+  /** Battery, signal and power per sensor id, undefined fields left as they are. */
+  sensors: {
+    id: number;
+    battery?: number | undefined;
+    signal?: number | undefined;
+    pluggedIn?: boolean | undefined;
+  }[];
+  uptime: number | undefined;
+  now: Date;
+  evaluate: ReadingsHook;
+}
+
+const ROW_LOCK_TIMEOUT = "5s";
+
+/** A PostgreSQL array literal of plain values (numbers, ISO times, booleans, nulls) for one parameter. */
+const arr = (values: readonly (string | number | boolean | null | undefined)[], type: string) =>
+  sql`${`{${values.map((v) => (v === null || v === undefined ? "NULL" : String(v))).join(",")}}`}::${sql.raw(type)}`;
+
+/** Samples as three array parameters, for unnest: channel ids, times, values. */
+const columns = (samples: readonly Row[]) =>
+  sql`${arr(
+    samples.map((r) => r.channelId),
+    "int[]",
+  )}, ${arr(
+    samples.map((r) => r.time.toISOString()),
+    "timestamptz[]",
+  )}, ${arr(
+    samples.map((r) => r.value),
+    "float8[]",
+  )}`;
+
+/**
+ * Stores a batch of pushes of different devices in one transaction, set-based: the devices'
+ * rows are locked first, in id order (two batches, or two instances, lock in one order), and
+ * each push's key and suspension read again under its lock. A push failing that gets its own
+ * 401/403 and is left out; the rest is stored whole and answered with the alarms it moved.
+ * Throws when the transaction as a whole fails; the caller then stores each push alone.
+ */
+export function storeBatch(db: Db, pushes: readonly CheckedPush[]): Promise<Outcome<number>[]> {
+  return inTransaction(db, async (tx) => {
+    await tx.execute(sql.raw(`set local lock_timeout = '${ROW_LOCK_TIMEOUT}'`));
+    const ids = [...new Set(pushes.map((p) => p.deviceId))].sort((a, b) => a - b);
+    const locked = await rowsOf<{ id: number; hash: string; suspended: boolean; subscriptionId: number }>(
+      tx,
+      sql`select id, ingest_key_hash as hash, is_suspended as suspended, subscription_id as "subscriptionId"
+          from devices where id = any(${arr(ids, "int[]")}) order by id for update`,
+    );
+    const byId = new Map(locked.map((d) => [d.id, d]));
+    const outcomes: Outcome<number>[] = pushes.map((p) => {
+      const current = byId.get(p.deviceId);
+      if (!current || !p.key || !keyMatches(p.key, current.hash))
+        return { ok: false, error: new ApiError(401, BAD_DEVICE_KEY) };
+      if (current.suspended) return { ok: false, error: new ApiError(403, SUSPENDED) };
+      return { ok: true, value: 0 };
+    });
+    const kept = pushes.filter((_, i) => outcomes[i]!.ok);
+    if (!kept.length) return outcomes;
+
+    const all = kept.flatMap((p) => p.rows);
+    // New samples first; what conflicts was stored before (a repeat or a correction) and is
+    // overwritten next: the insert tells which is which (rollupBatch.ts needs it).
+    const inserted = all.length
+      ? await rowsOf<{ c: number; t: number }>(
+          tx,
+          sql`insert into samples (channel_id, time, value)
+          select * from unnest(${columns(all)}) on conflict (channel_id, time) do nothing
+          returning channel_id as c, date_part('epoch', time)::float8 as t`,
+        )
+      : [];
+    const fresh = new Set(inserted.map((w) => `${w.c}@${Number(w.t) * 1000}`));
+    const repeated = all.filter((r) => !fresh.has(`${r.channelId}@${r.time.getTime()}`));
+    if (repeated.length)
+      await tx.execute(sql`update samples s set value = v.value from unnest(${columns(repeated)}) as v(c, t, value)
+        where s.channel_id = v.c and s.time = v.t`);
+    await storeLatest(tx, kept);
+    // The report charts' rollups, brought up to date with these samples (issue 10).
+    await rollUpBatch(
+      tx,
+      all.map((r) => ({ ...r, fresh: fresh.has(`${r.channelId}@${r.time.getTime()}`) })),
+    );
+    await storeSensors(tx, kept);
+    const keptIds = kept.map((p) => p.deviceId);
+    await tx.execute(sql`update devices d set last_message_at = v.at, push_status = 1,
+        uptime = coalesce(v.uptime, d.uptime)
+      from unnest(${arr(keptIds, "int[]")}, ${arr(
+        kept.map((p) => p.uptime),
+        "int[]",
+      )}, ${arr(
+        kept.map((p) => p.now.toISOString()),
+        "timestamptz[]",
+      )}) as v(id, uptime, at) where d.id = v.id`);
+    // Threshold rules, in the same transaction: an alarm's move commits with its readings.
+    // Once per hook for the batch (the route passes one; the latest clock of its pushes).
+    for (const hook of new Set(kept.map((p) => p.evaluate))) {
+      const mine = pushes.flatMap((p, i) => (outcomes[i]!.ok && p.evaluate === hook ? [i] : []));
+      const at = new Date(Math.max(...mine.map((i) => pushes[i]!.now.getTime())));
+      const batch = mine.map((i) => ({
+        device: { id: pushes[i]!.deviceId, subscriptionId: byId.get(pushes[i]!.deviceId)!.subscriptionId },
+        readings: pushes[i]!.rows,
+      }));
+      const moved = await hook(tx, batch, at);
+      mine.forEach((i, k) => (outcomes[i] = { ok: true, value: moved[k] ?? 0 }));
+    }
+    // Inside the transaction: PostgreSQL delivers it at commit, and never after a rollback.
+    await announceDevices(
+      tx,
+      [...keptIds].sort((a, b) => a - b),
+      db,
+    );
+    return outcomes;
+  });
+}
+
+/**
+ * The newest reading per channel becomes its value unless the value is newer; groups and
+ * sensors get their last-received time. Three statements for the whole batch, rows in id
+ * order so two writers lock what they share in one order.
+ */
+async function storeLatest(tx: Db, kept: readonly CheckedPush[]) {
+  const list: (Row & Known)[] = [];
+  for (const p of kept) {
+    const latest = new Map<number, Row>();
+    for (const r of p.rows) {
+      const cur = latest.get(r.channelId);
+      if (!cur || r.time > cur.time) latest.set(r.channelId, r);
+    }
+    for (const [id, r] of latest) list.push({ ...r, ...p.channels.get(id)! });
+  }
+  if (!list.length) return;
+  list.sort((a, b) => a.id - b.id);
+  const times = arr(
+    list.map((l) => l.time.toISOString()),
+    "timestamptz[]",
+  );
+  // A late push of older readings leaves a channel's newer value alone (a reading at the
+  // value's own time is a correction of it, and counts).
+  await tx.execute(sql`update channels c set value = v.value, value_at = v.t
+    from unnest(${arr(
+      list.map((l) => l.id),
+      "int[]",
+    )}, ${arr(
+      list.map((l) => l.value),
+      "float8[]",
+    )}, ${times}) as v(id, value, t)
+    where c.id = v.id and (c.value_at is null or v.t >= c.value_at)`);
+  // A group's or sensor's newest time among its channels, never earlier than what it had.
+  const newest = (ids: number[]) =>
+    sql`(select id, max(t) as t from unnest(${arr(ids, "int[]")}, ${times}) as x(id, t) group by id order by id)`;
+  await tx.execute(sql`update channel_groups g set last_received_at = greatest(coalesce(g.last_received_at, v.t), v.t)
+    from ${newest(list.map((l) => l.groupId))} as v where g.id = v.id`);
+  await tx.execute(sql`update sensors s set last_received_at = greatest(coalesce(s.last_received_at, v.t), v.t)
+    from ${newest(list.map((l) => l.sensorId))} as v where s.id = v.id`);
+}
+
+/** Battery, signal and power of the pushes' sensors, one statement; a field left out keeps its value. */
+async function storeSensors(tx: Db, kept: readonly CheckedPush[]) {
+  const merged = new Map<number, CheckedPush["sensors"][number]>();
+  for (const p of kept)
+    for (const s of p.sensors) {
+      const defined = Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined));
+      merged.set(s.id, { ...merged.get(s.id), ...defined, id: s.id });
+    }
+  const list = [...merged.values()]
+    .filter((s) => s.battery !== undefined || s.signal !== undefined || s.pluggedIn !== undefined)
+    .sort((a, b) => a.id - b.id);
+  if (!list.length) return;
+  await tx.execute(sql`update sensors s set battery = coalesce(v.battery, s.battery),
+      signal = coalesce(v.signal, s.signal), plugged_in = coalesce(v.plugged, s.plugged_in)
+    from unnest(${arr(
+      list.map((s) => s.id),
+      "int[]",
+    )}, ${arr(
+      list.map((s) => s.battery),
+      "int[]",
+    )}, ${arr(
+      list.map((s) => s.signal),
+      "int[]",
+    )}, ${arr(
+      list.map((s) => s.pluggedIn),
+      "boolean[]",
+    )}) as v(id, battery, signal, plugged)
+    where s.id = v.id`);
+}
