@@ -12,12 +12,8 @@ export interface Auth {
   roleId: RoleId;
 }
 
-/**
- * The session's row, its person and their role in the active subscription, as one prepared
- * statement per database: every signed-in call asks it first, so its SQL is built (and on
- * PostgreSQL parsed and planned) once, not per request.
- */
-function authQuery(db: Db) {
+/** A session with its person, their active subscription and role there (a read of one or many). */
+export function sessionsWithRoles(db: Db) {
   return db
     .select({ session: sessions, user: users, subscription: subscriptions, roleId: userAssignments.roleId })
     .from(sessions)
@@ -29,7 +25,16 @@ function authQuery(db: Db) {
         eq(userAssignments.subscriptionId, users.activeSubscriptionId),
       ),
     )
-    .innerJoin(subscriptions, eq(subscriptions.id, userAssignments.subscriptionId))
+    .innerJoin(subscriptions, eq(subscriptions.id, userAssignments.subscriptionId));
+}
+
+/**
+ * The session's row, its person and their role in the active subscription, as one prepared
+ * statement per database: every signed-in call asks it first, so its SQL is built (and on
+ * PostgreSQL parsed and planned) once, not per request.
+ */
+function authQuery(db: Db) {
+  return sessionsWithRoles(db)
     .where(
       and(
         eq(sessions.idHash, sql.placeholder("idHash")),

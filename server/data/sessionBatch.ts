@@ -1,8 +1,8 @@
-import { and, eq, gt, inArray } from "drizzle-orm";
+import { and, gt, inArray } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { sessions, subscriptions, userAssignments, users } from "../db/schema/index.ts";
+import { sessions } from "../db/schema/index.ts";
 import { isRoleId } from "../../src/domain/roles.ts";
-import type { Auth } from "./auth.ts";
+import { sessionsWithRoles, type Auth } from "./auth.ts";
 import { liveSessionParams, touchSession } from "./sessions.ts";
 
 /** Sessions read per query. */
@@ -19,25 +19,13 @@ export async function authOfSessions(db: Db, tokens: readonly string[], now: Dat
   const { oldest } = liveSessionParams("", now);
   const hashes = [...byHash.keys()];
   for (let i = 0; i < hashes.length; i += HASHES_PER_READ) {
-    const rows = await db
-      .select({ session: sessions, user: users, subscription: subscriptions, roleId: userAssignments.roleId })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .innerJoin(
-        userAssignments,
-        and(
-          eq(userAssignments.userId, users.id),
-          eq(userAssignments.subscriptionId, users.activeSubscriptionId),
-        ),
-      )
-      .innerJoin(subscriptions, eq(subscriptions.id, userAssignments.subscriptionId))
-      .where(
-        and(
-          inArray(sessions.idHash, hashes.slice(i, i + HASHES_PER_READ)),
-          gt(sessions.expiresAt, now),
-          gt(sessions.createdAt, oldest),
-        ),
-      );
+    const rows = await sessionsWithRoles(db).where(
+      and(
+        inArray(sessions.idHash, hashes.slice(i, i + HASHES_PER_READ)),
+        gt(sessions.expiresAt, now),
+        gt(sessions.createdAt, oldest),
+      ),
+    );
     for (const row of rows) {
       if (!isRoleId(row.roleId)) continue;
       await touchSession(db, row.session, now);
