@@ -68,6 +68,7 @@ const Env = z.object({
   METRICS_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
   AUDIT_KEY: z.string().trim().min(32, "must be at least 32 characters").optional(),
   AUDIT_TRAIL: flag.optional(),
+  AUDIT_SEAL_MS: z.coerce.number().int().min(20).max(60_000).default(200),
   LOG_REQUESTS: flag.optional(),
   ANSWER_CACHE_MS: z.coerce.number().int().min(0).max(10_000).optional(),
   REPORT_WALKS_PER_CLIENT: z.coerce.number().int().min(0).max(10_000).optional(),
@@ -140,6 +141,8 @@ export function parseConfig(env: Record<string, string | undefined>) {
      * what the trail costs the payment and settings paths. The server warns at every start.
      */
     auditTrail: e.AUDIT_TRAIL ?? true,
+    /** How often each instance chains the audit rows committed since (server/data/auditSeal.ts). */
+    auditSealMs: e.AUDIT_SEAL_MS,
     /**
      * One JSON line per request on stdout: on by default; off under Vitest (VITEST is set there)
      * and in the local demo (DEMO unset), whose simulator's pushes would scroll the start

@@ -18,12 +18,14 @@ import { viewCounter } from "./data/reportLinks.ts";
 import {
   startAlertWork,
   startAuditRetention,
+  startAuditSealer,
   startDataRetention,
   startMailHousekeeping,
   startPartitionJob,
   startRepeatingJob,
 } from "./core/repeatingJob.ts";
 import { trimAuditTrail } from "./flows/auditRetention.ts";
+import { sealAll } from "./data/auditSeal.ts";
 import { turnAuditTrailOff } from "./data/audit.ts";
 import { dropAgedMonths } from "./flows/dataRetention.ts";
 import { alertTask } from "./flows/alertWork.ts";
@@ -60,6 +62,10 @@ const database = await openDatabase({
 const stopPartitions = startPartitionJob((now) => ensureSamplePartitions(database.db, now));
 // Mailed one-time links are cut out once expired, and mail is deleted after MAIL_RETENTION_DAYS.
 const stopAuditRetention = startAuditRetention((now) => trimAuditTrail(database.db, now));
+// Audit rows are written unsealed with their changes and chained here, moments later.
+const stopAuditSealer = config.auditTrail
+  ? startAuditSealer(() => sealAll(database.db, config.auditKey), { intervalMs: config.auditSealMs })
+  : () => {};
 // Months of readings and rollups that no plan shows any more are dropped whole (daily, or off).
 const stopDataRetention = config.dataRetentionIntervalMs
   ? startDataRetention(
@@ -203,6 +209,7 @@ async function shutdown(signal: string) {
   stopPartitions();
   stopMailHousekeeping();
   stopAuditRetention();
+  stopAuditSealer();
   stopDataRetention();
   alertWork.stop();
   stopReportSchedules();
@@ -214,6 +221,8 @@ async function shutdown(signal: string) {
   server.close(async () => {
     await history;
     await views.flush();
+    // What the last requests wrote is chained now, not at the next start.
+    if (config.auditTrail) await sealAll(database.db, config.auditKey, true).catch(() => {});
     if (views.pending)
       console.warn(
         JSON.stringify({ level: "warn", what: "report views lost at shutdown", views: views.pending }),

@@ -143,7 +143,7 @@ function Tools() {
         {check.status === "done" &&
           (check.intact
             ? `Intact: all ${check.rows.toLocaleString("en-US")} rows fit their chain.`
-            : `Not intact: row ${check.first!.seq} does not fit (${check.first!.why})${
+            : `Not intact: ${check.first!.seq ? `row ${check.first!.seq} does not fit (${check.first!.why})` : check.first!.why}${
                 check.faults > 1 ? `, and ${check.faults - 1} more` : ""
               }.`)}
         {check.status === "failed" && check.message}

@@ -8,6 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { rows } from "../../server/db/client.ts";
+import { verifyAudit } from "../../server/flows/auditVerify.ts";
 import { SESSION_COOKIE } from "../../server/http/cookies.ts";
 import { addLoadSessions, addStormUsers, loadSessionToken } from "../load/fixtures.ts";
 import { PAYING_CARD, payForm } from "./payments.ts";
@@ -46,6 +47,9 @@ export interface AuditCostResult {
   /** Audit rows written by the rounds with the trail on, and by those with it off (must be 0). */
   rowsOn: number;
   rowsOff: number;
+  /** Rows left unchained once a portal stopped (it seals at shutdown), and chain faults after the run. */
+  unsealed: number;
+  chainFaults: number;
 }
 
 const quantile = (xs: number[], q: number) => {
@@ -70,11 +74,15 @@ async function timed(count: number, one: (i: number) => Promise<boolean>) {
   return { times, failed };
 }
 
+/** The trail's rows, and those not chained (a stopped portal seals what it wrote). */
 const auditRows = async (t: Target) => {
   const db = await t.open();
   try {
-    const [r] = await rows<{ n: string | number }>(db.db, sql`select count(*) as n from audit_log`);
-    return Number(r?.n ?? 0);
+    const [r] = await rows<{ n: string | number; unsealed: string | number }>(
+      db.db,
+      sql`select count(*) as n, count(*) filter (where seq is null) as unsealed from audit_log`,
+    );
+    return { n: Number(r?.n ?? 0), unsealed: Number(r?.unsealed ?? 0) };
   } finally {
     await db.close();
   }
@@ -109,6 +117,7 @@ export async function auditCostRun(
   const failed = { payments: { on: 0, off: 0 }, settings: { on: 0, off: 0 } };
   let rowsOn = 0;
   let rowsOff = 0;
+  let unsealed = 0;
   let firstQuote = 800_001;
   try {
     for (let round = 0; round < opts.rounds; round++) {
@@ -121,7 +130,7 @@ export async function auditCostRun(
         );
         await db.close();
         firstQuote += made;
-        const before = await auditRows(target);
+        const before = (await auditRows(target)).n;
         const server = servers[side];
         await server.start();
         try {
@@ -139,7 +148,9 @@ export async function auditCostRun(
         } finally {
           await server.stop();
         }
-        const added = (await auditRows(target)) - before;
+        const after = await auditRows(target);
+        const added = after.n - before;
+        unsealed = Math.max(unsealed, after.unsealed);
         if (side === "on") rowsOn += added;
         else rowsOff += added;
       }
@@ -159,7 +170,17 @@ export async function auditCostRun(
     const offSide = sideOf(times[path].off, failed[path].off);
     return { path, on, off: offSide, ratio: offSide.medianMs ? on.medianMs / offSide.medianMs : 0 };
   });
-  return { database: target.name, rounds: opts.rounds, paths, rowsOn, rowsOff };
+  const db = await target.open();
+  const chain = await verifyAudit(db.db).finally(() => db.close());
+  return {
+    database: target.name,
+    rounds: opts.rounds,
+    paths,
+    rowsOn,
+    rowsOff,
+    unsealed,
+    chainFaults: chain.faults.length,
+  };
 }
 
 /** One guest card payment of a quote, from an address of its own (the card-testing limits). */
@@ -197,6 +218,10 @@ export function auditCostFailures(r: AuditCostResult): string[] {
     problems.push(`${r.database} audit cost: the rounds with the trail on wrote no audit row`);
   if (r.rowsOff !== 0)
     problems.push(`${r.database} audit cost: AUDIT_TRAIL=0 still wrote ${r.rowsOff} audit rows`);
+  if (r.unsealed)
+    problems.push(`${r.database} audit cost: ${r.unsealed} audit rows were left unchained after a stop`);
+  if (r.chainFaults)
+    problems.push(`${r.database} audit cost: the chains show ${r.chainFaults} faults after the run`);
   return problems;
 }
 

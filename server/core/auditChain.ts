@@ -68,34 +68,12 @@ export function rowHash(prevHash: string, row: AuditContent, key?: string): stri
 }
 
 /**
- * The row's hashed text as the database makes it while it appends (server/data/audit.ts): the
- * seq is known only once the head is locked, inside the one statement, so the text comes in two
- * parts around it. `before + seq + after`, with the previous hash and a newline in front, is
- * exactly what rowHash hashes (a test holds them equal).
+ * The hash of a row's content alone, seq and links left out, made as the row is written and
+ * before it is chained: the sealer chains a row only when this still fits, so (under AUDIT_KEY)
+ * a row slipped into the table unsealed is never chained as if the portal had written it.
  */
-export function textAroundSeq(row: Omit<AuditContent, "seq">): { before: string; after: string } {
-  const whole = canonical({ ...row, seq: 0 });
-  // The keys are sorted, so the top-level seq is followed only by the subscription id.
-  const after = `,"subscriptionId":${JSON.stringify(row.subscriptionId)}}`;
-  const atSeq = whole.length - after.length - 1;
-  if (!whole.endsWith(`"seq":0${after}`)) throw new Error("the canonical row does not end with its seq");
-  return { before: whole.slice(0, atSeq), after };
-}
-
-/**
- * HMAC-SHA-256 as two SHA-256 passes over pads of the key (RFC 2104), for a database that has
- * sha256() but not pgcrypto's hmac(): sha256(outer || sha256(inner || text)).
- */
-export function hmacPads(key: string): { inner: Buffer; outer: Buffer } {
-  const BLOCK = 64;
-  let k = Buffer.from(key, "utf8");
-  if (k.length > BLOCK) k = Buffer.from(hash("sha256", k, "buffer"));
-  const padded = Buffer.alloc(BLOCK);
-  k.copy(padded);
-  return {
-    inner: Buffer.from(padded.map((b) => b ^ 0x36)),
-    outer: Buffer.from(padded.map((b) => b ^ 0x5c)),
-  };
+export function contentHash(row: Omit<AuditContent, "seq">, key?: string): string {
+  return rowHash("unsealed", { ...row, seq: 0 }, key);
 }
 
 export interface ChainFault {

@@ -47,6 +47,13 @@ export const startAuditRetention = (
 ) => startRepeatingJob("audit retention", trim, { intervalMs: DAY_MS, ...opts });
 
 /**
+ * The audit sealer (server/data/auditSeal.ts) every `intervalMs` (AUDIT_SEAL_MS, 200 by default):
+ * rows written with their changes are chained within that long; readers seal before they read.
+ */
+export const startAuditSealer = (seal: (now: Date) => Promise<unknown>, opts: { intervalMs: number }) =>
+  startRepeatingJob("audit sealer", seal, opts);
+
+/**
  * Data retention (server/flows/dataRetention.ts) at start and every `intervalMs` (daily by
  * default, DATA_RETENTION_INTERVAL_MS): months of readings no plan may see any more are dropped.
  */

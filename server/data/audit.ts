@@ -1,8 +1,9 @@
-// The audit trail's rows (docs/decisions.md, "Audit trail"): appended inside the transaction of
-// the change they record, read by the viewer and the export, walked by the verifier.
-import { sql, type SQL } from "drizzle-orm";
+// The audit trail's rows (docs/decisions.md, "Audit trail"): written inside the transaction of
+// the change they record, chained by the sealer, read by the viewer and the export, walked by
+// the verifier.
+import { sql } from "drizzle-orm";
 import { rows, type Db } from "../db/client.ts";
-import { GENESIS, hmacPads, textAroundSeq, type AuditRow } from "../core/auditChain.ts";
+import { contentHash, type AuditRow } from "../core/auditChain.ts";
 import { changes } from "../../src/domain/auditValues.ts";
 
 /** Who did it: a person, the operations API's token, a device key, or the portal itself. */
@@ -31,12 +32,6 @@ export interface AuditEntry {
   always?: boolean;
 }
 
-/**
- * Appends one row to its subscription's chain, in the caller's transaction: the head row is
- * taken (created at the first row) and held until the transaction ends, so the chain follows
- * commit order and a change without its row cannot commit. Returns the seq, or null when the
- * change changed nothing.
- */
 let trailOn = true;
 
 /**
@@ -47,13 +42,18 @@ export function turnAuditTrailOff() {
   trailOn = false;
 }
 
+/**
+ * Writes one row in the caller's transaction, so a change without its row cannot commit. The
+ * row is unsealed: no seq, no links, only the hash of its content; the sealer chains it once
+ * committed (server/data/auditSeal.ts). Nothing here waits on the chain's head, so changes of
+ * one subscription commit side by side. Returns the row's id, or null when nothing changed.
+ */
 export async function appendAudit(tx: Db, entry: AuditEntry, at: Date, key?: string): Promise<number | null> {
   if (!trailOn) return null;
   const diff = changes(entry.before ?? null, entry.after ?? null);
   if (!diff && !entry.always) return null;
-  const subscriptionId = entry.subscriptionId ?? 0;
   const content = {
-    subscriptionId,
+    subscriptionId: entry.subscriptionId ?? 0,
     at,
     actorKind: entry.actor.kind,
     actorId: "id" in entry.actor ? entry.actor.id : null,
@@ -65,44 +65,18 @@ export async function appendAudit(tx: Db, entry: AuditEntry, at: Date, key?: str
     old: diff?.old ?? null,
     new: diff?.new ?? null,
   };
-  const { before, after } = textAroundSeq(content);
-  // The hash of a row at `seq` after `prev`, made by the database: the seq and the hash before
-  // are known only under the head's lock. It is rowHash's text and hash, byte for byte.
-  const hashOf = (prev: SQL, seq: SQL) => {
-    const text = sql`convert_to(${prev} || ${"\n" + before} || (${seq})::text || ${after}, 'UTF8')`;
-    if (!key) return sql`encode(sha256(${text}), 'hex')`;
-    const pads = padsOf(key);
-    return sql`encode(sha256(${pads.outer}::bytea || sha256(${pads.inner}::bytea || ${text})), 'hex')`;
-  };
-  // One statement: the head is made or locked and moved on (until the transaction ends, so the
-  // chain follows commit order), and the row takes its seq and both hashes from it. Two
-  // statements held the head's lock over one more round trip (issue 37's 5 % on small changes).
-  const [added] = await rows<{ seq: string | number }>(
+  const [added] = await rows<{ id: string | number }>(
     tx,
-    sql`with head as (
-          insert into audit_heads as h (subscription_id, seq, prev_hash, hash)
-          values (${subscriptionId}, 1, ${GENESIS}, ${hashOf(sql`${GENESIS}::text`, sql`1`)})
-          on conflict (subscription_id) do update
-            set seq = h.seq + 1, prev_hash = h.hash, hash = ${hashOf(sql`h.hash`, sql`h.seq + 1`)}
-          returning seq, prev_hash, hash)
-        insert into audit_log (subscription_id, seq, at, actor_kind, actor_id, actor_label, action,
-          entity_type, entity_id, device_id, old, new, prev_hash, hash)
-        select ${subscriptionId}, head.seq, ${at}, ${content.actorKind}, ${content.actorId},
+    sql`insert into audit_log (subscription_id, at, actor_kind, actor_id, actor_label, action,
+          entity_type, entity_id, device_id, old, new, content_hash)
+        values (${content.subscriptionId}, ${at}, ${content.actorKind}, ${content.actorId},
           ${content.actorLabel}, ${content.action}, ${content.entityType}, ${content.entityId},
-          ${content.deviceId}, ${json(content.old)}::jsonb, ${json(content.new)}::jsonb, head.prev_hash, head.hash
-        from head
-        returning seq`,
+          ${content.deviceId}, ${json(content.old)}::jsonb, ${json(content.new)}::jsonb,
+          ${contentHash(content, key)})
+        returning id`,
   );
-  return Number(added!.seq);
+  return Number(added!.id);
 }
-
-/** The key's HMAC pads, made once per key (a portal has one). */
-const pads = new Map<string, { inner: Buffer; outer: Buffer }>();
-const padsOf = (key: string) => {
-  let p = pads.get(key);
-  if (!p) pads.set(key, (p = hmacPads(key)));
-  return p;
-};
 
 const json = (v: Record<string, unknown> | null) => (v === null ? null : JSON.stringify(v));
 

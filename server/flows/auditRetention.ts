@@ -34,17 +34,18 @@ export async function trimAuditTrail(db: Db, now: Date, minYears = AUDIT_MIN_YEA
   return removed;
 }
 
-/** One chain: the head taken (skipped when an append or another instance holds it), the old prefix cut. */
+/** One chain: the head taken (skipped when a sealer or another instance holds it), the old prefix cut. */
 async function trimChain(tx: Db, subscriptionId: number, cutoff: Date): Promise<number> {
   const [head] = await rows<{ seq: string | number }>(
     tx,
     sql`select seq from audit_heads where subscription_id = ${subscriptionId} for update skip locked`,
   );
   if (!head) return 0;
-  // The first row to keep: the oldest at or after the cutoff (seq order is commit order).
+  // The first row to keep: the oldest chained at or after the cutoff (unsealed rows are younger still).
   const [first] = await rows<{ seq: string | number; prev_hash: string }>(
     tx,
     sql`select seq, prev_hash from audit_log where subscription_id = ${subscriptionId} and at >= ${cutoff}
+          and seq is not null
         order by seq limit 1`,
   );
   // Nothing younger than the cutoff: everything up to the head goes, and the chain restarts after it.

@@ -4,6 +4,7 @@ import { auditFacets, auditPage, auditStream } from "../data/auditQueries.ts";
 import { csvFileStream } from "../data/csvStream.ts";
 import { csvText } from "../data/csvExport.ts";
 import { verifyAudit } from "../flows/auditVerify.ts";
+import { sealChain } from "../data/auditSeal.ts";
 import { record, userActor } from "../flows/audited.ts";
 import { guard } from "../http/access.ts";
 import { authOf } from "../http/auth.ts";
@@ -21,6 +22,8 @@ export function auditRoutes(deps: Deps) {
     .get(listAudit.path, guard(listAudit, deps), async (c) => {
       const { before, ...filter } = await inputOf(c, listAudit);
       const subscriptionId = authOf(c).subscription.id;
+      // What is committed is chained before it is shown: the pages go by seq.
+      await sealChain(db, subscriptionId, deps.config.auditKey, true);
       const entries = await auditPage(
         db,
         subscriptionId,
@@ -45,6 +48,7 @@ export function auditRoutes(deps: Deps) {
         action: "audit.export",
         after: { ...filter, timezone },
       });
+      await sealChain(db, auth.subscription.id, deps.config.auditKey, true);
       const clock = zoneClock(timezone);
       const header =
         [`Time (${clock.zone})`, "Person", "Action", "Record", "Device", "Changes"].join(",") + "\r\n";

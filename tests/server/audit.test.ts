@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inTransaction, rows, type Database } from "../../server/db/client.ts";
 import { appendAudit, chainPage, type AuditEntry } from "../../server/data/audit.ts";
+import { sealAll } from "../../server/data/auditSeal.ts";
 import { verifyAudit } from "../../server/flows/auditVerify.ts";
 import { trimAuditTrail } from "../../server/flows/auditRetention.ts";
 import { auditStream } from "../../server/data/auditQueries.ts";
@@ -32,11 +33,15 @@ describe("the audit trail in the database", () => {
 
   it("chains each subscription's rows from 1 and verifies them", async () => {
     for (let n = 1; n <= 20; n++) {
-      expect(await append(rename(101, n))).toBe(n);
+      await append(rename(101, n));
       await append(rename(102, n));
     }
     const result = await verifyAudit(db());
     expect(result).toEqual({ chains: 2, rows: 40, faults: [] });
+    const chained = await chainPage(db(), 101, 0, 100);
+    expect(chained.map((r) => [r.seq, r.old])).toEqual(
+      Array.from({ length: 20 }, (_, i) => [i + 1, { name: `Freezer ${i + 1}` }]),
+    );
   });
 
   it("keeps only what changed, and a change of nothing writes no row", async () => {
@@ -59,9 +64,9 @@ describe("the audit trail in the database", () => {
     expect(await verifyAudit(db(), { subscriptionId: 101 })).toMatchObject({ rows: 20, faults: [] });
   });
 
-  it("makes in the database the very hash the verifier makes, with and without a key", async () => {
-    // Quotes, backslashes, a newline, non-Latin text and an emoji: the text the database
-    // hashes must be the canonical JSON byte for byte.
+  it("chains rows of awkward text that verify as read back, with and without a key", async () => {
+    // Quotes, backslashes, a newline, non-Latin text and an emoji: what jsonb gives back must
+    // hash as what was written.
     const awkward = (n: number): AuditEntry => ({
       ...rename(501, n),
       actor: { kind: "user", id: 2, label: 'Zoë "Ö" \\ 東京 🌡' },
@@ -117,6 +122,7 @@ describe("the audit trail in the database", () => {
     const at = (daysAgo: number) => new Date(TEST_NOW.getTime() - daysAgo * day);
     for (const daysAgo of [3000, 2900, 10, 5])
       await inTransaction(db(), (tx) => appendAudit(tx, rename(301, daysAgo), at(daysAgo)));
+    await sealAll(db(), undefined);
     // Seven years is 2,555 days: the two older rows go, the two younger stay.
     expect(await trimAuditTrail(db(), TEST_NOW)).toBeGreaterThanOrEqual(2);
     const left = await rows<{ seq: string }>(
@@ -137,6 +143,7 @@ describe("the audit trail in the database", () => {
       await inTransaction(db(), (tx) =>
         appendAudit(tx, { ...rename(401, n), deviceId: n % 3 === 0 ? 7 : 5 }, TEST_NOW),
       );
+    await sealAll(db(), undefined);
     await db().execute(sql`update audit_heads set first_seq = 4 where subscription_id = 401`);
     await db().execute(sql`delete from audit_log where subscription_id = 401 and seq < 4`);
     const seqs = async (f: Parameters<typeof auditStream>[2]) => {
@@ -154,14 +161,41 @@ describe("the audit trail in the database", () => {
       await inTransaction(db(), (tx) =>
         appendAudit(tx, rename(0, daysAgo), new Date(TEST_NOW.getTime() - daysAgo * day)),
       );
+    await sealAll(db(), undefined);
     await trimAuditTrail(db(), TEST_NOW);
     const left = await rows<{ seq: string }>(db(), sql`select seq from audit_log where subscription_id = 0`);
     expect(left.map((r) => Number(r.seq))).toEqual([3]);
     expect((await verifyAudit(db(), { subscriptionId: 0 })).faults).toEqual([]);
   });
 
+  it("never chains a row slipped in unsealed whose content does not fit, and names it", async () => {
+    const key = "a-key-of-thirty-two-characters!!";
+    for (let n = 1; n <= 3; n++)
+      await inTransaction(db(), (tx) => appendAudit(tx, rename(601, n), TEST_NOW, key));
+    await db().execute(
+      sql`insert into audit_log (subscription_id, at, actor_kind, actor_label, action, content_hash)
+          values (601, ${TEST_NOW}, 'user', 'intruder@example.com', 'device.rename', ${"f".repeat(64)})`,
+    );
+    await inTransaction(db(), (tx) => appendAudit(tx, rename(601, 4), TEST_NOW, key));
+    const result = await verifyAudit(db(), { subscriptionId: 601, key });
+    expect(result.rows).toBe(4);
+    expect(result.faults).toHaveLength(1);
+    expect(result.faults[0]!.why).toMatch(
+      /^a row not yet chained \(id \d+\) does not match the hash it was written with/,
+    );
+    const chained = await chainPage(db(), 601, 0, 10);
+    expect(chained.map((r) => r.actorLabel)).not.toContain("intruder@example.com");
+  });
+
+  it("chains every row once when several sealers run at once", async () => {
+    for (let n = 1; n <= 60; n++) await append(rename(701, n));
+    const sealed = await Promise.all([1, 2, 3, 4].map(() => sealAll(db(), undefined)));
+    expect(sealed.reduce((a, b) => a + b, 0)).toBe(60);
+    expect(await verifyAudit(db(), { subscriptionId: 701 })).toEqual({ chains: 1, rows: 60, faults: [] });
+  });
+
   it.runIf(process.env["TEST_DATABASE_URL"])(
-    "lets two subscriptions append at once while one subscription's rows wait their turn",
+    "lets changes of one subscription commit side by side, and chains them in commit order",
     async () => {
       let release!: () => void;
       const held = new Promise<void>((r) => (release = r));
@@ -175,19 +209,18 @@ describe("the audit trail in the database", () => {
       await holds;
       const t0 = performance.now();
       await append(rename(202, 1));
-      const other = performance.now() - t0;
-      let sameDone = false;
-      const same = append(rename(201, 2)).then(() => (sameDone = true));
-      await new Promise((r) => setTimeout(r, 300));
-      expect(sameDone).toBe(false);
+      await append(rename(201, 2));
+      const meanwhile = performance.now() - t0;
+      await sealAll(db(), undefined);
       release();
-      await Promise.all([first, same]);
-      expect(other).toBeLessThan(1000);
-      const seqs = await rows<{ seq: string }>(
-        db(),
-        sql`select seq from audit_log where subscription_id = 201 order by seq`,
-      );
-      expect(seqs.map((s) => Number(s.seq))).toEqual([1, 2]);
+      await first;
+      await sealAll(db(), undefined);
+      expect(meanwhile).toBeLessThan(1000);
+      const chained = await chainPage(db(), 201, 0, 10);
+      expect(chained.map((r) => [r.seq, r.old])).toEqual([
+        [1, { name: "Freezer 2" }],
+        [2, { name: "Freezer 1" }],
+      ]);
       expect((await verifyAudit(db(), { subscriptionId: 201 })).faults).toEqual([]);
     },
   );

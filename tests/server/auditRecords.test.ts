@@ -19,7 +19,7 @@ describe("what the audit trail records", () => {
   const newest = async (): Promise<Row> => {
     const [row] = await rows<Row>(
       db(),
-      sql`select action, actor_label, old, new, device_id from audit_log where action not like 'session.signin%' order by at desc, seq desc limit 1`,
+      sql`select action, actor_label, old, new, device_id from audit_log where action not like 'session.signin%' order by at desc, id desc limit 1`,
     );
     return row!;
   };

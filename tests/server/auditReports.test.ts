@@ -33,7 +33,7 @@ describe("what the audit trail records of reports", () => {
     rows<Row>(
       db(),
       sql`select action, actor_kind, actor_label, entity_id, device_id, old, new from audit_log
-          where action not like 'session.%' order by at desc, seq desc`,
+          where action not like 'session.%' order by at desc, id desc`,
     );
   const newest = async () => (await trail())[0]!;
   const ok = async (res: Response | Promise<Response>) => {

@@ -36,7 +36,7 @@ describe("the audit rows of the schedulers, emailed links and visitors", () => {
     rows<Row>(
       db(),
       sql`select action, actor_kind, actor_label, entity_id, old, new from audit_log
-          where action like ${like} order by seq`,
+          where action like ${like} order by id`,
     );
   const allText = async () =>
     (await rows<{ t: string }>(db(), sql`select row_to_json(l)::text as t from audit_log l`))

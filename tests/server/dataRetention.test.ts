@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { inTransaction, openDatabase, rows, type Database, type Db } from "../../server/db/client.ts";
 import { appendAudit } from "../../server/data/audit.ts";
+import { sealAll } from "../../server/data/auditSeal.ts";
 import { ensureSamplePartitionsBetween, samplePartitions } from "../../server/data/partitions.ts";
 import { rollUpRange } from "../../server/data/rollups.ts";
 import { trimAuditTrail } from "../../server/flows/auditRetention.ts";
@@ -130,6 +131,7 @@ describe("data retention by plan", () => {
           daysAgo(d),
         ),
       );
+    await sealAll(db(), undefined);
     const trail = () => rows<{ seq: string }>(db(), sql`select seq from audit_log order by seq`);
     const before = await trail();
     expect((await dropAgedMonths(db(), NOW)).dropped.length).toBeGreaterThan(0);

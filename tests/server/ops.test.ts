@@ -201,7 +201,7 @@ describe("the back-office operations API", () => {
         entity_id: string;
       }>(
         db(),
-        sql`select action, actor_kind, actor_label, entity_id from audit_log where subscription_id = ${await acmeId()} order by seq desc limit 1`,
+        sql`select action, actor_kind, actor_label, entity_id from audit_log where subscription_id = ${await acmeId()} order by id desc limit 1`,
       );
       expect(row).toEqual({
         action: "ops.quote.create",

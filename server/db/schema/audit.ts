@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { bigint, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { tz } from "./helpers.ts";
 
 /**
@@ -9,12 +9,18 @@ import { tz } from "./helpers.ts";
  * or reordered row breaks the chain at that row. No foreign keys: the trail outlives what it
  * describes (a deleted device, even a deleted subscription). Chain 0 holds what belongs to no
  * subscription (a failed sign-in for an unknown address).
+ *
+ * A row is written in its change's transaction without seq and hashes (unsealed), with the hash
+ * of its content alone; the sealer (server/data/auditSeal.ts) chains it right after the commit.
+ * So changes of one subscription never queue on its chain's head (issue 37's cost).
  */
 export const auditLog = pgTable(
   "audit_log",
   {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
     subscriptionId: integer("subscription_id").notNull(),
-    seq: bigint("seq", { mode: "number" }).notNull(),
+    /** Its place in the chain, from 1 without gaps; null until sealed. */
+    seq: bigint("seq", { mode: "number" }),
     at: tz("at").notNull(),
     /** user, ops, device, system */
     actorKind: text("actor_kind").notNull(),
@@ -31,11 +37,22 @@ export const auditLog = pgTable(
     /** Only the fields that changed, before and after; never a secret (auditValues.ts). */
     old: jsonb("old").$type<Record<string, unknown> | null>(),
     new: jsonb("new").$type<Record<string, unknown> | null>(),
-    prevHash: text("prev_hash").notNull(),
-    hash: text("hash").notNull(),
+    /** Null until sealed. */
+    prevHash: text("prev_hash"),
+    hash: text("hash"),
+    /**
+     * The hash (an HMAC under AUDIT_KEY) of the content alone, made as the row is written: the
+     * sealer chains only rows that match it, so a row slipped into the table unsealed is not
+     * chained as if the portal had written it. Null on rows written before sealing existed.
+     */
+    contentHash: text("content_hash"),
   },
   (t) => [
-    primaryKey({ columns: [t.subscriptionId, t.seq] }),
+    uniqueIndex("audit_log_chain").on(t.subscriptionId, t.seq),
+    /** The sealer's work list: small, since rows leave it within a moment. */
+    index("audit_log_unsealed")
+      .on(t.subscriptionId, t.id)
+      .where(sql`seq is null`),
     index("audit_log_at").on(t.subscriptionId, t.at),
     index("audit_log_device")
       .on(t.deviceId, t.at)
@@ -44,19 +61,14 @@ export const auditLog = pgTable(
 );
 
 /**
- * The head of each subscription's chain: its last seq and hash. Appending locks this one row
- * until the transaction ends, so rows of one subscription chain in commit order while other
- * subscriptions never wait; it also catches rows cut off the end of the chain.
+ * The head of each subscription's chain: its last seq and hash. The sealer locks this one row
+ * while it chains what was committed, so one subscription's rows are chained by one sealer at a
+ * time; it also catches rows cut off the end of the chain.
  */
 export const auditHeads = pgTable("audit_heads", {
   subscriptionId: integer("subscription_id").primaryKey(),
   seq: bigint("seq", { mode: "number" }).notNull(),
   hash: text("hash").notNull(),
-  /**
-   * The hash before the last row (that row's prev_hash): appending sets it from the old hash in
-   * the same statement that locks the head, so the new row can take it from RETURNING.
-   */
-  prevHash: text("prev_hash").notNull().default("0".repeat(64)),
   /**
    * Where the chain starts after retention removed its oldest rows (server/flows/auditRetention.ts):
    * the first kept row's seq and the hash before it, so the rest still verifies.

@@ -1,0 +1,114 @@
+// The audit trail's sealer (docs/decisions.md, "Audit trail"): rows are written unsealed in
+// their change's transaction; this chains them, once committed, in the order it finds them.
+// One sealer at a time per chain (the head's row lock); every instance runs one.
+import { sql } from "drizzle-orm";
+import { inTransaction, rows, type Db } from "../db/client.ts";
+import { contentHash, GENESIS, rowHash } from "../core/auditChain.ts";
+import { auditRowOf } from "./audit.ts";
+
+const BATCH = 1000;
+
+type Unsealed = Parameters<typeof auditRowOf>[0] & { id: string | number; content_hash: string | null };
+
+/**
+ * Chains the committed unsealed rows of one subscription: each takes the next seq, the head's
+ * hash as the hash before it, and its own hash; the head moves on, all in one transaction.
+ * `wait`: a reader that must see its own rows waits for a sealer at work; the background sweep
+ * skips a chain another instance holds. Returns how many rows were chained, or null when skipped.
+ * A row whose content no longer fits the hash it was written with is left out, and stays
+ * unsealed for the verifier to name.
+ */
+export function sealChain(db: Db, subscriptionId: number, key: string | undefined, wait: boolean) {
+  return inTransaction(db, async (tx) => {
+    const head = await takeHead(tx, subscriptionId, wait);
+    if (!head) return null;
+    let { seq, hash } = head;
+    let sealed = 0;
+    for (let afterId = 0; ;) {
+      const batch = await rows<Unsealed>(
+        tx,
+        sql`select * from audit_log where subscription_id = ${subscriptionId} and seq is null and id > ${afterId}
+            order by id limit ${BATCH}`,
+      );
+      const chained: { id: number; seq: number; prev: string; hash: string }[] = [];
+      for (const raw of batch) {
+        const row = auditRowOf({ ...raw, seq: 0 });
+        if (raw.content_hash !== contentHash(row, key)) continue;
+        const next = {
+          id: Number(raw.id),
+          seq: seq + 1,
+          prev: hash,
+          hash: rowHash(hash, { ...row, seq: seq + 1 }, key),
+        };
+        chained.push(next);
+        ({ seq, hash } = next);
+      }
+      if (chained.length)
+        await tx.execute(
+          sql`update audit_log l set seq = v.seq, prev_hash = v.prev, hash = v.hash
+              from jsonb_to_recordset(${JSON.stringify(chained)}::jsonb) as v(id bigint, seq bigint, prev text, hash text)
+              where l.id = v.id`,
+        );
+      sealed += chained.length;
+      if (batch.length < BATCH) break;
+      afterId = Number(batch.at(-1)!.id);
+    }
+    if (sealed)
+      await tx.execute(
+        sql`update audit_heads set seq = ${seq}, hash = ${hash} where subscription_id = ${subscriptionId}`,
+      );
+    return sealed;
+  });
+}
+
+/** The chain's head, locked (made at the chain's first row); null when another sealer has it and we do not wait. */
+async function takeHead(tx: Db, subscriptionId: number, wait: boolean) {
+  const lock = wait ? sql`for update` : sql`for update skip locked`;
+  const read = () =>
+    rows<{ seq: string | number; hash: string }>(
+      tx,
+      sql`select seq, hash from audit_heads where subscription_id = ${subscriptionId} ${lock}`,
+    );
+  let [head] = await read();
+  if (!head) {
+    // Absent, or held by another sealer (SKIP LOCKED hides both): a new head is ours, locked.
+    const made = await rows<{ seq: string | number; hash: string }>(
+      tx,
+      sql`insert into audit_heads (subscription_id, seq, hash) values (${subscriptionId}, 0, ${GENESIS})
+          on conflict (subscription_id) do nothing returning seq, hash`,
+    );
+    [head] = made.length || !wait ? made : await read();
+  }
+  return head ? { seq: Number(head.seq), hash: head.hash } : null;
+}
+
+/** The chains with rows waiting to be sealed. */
+export async function unsealedChains(db: Db): Promise<number[]> {
+  const found = await rows<{ subscription_id: number }>(
+    db,
+    sql`select distinct subscription_id from audit_log where seq is null`,
+  );
+  return found.map((r) => Number(r.subscription_id));
+}
+
+/** Seals every chain with waiting rows (the background sweep; a chain another instance holds is skipped). */
+export async function sealAll(db: Db, key: string | undefined, wait = false): Promise<number> {
+  let sealed = 0;
+  for (const subscriptionId of await unsealedChains(db))
+    sealed += (await sealChain(db, subscriptionId, key, wait)) ?? 0;
+  return sealed;
+}
+
+/** The rows still unsealed, with whether their content fits the hash they were written with. */
+export async function unsealedRows(db: Db, subscriptionId: number | undefined, key: string | undefined) {
+  const found = await rows<Unsealed>(
+    db,
+    sql`select * from audit_log where seq is null
+        ${subscriptionId === undefined ? sql`` : sql`and subscription_id = ${subscriptionId}`} order by id`,
+  );
+  return found.map((raw) => ({
+    id: Number(raw.id),
+    subscriptionId: Number(raw.subscription_id),
+    fits: raw.content_hash === contentHash(auditRowOf({ ...raw, seq: 0 }), key),
+  }));
+}
