@@ -12,6 +12,12 @@ import { type Db, inTransaction, rows } from "../db/client.ts";
 /** The tables partitioned by month, and the column each is partitioned on. */
 export const MONTHLY_TABLES = { samples: "time", sample_rollups: "bucket" } as const;
 export type MonthlyTable = keyof typeof MONTHLY_TABLES;
+/**
+ * Each push updates its channels' current buckets of every level in place: a rollup month
+ * leaves room on its pages so those updates stay on the page (HOT, no new index entries).
+ * Readings are only inserted and keep full pages. Migration 0023 gave the existing months the same.
+ */
+const STORAGE: Record<MonthlyTable, string> = { samples: "", sample_rollups: "with (fillfactor = 85)" };
 
 /** Any fixed number: instances creating partitions at the same time take turns. */
 const PARTITION_LOCK = 727_002;
@@ -90,6 +96,7 @@ function createMonth(db: Db, table: MonthlyTable, month: Date): Promise<boolean>
   const bounds = sql.raw(
     `for values from ('${month.toISOString()}') to ('${monthStart(month, 1).toISOString()}')`,
   );
+  const storage = sql.raw(STORAGE[table]);
   const inMonth = sql`${column} >= ${month.toISOString()}::timestamptz
     and ${column} < ${monthStart(month, 1).toISOString()}::timestamptz`;
   return inTransaction(db, async (tx) => {
@@ -102,13 +109,15 @@ function createMonth(db: Db, table: MonthlyTable, month: Date): Promise<boolean>
     if (state!.present) return false;
     if (!state!.stray) {
       await tx.execute(
-        sql`create table if not exists ${sql.identifier(name)} partition of ${parent} ${bounds}`,
+        sql`create table if not exists ${sql.identifier(name)} partition of ${parent} ${bounds} ${storage}`,
       );
       return true;
     }
     // A table of the same shape takes the rows, then becomes the partition (attaching builds
     // its primary key index and foreign key from the parent's).
-    await tx.execute(sql`create table ${sql.identifier(name)} (like ${parent} including defaults)`);
+    await tx.execute(
+      sql`create table ${sql.identifier(name)} (like ${parent} including defaults) ${storage}`,
+    );
     await tx.execute(sql`with moved as (delete from ${fallback} where ${inMonth}
       returning *) insert into ${sql.identifier(name)} select * from moved`);
     await tx.execute(sql`alter table ${parent} attach partition ${sql.identifier(name)} ${bounds}`);
