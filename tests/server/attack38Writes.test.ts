@@ -7,6 +7,7 @@ import { writesSeenRows } from "../../server/db/requestWrites.ts";
 import { WROTE_SECRET, wroteValue } from "../../server/http/wroteCookie.ts";
 import { browser, signIn } from "./client.ts";
 import { orderRef } from "./guestPayKit.ts";
+import { DEMO } from "../../server/seed/demo.ts";
 import { cachingApp, TEST_NOW, testConfig, useTestApp } from "./helpers.ts";
 
 /*
@@ -69,6 +70,21 @@ describe("the answer cache and anonymous no-op posts", () => {
     // A sign-in writes a session: that empties it.
     await signIn(browser(app), "viewer@example.com");
     expect(await taxOf()).toBe(first + 100);
+  });
+
+  it("reuses the public device page's answer until a write on this instance", async () => {
+    const path = `${ORIGIN}/api/v1/device-data/public/device-details/${DEMO.raDeviceHash}`;
+    const nameOf = async () => (await (await app.request(path)).json()).data.device.general.name as string;
+    const before = await nameOf();
+    await ctx.database.db.execute(
+      sql`update devices set name = 'Renamed elsewhere' where public_page_hash = ${DEMO.raDeviceHash}`,
+    );
+    expect(await nameOf()).toBe(before);
+    expect(
+      (await app.request(`${ORIGIN}/api/v1/device-data/public/device-details/${"A".repeat(24)}`)).status,
+    ).toBe(404);
+    await signIn(browser(app), "viewer@example.com");
+    expect(await nameOf()).toBe("Renamed elsewhere");
   });
 });
 
