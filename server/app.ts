@@ -82,7 +82,7 @@ export function buildApp(input: AppDeps) {
       (path) => path.startsWith("/auth/saml/acs/"),
     ]),
   );
-  if (deps.reads.replica) app.use(noteWrites(deps.reads));
+  if (deps.reads.replica) app.use(noteWrites(deps.reads, deps.db));
   if (!deps.config.demo) app.use("/api/v1/device-data/*", refuseDeviceKeys(isDemoDeviceKey));
   const limitAnyBody = limitBodyTo(API_BODY_LIMIT);
   // A GET or HEAD body is never read; asking for it would build a whole fetch Request per read.

@@ -77,6 +77,8 @@ const Env = z.object({
   REPORT_SCHEDULE_TICK_MS: z.coerce.number().int().min(200).max(300_000).default(60_000),
   DATA_RETENTION_INTERVAL_MS: z.coerce.number().int().min(0).max(604_800_000).default(86_400_000),
   WEBHOOK_PRIVATE: z.enum(["deny", "loopback", "allow"]).optional(),
+  LIVE_SOCKETS_PER_CLIENT: z.coerce.number().int().min(0).max(1_000_000).default(100),
+  LIVE_SUBSCRIBE_SECONDS: z.coerce.number().min(0.05).max(600).default(10),
 });
 type Env = z.infer<typeof Env>;
 
@@ -177,6 +179,10 @@ export function parseConfig(env: Record<string, string | undefined>) {
      * the demo (a receiver on this computer), private networks only when set to allow.
      */
     webhookPrivate: e.WEBHOOK_PRIVATE ?? (demo ? "loopback" : "deny"),
+    /** Live sockets one client address (as the rate limits key it) may hold on an instance; 0: no cap (routes/live.ts). */
+    liveSocketsPerClient: e.LIVE_SOCKETS_PER_CLIENT,
+    /** A live socket that has not asked for a device within this many seconds is closed. */
+    liveSubscribeSeconds: e.LIVE_SUBSCRIBE_SECONDS,
   };
 }
 

@@ -182,7 +182,8 @@ async function runEngine(o: LiveViewerOptions, engine: string, url?: string, dat
   const ids = await prepare(url, dataDir, o);
   const logDir = mkdtempSync(join(tmpdir(), "l-live-"));
   const log = createWriteStream(join(logDir, "instances.log"));
-  const env = url ? { DATABASE_URL: url } : { DATA_DIR: dataDir! };
+  // Every viewer comes from this computer: no cap of sockets per client address.
+  const env = { LIVE_SOCKETS_PER_CLIENT: "0", ...(url ? { DATABASE_URL: url } : { DATA_DIR: dataDir! }) };
   const instances = Array.from({ length: count }, (_, n) => new Instance(o.port + n, env, log));
   const viewers: Awaited<ReturnType<typeof openViewers>> = [];
   try {

@@ -69,6 +69,17 @@ export function keyLimiter(limits: KeyLimits) {
         },
       };
     },
+    /**
+     * Takes `tokens` more from a key after its work showed its cost (a push that made the
+     * database recompute much): the bucket may go below zero, and the key waits until it
+     * refills. An unknown key is not charged.
+     */
+    charge(key: string, tokens: number, nowMs: number) {
+      const s = keys.get(key);
+      if (!s || tokens <= 0) return;
+      refill(s, nowMs);
+      s.tokens -= tokens;
+    },
     /** How many keys are remembered (tests). */
     size: () => keys.size,
   };
@@ -112,6 +123,10 @@ export function pushGate(opts: { limits: KeyLimits; unverifiedPerClient: number;
       known.delete(keyHash);
       known.set(keyHash, true);
       if (known.size > opts.maxKnown) known.delete(known.keys().next().value!);
+    },
+    /** Charges a key with buckets of its own for work beyond one push (keyLimiter's charge). */
+    charge(keyHash: string, tokens: number, nowMs: number) {
+      limiter.charge(keyHash, tokens, nowMs);
     },
     /** How many keys and clients are remembered (tests). */
     size: () => ({ known: known.size, limited: limiter.size(), clients: unverified.size }),

@@ -12,7 +12,9 @@ import {
   type CheckedPush,
   type ReadingsHook,
   type Row,
+  type Stored,
 } from "./ingestBatch.ts";
+import { isHeavyPush } from "./ingestWeight.ts";
 
 export { BAD_DEVICE_KEY, SUSPENDED, type ReadingsHook } from "./ingestBatch.ts";
 export const UNKNOWN_CHANNEL = "Unknown channel for this device.";
@@ -23,8 +25,10 @@ const MAX_AGE_SECONDS = 7 * 86400;
 const MAX_SKEW_SECONDS = 300;
 
 /**
- * Authenticates a push, checks every reading, then stores all of it in its batch's transaction;
- * `accepted` counts the samples stored (repeats of a channel and second count once).
+ * Authenticates a push, checks every reading, then stores all of it in its batch's transaction
+ * (or alone, when it repeats many stored readings: data/ingestWeight.ts); `accepted` counts the
+ * samples stored (repeats of a channel and second count once), `recomputed` the rollup buckets
+ * its repeats made recompute.
  */
 export async function ingestPush(
   db: Db,
@@ -33,7 +37,7 @@ export async function ingestPush(
   now: Date,
   turn: TurnOptions & { batch?: GroupCommitOptions } = {},
   evaluate: ReadingsHook = async (_, batch) => batch.map(() => 0),
-): Promise<{ accepted: number; alarmsMoved: number }> {
+): Promise<{ accepted: number } & Stored> {
   const device = await lookUpPushDevice(db, push.macAddress);
   if (!device || !key || !keyMatches(key, device.hash)) throw new ApiError(401, BAD_DEVICE_KEY);
   if (device.suspended) throw new ApiError(403, SUSPENDED);
@@ -83,9 +87,10 @@ export async function ingestPush(
   // device's next push waits for its previous one's batch to commit, so a batch never holds two
   // pushes of one device and they are stored in the order they came. Across instances the
   // device's row lock, taken first in each batch, orders them.
-  const batches = batchesOf(db, turn.batch);
-  const alarmsMoved = await devicePushTurn(device.id, () => batches.submit(checked), turn);
-  return { accepted: rows.length, alarmsMoved };
+  // Asked before the turn: the read holds nothing, and a device's pushes stay in order either way.
+  const batches = (await isHeavyPush(db, rows)) ? batchesOf(db, SOLO) : batchesOf(db, turn.batch);
+  const stored = await devicePushTurn(device.id, () => batches.submit(checked), turn);
+  return { accepted: rows.length, ...stored };
 }
 
 /** How many of one device's pushes may wait behind its running one in a process; more get a 429. */
@@ -107,9 +112,16 @@ const LOCK_NOT_AVAILABLE = "55P03";
 /** Pushes stored together (PUSH_BATCH_MAX, PUSH_BATCH_LINGER_MS, PUSH_BATCH_RUNNING): config.ts. */
 export const DEFAULT_PUSH_BATCHES: GroupCommitOptions = { maxBatch: 500, lingerMs: 5, maxRunning: 1 };
 
+/**
+ * The lane of heavy pushes (many repeated readings): one at a time per process, each in its own
+ * transaction, beside the batches, so the small fresh pushes of every other device never wait
+ * for its recomputations (a second or more) inside a shared batch.
+ */
+const SOLO: GroupCommitOptions = { maxBatch: 1, lingerMs: 0, maxRunning: 1 };
+
 type Queued = CheckedPush & { gone: (() => boolean) | undefined };
 /** Per database, the group commit of each set of options (one in a server; tests use others). */
-const batchers = new WeakMap<Db, Map<string, GroupCommit<Queued, number>>>();
+const batchers = new WeakMap<Db, Map<GroupCommitOptions | string, GroupCommit<Queued, Stored>>>();
 
 /**
  * The group commit of one database's pushes (one per process and database). A push whose
@@ -118,12 +130,13 @@ const batchers = new WeakMap<Db, Map<string, GroupCommit<Queued, number>>>();
  * its pushes are then stored one by one, and the one still stuck is answered 503.
  */
 function batchesOf(db: Db, opts: GroupCommitOptions = DEFAULT_PUSH_BATCHES) {
-  const name = `${opts.maxBatch}/${opts.lingerMs}/${opts.maxRunning}`;
-  const forDb = batchers.get(db) ?? new Map<string, GroupCommit<Queued, number>>();
+  // The solo lane by identity: a configuration of 1/0/1 still gets a batch lane of its own.
+  const name = opts === SOLO ? SOLO : `${opts.maxBatch}/${opts.lingerMs}/${opts.maxRunning}`;
+  const forDb = batchers.get(db) ?? new Map<GroupCommitOptions | string, GroupCommit<Queued, Stored>>();
   batchers.set(db, forDb);
   const found = forDb.get(name);
   if (found) return found;
-  const batches = groupCommit<Queued, number>(
+  const batches = groupCommit<Queued, Stored>(
     opts,
     async (items) => {
       try {

@@ -10,6 +10,13 @@ export const BAD_DEVICE_KEY = "Unknown device or wrong device key.";
 export const SUSPENDED = "This device is suspended and cannot push data.";
 
 export type Row = { channelId: number; time: Date; value: number };
+/** What one stored push did: the alarms it moved, and the finest rollup buckets its repeats made recompute. */
+export type Stored = { alarmsMoved: number; recomputed: number };
+/** The finest rollup level's width: a repeated reading costs a recomputation of its bucket there (and above). */
+export const FINEST_SECONDS = 300;
+/** The distinct finest rollup buckets of these rows, as "channel@bucket" strings. */
+export const bucketsOf = (rows: readonly Row[]) =>
+  new Set(rows.map((r) => `${r.channelId}@${Math.floor(r.time.getTime() / 1000 / FINEST_SECONDS)}`));
 export type Known = { id: number; groupId: number; sensorId: number };
 
 /**
@@ -68,7 +75,7 @@ const columns = (samples: readonly Row[]) =>
  * 401/403 and is left out; the rest is stored whole and answered with the alarms it moved.
  * Throws when the transaction as a whole fails; the caller then stores each push alone.
  */
-export function storeBatch(db: Db, pushes: readonly CheckedPush[]): Promise<Outcome<number>[]> {
+export function storeBatch(db: Db, pushes: readonly CheckedPush[]): Promise<Outcome<Stored>[]> {
   return inTransaction(db, async (tx) => {
     await tx.execute(sql.raw(`set local lock_timeout = '${ROW_LOCK_TIMEOUT}'`));
     const ids = [...new Set(pushes.map((p) => p.deviceId))].sort((a, b) => a - b);
@@ -78,12 +85,12 @@ export function storeBatch(db: Db, pushes: readonly CheckedPush[]): Promise<Outc
           from devices where id = any(${arr(ids, "int[]")}) order by id for update`,
     );
     const byId = new Map(locked.map((d) => [d.id, d]));
-    const outcomes: Outcome<number>[] = pushes.map((p) => {
+    const outcomes: Outcome<Stored>[] = pushes.map((p) => {
       const current = byId.get(p.deviceId);
       if (!current || !p.key || !keyMatches(p.key, current.hash))
         return { ok: false, error: new ApiError(401, BAD_DEVICE_KEY) };
       if (current.suspended) return { ok: false, error: new ApiError(403, SUSPENDED) };
-      return { ok: true, value: 0 };
+      return { ok: true, value: { alarmsMoved: 0, recomputed: 0 } };
     });
     const kept = pushes.filter((_, i) => outcomes[i]!.ok);
     if (!kept.length) return outcomes;
@@ -100,7 +107,8 @@ export function storeBatch(db: Db, pushes: readonly CheckedPush[]): Promise<Outc
         )
       : [];
     const fresh = new Set(inserted.map((w) => `${w.c}@${Number(w.t) * 1000}`));
-    const repeated = all.filter((r) => !fresh.has(`${r.channelId}@${r.time.getTime()}`));
+    const isRepeat = (r: Row) => !fresh.has(`${r.channelId}@${r.time.getTime()}`);
+    const repeated = all.filter(isRepeat);
     if (repeated.length)
       await tx.execute(sql`update samples s set value = v.value from unnest(${columns(repeated)}) as v(c, t, value)
         where s.channel_id = v.c and s.time = v.t`);
@@ -131,7 +139,10 @@ export function storeBatch(db: Db, pushes: readonly CheckedPush[]): Promise<Outc
         readings: pushes[i]!.rows,
       }));
       const moved = await hook(tx, batch, at);
-      mine.forEach((i, k) => (outcomes[i] = { ok: true, value: moved[k] ?? 0 }));
+      mine.forEach((i, k) => {
+        const recomputed = bucketsOf(pushes[i]!.rows.filter(isRepeat)).size;
+        outcomes[i] = { ok: true, value: { alarmsMoved: moved[k] ?? 0, recomputed } };
+      });
     }
     // Inside the transaction: PostgreSQL delivers it at commit, and never after a rollback.
     await announceDevices(

@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import * as schema from "./schema/index.ts";
+import { writeWatch } from "./requestWrites.ts";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -85,7 +86,8 @@ async function openPostgres(url: string, max: number | undefined): Promise<Datab
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
   const pool = await postgresPool(url, { max });
-  const db = driverNeutral(drizzle({ client: pool, schema }));
+  // The logger tells each request whether it wrote (requestWrites.ts).
+  const db = driverNeutral(drizzle({ client: pool, schema, logger: writeWatch }));
   const client = await pool.connect();
   try {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
@@ -112,8 +114,8 @@ async function openPglite(dataDir: string | undefined, template: Blob | undefine
     ? new PGlite(dataDir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_WAL] })
     : new PGlite(template ? { loadDataDir: template } : {});
   await client.waitReady;
-  const db = drizzle({ client, schema });
-  await migrate(db, { migrationsFolder: MIGRATIONS });
+  await migrate(drizzle({ client, schema }), { migrationsFolder: MIGRATIONS });
+  const db = drizzle({ client, schema, logger: writeWatch });
   return { db: driverNeutral(db), kind: "pglite", close: () => client.close() };
 }
 

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AnswerCache } from "../core/answerCache.ts";
 import { sha256 } from "../core/crypto.ts";
+import { requestWrote } from "../db/requestWrites.ts";
 import { sessionToken } from "./cookies.ts";
 import { sendSerialized, type Serialized } from "./reply.ts";
 import { clientWrote } from "./wroteCookie.ts";
@@ -17,15 +18,18 @@ const PUSH_PATH = "/api/v1/device-data/push";
 const FRESH_MS = 100;
 
 /**
- * True when an answered request must empty the cache (before the answer leaves): every write
- * this instance answers, unless it was refused (4xx: checks, limits and validation come
- * before any write, and a write that fails later rolls back), so a flood of refused requests
- * does not empty it for everyone. A 5xx empties it: a write may commit before a later step
- * fails. Device pushes, many a second in a fleet, do not.
+ * True when an answered request must empty the cache (before the answer leaves): a request
+ * that wrote rows some answer shows (db/requestWrites.ts: its statements say so, not its
+ * method and status, so an anonymous no-op POST empties nothing), unless it was refused
+ * (4xx: checks, limits and validation come before any write, and a write that fails later
+ * rolls back), so a flood of refused requests does not empty it for everyone. A 5xx after a
+ * write empties it: the write may commit before a later step fails. Device pushes, many a
+ * second in a fleet, do not. `wrote` is asked of the request's context unless given (the
+ * gate, which made that context, asks its own flag).
  */
-export function clearsAnswers(c: Context): boolean {
+export function clearsAnswers(c: Context, wrote = requestWrote()): boolean {
   const refused = c.res.status >= 400 && c.res.status < 500;
-  return c.req.method !== "GET" && c.req.method !== "HEAD" && c.req.path !== PUSH_PATH && !refused;
+  return wrote && c.req.method !== "GET" && c.req.method !== "HEAD" && c.req.path !== PUSH_PATH && !refused;
 }
 
 /**

@@ -77,6 +77,8 @@ export interface PoolFigures {
 /** What one app adds to the process's metrics: its live sockets and its database pool. */
 export interface AppGauges {
   liveClients(): number;
+  /** Live session checks that failed (the watcher kept): services/liveHub.ts. */
+  liveRecheckErrors?(): number;
   pool(): PoolFigures | null;
 }
 
@@ -92,6 +94,15 @@ export function appRegistry(read: AppGauges): Registry {
     },
   });
   own.registerMetric(live);
+  const recheckErrors = new Counter({
+    name: "live_recheck_errors_total",
+    help: "Session checks of live watchers that failed (database away); the watcher was kept.",
+    registers: [own],
+    collect() {
+      recheckErrors.reset();
+      recheckErrors.inc(read.liveRecheckErrors?.() ?? 0);
+    },
+  });
   const pool = new Gauge({
     name: "db_pool_connections",
     help: "PostgreSQL pool connections by state: total, idle, and waiting (requests queued for a connection).",

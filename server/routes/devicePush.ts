@@ -3,6 +3,7 @@ import { createMiddleware } from "hono/factory";
 import { sha256 } from "../core/crypto.ts";
 import { ApiError } from "../core/errors.ts";
 import { ingestPush } from "../data/ingest.ts";
+import { workTokens } from "../data/ingestWeight.ts";
 import { evaluateBatch } from "../flows/alertEvaluation.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
@@ -21,6 +22,9 @@ const pushLimit = limitBodyTo(PUSH_BODY_LIMIT, "The push is too large (256 KB at
 /** The answer to a device key past its limits (deps.ts PUSH_LIMITS). */
 export const tooManyPushes = (seconds: number) =>
   `Too many pushes with this device key. Try again in ${seconds} second${seconds === 1 ? "" : "s"}.`;
+
+/** Tokens a stored push costs its key beyond its own, by request: its recomputations. */
+const extraCost = new WeakMap<Request, number>();
 
 /** The device key of a push, as its Authorization header names it. */
 const keyOf = (c: Context) => /^Device\s+(\S+)$/.exec(c.req.header("authorization") ?? "")?.[1] ?? null;
@@ -48,7 +52,10 @@ const perKey = (deps: Deps) =>
     }
     try {
       await next();
-      if (c.res.status < 300) deps.pushLimiter.confirm(keyHash);
+      if (c.res.status < 300) {
+        deps.pushLimiter.confirm(keyHash);
+        deps.pushLimiter.charge(keyHash, extraCost.get(c.req.raw) ?? 0, performance.now());
+      }
     } finally {
       taken.done();
     }
@@ -74,6 +81,7 @@ export function devicePushRoutes(deps: Deps) {
           { gone: clientGone(c), batch: deps.config.pushBatch },
           evaluateBatch,
         );
+        extraCost.set(c.req.raw, workTokens(stored.recomputed));
         // A reading that moved an alarm: its notices go now, not at the next tick.
         if (stored.alarmsMoved) deps.alertWork.kick();
         return reply(c, pushReadings, { accepted: stored.accepted });

@@ -9,6 +9,7 @@ import { sessionBatcher } from "../data/sessionBatch.ts";
 import type { Deps } from "../deps.ts";
 import { guard } from "../http/access.ts";
 import { authorize, NOT_SIGNED_IN, TERMS_REQUIRED } from "../http/auth.ts";
+import { clientIp } from "../http/clientIp.ts";
 import { sessionToken } from "../http/cookies.ts";
 import type { Refusal, Watcher } from "../services/liveHub.ts";
 import {
@@ -25,6 +26,31 @@ export const UPGRADE_ONLY = "This address takes websocket connections only.";
 export const CROSS_SITE = "Cross-site request refused.";
 /** Subscriptions one socket may ask for per minute (each reads the database). */
 const SUBSCRIBES_PER_MINUTE = 30;
+/** Closes a socket that asked for nothing within LIVE_SUBSCRIBE_SECONDS (1008: policy). */
+export const NO_SUBSCRIBE = "No subscribe message in time.";
+/** Closes a socket past the client's LIVE_SOCKETS_PER_CLIENT (1013: try again later). */
+export const TOO_MANY_SOCKETS = "Too many live connections from this address.";
+
+/**
+ * Live sockets open per client address on this instance: a client past its cap has its new
+ * socket closed at once. Counted from open to close, so every close gives its place back.
+ */
+function socketsPerClient(cap: number) {
+  const open = new Map<string, number>();
+  return {
+    /** Takes a place; false when the client is past its cap (the place is held until `leave`). */
+    enter(client: string) {
+      const n = (open.get(client) ?? 0) + 1;
+      open.set(client, n);
+      return cap === 0 || n <= cap;
+    },
+    leave(client: string) {
+      const n = (open.get(client) ?? 1) - 1;
+      if (n > 0) open.set(client, n);
+      else open.delete(client);
+    },
+  };
+}
 
 /**
  * The live readings websocket. The handshake is refused when a browser opens it from a page
@@ -37,6 +63,7 @@ export function liveRoutes(deps: Deps) {
   const origins = Object.values(deps.config.origins).filter(Boolean);
   // Session checks of all sockets (subscribes, heartbeats), gathered into a few queries.
   const recheckAuth = sessionBatcher(deps.db, deps.now);
+  const clients = socketsPerClient(deps.config.liveSocketsPerClient);
   return new Hono().get(LIVE_PATH, guard({ method: "get", path: LIVE_PATH }, deps), async (c) => {
     // Only a request that reached the server as an HTTP upgrade (no response object yet) can
     // become a socket; anything else, even with an Upgrade header, is told to upgrade.
@@ -49,14 +76,28 @@ export function liveRoutes(deps: Deps) {
     const origin = c.req.header("origin");
     if (origin !== undefined && origin !== new URL(c.req.url).origin && !origins.includes(origin))
       return c.json({ success: false, data: [{ field: null, message: CROSS_SITE }] }, 403);
-    return upgradeWebSocket(c, socketEvents(deps, c, recheckAuth));
+    const client = clientIp(c, deps.config.trustProxy);
+    const place = { enter: () => clients.enter(client), leave: () => clients.leave(client) };
+    return upgradeWebSocket(c, socketEvents(deps, c, recheckAuth, place));
   });
 }
 
-/** One socket's life: at most one subscription, dropped when the socket closes. */
-function socketEvents(deps: Deps, c: Context, recheckAuth: SessionAuth) {
+/**
+ * One socket's life: at most one subscription, dropped when the socket closes. A socket past
+ * its client's cap is closed at once; one that sends no subscribe message in time is closed
+ * then (an idle socket holds a descriptor and memory for nothing).
+ */
+function socketEvents(
+  deps: Deps,
+  c: Context,
+  recheckAuth: SessionAuth,
+  place: { enter(): boolean; leave(): void },
+) {
   const token = sessionToken(c);
   let watcher: Watcher<LiveDevice> | null = null;
+  let asked = false;
+  let entered = false;
+  let idle: ReturnType<typeof setTimeout> | undefined;
   let alive = true;
   let recent: number[] = [];
   /** Messages are handled one at a time, so two quick subscribes cannot both stay. */
@@ -65,6 +106,12 @@ function socketEvents(deps: Deps, c: Context, recheckAuth: SessionAuth) {
   return {
     onOpen: (_: Event, ws: WSContext) => {
       (ws.raw as { on?(e: "pong", f: () => void): void } | undefined)?.on?.("pong", () => (alive = true));
+      entered = true;
+      if (!place.enter()) return ws.close(1013, TOO_MANY_SOCKETS);
+      idle = setTimeout(
+        () => !asked && ws.close(1008, NO_SUBSCRIBE),
+        deps.config.liveSubscribeSeconds * 1000,
+      );
     },
     onMessage: (event: MessageEvent, ws: WSContext) => {
       queue = queue
@@ -72,6 +119,9 @@ function socketEvents(deps: Deps, c: Context, recheckAuth: SessionAuth) {
         .catch(() => ws.close(1011, "Live readings are unavailable."));
     },
     onClose: () => {
+      clearTimeout(idle);
+      if (entered) place.leave();
+      entered = false;
       queue = queue.then(() => {
         if (watcher) deps.live.unwatch(watcher);
         watcher = null;
@@ -85,6 +135,7 @@ function socketEvents(deps: Deps, c: Context, recheckAuth: SessionAuth) {
     if (recent.length > SUBSCRIBES_PER_MINUTE) return ws.close(1008, "Too many messages.");
     const parsed = parseMessage(event.data);
     if ("error" in parsed) return send(ws, { type: "error", message: parsed.error });
+    asked = true;
     if (watcher) deps.live.unwatch(watcher);
     const socket = {
       send: (m: ServerMessage) => send(ws, m),

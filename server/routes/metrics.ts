@@ -31,7 +31,11 @@ function poolOf(db: Deps["db"]): PoolFigures | null {
 /** GET /metrics: Prometheus text (docs/operations.md lists the series and what to watch). */
 export function metricsRoutes(deps: Deps) {
   const own = Registry.merge([
-    appRegistry({ liveClients: () => deps.live.size(), pool: () => poolOf(deps.db) }),
+    appRegistry({
+      liveClients: () => deps.live.size(),
+      liveRecheckErrors: () => deps.live.recheckErrors(),
+      pool: () => poolOf(deps.db),
+    }),
     readRegistry(deps.reads),
   ]);
   return new Hono().get(METRICS.path, guard(METRICS, deps), async (c) => {

@@ -109,6 +109,17 @@ export function createLiveHub<D>(deps: LiveHubDeps<D>) {
     set?.delete(w);
     if (set?.size === 0) watchers.delete(w.deviceId);
   };
+  /**
+   * A session check that failed (the database away or slow): the watcher stays, counted on
+   * /metrics. Closing every socket of the instance at once would bring them all back to
+   * reconnect against the same database the moment it returns; no push reaches a watcher
+   * meanwhile anyway (pushes need the database too), and the next heartbeat asks again.
+   */
+  let recheckErrors = 0;
+  const recheckFailed = (): null => {
+    recheckErrors++;
+    return null;
+  };
   const refuse = (w: Watcher<D>, refusal: Refusal) => {
     forget(w);
     w.refuse(refusal);
@@ -207,7 +218,8 @@ export function createLiveHub<D>(deps: LiveHubDeps<D>) {
     const time = Math.floor(deps.now().getTime() / 1000);
     const ids = [...watchers.keys()];
     if (!ids.length) return;
-    const devices = await deps.load(ids);
+    // Only what `admits` looks at: every watched device each beat, so the cheaper read.
+    const devices = await (deps.loadAdmission ?? deps.load)(ids);
     const asked: Watcher<D>[] = [];
     for (const id of ids)
       for (const w of Array.from(watchers.get(id) ?? [])) {
@@ -216,7 +228,7 @@ export function createLiveHub<D>(deps: LiveHubDeps<D>) {
         else asked.push(w);
       }
     await atMost(RECHECKS_AT_ONCE, asked, async (w) => {
-      const refusal = await w.recheck().catch(() => null);
+      const refusal = await w.recheck().catch(recheckFailed);
       if (!watchers.get(w.deviceId)?.has(w)) return;
       if (refusal) refuse(w, refusal);
       else if (!w.heartbeat(time)) forget(w);
@@ -228,7 +240,7 @@ export function createLiveHub<D>(deps: LiveHubDeps<D>) {
     const mine = [...watchers.values()].flatMap((set) => [...set].filter((w) => w.userId === userId));
     return Promise.all(
       mine.map(async (w) => {
-        const refusal = await w.recheck().catch(() => null);
+        const refusal = await w.recheck().catch(recheckFailed);
         if (refusal && watchers.get(w.deviceId)?.has(w)) refuse(w, refusal);
       }),
     );
@@ -275,6 +287,8 @@ export function createLiveHub<D>(deps: LiveHubDeps<D>) {
     refresh,
     /** Runs a heartbeat now (tests; the timer does it every heartbeatMs). */
     beat,
+    /** Session checks that failed since the start (kept watching; live_recheck_errors_total). */
+    recheckErrors: () => recheckErrors,
     /** How many watchers the instance has. */
     size: () => [...watchers.values()].reduce((n, set) => n + set.size, 0),
     /** Stops listening and closes every socket with "going away". */

@@ -194,10 +194,11 @@ describe("GET /metrics", () => {
     expect(delta("charged")).toBe(1);
   });
 
-  it("reads live clients from the app's hub", async () => {
-    const live = { size: () => 3, close: async () => {} } as never;
+  it("reads live clients and failed session checks from the app's hub", async () => {
+    const live = { size: () => 3, recheckErrors: () => 2, close: async () => {} } as never;
     const app = buildApp({ db: ctx.database.db, config: testConfig(), now: () => TEST_NOW, live });
     expect(valueOf(await scrape(app), "live_clients")).toBe(3);
+    expect(valueOf(await scrape(app), "live_recheck_errors_total")).toBe(2);
     expect(valueOf(await scrape(), "live_clients")).toBe(0);
   });
 

@@ -203,3 +203,14 @@ export const outbox = pgTable("outbox", {
   /** Until when the one-time link in the text works; after it (or once sent) the link is cut out. */
   secretUntil: tz("secret_until"),
 });
+
+/**
+ * Random secrets the server's instances share through the database they share, made once by
+ * whichever instance needs one first (data/serverSecrets.ts): the read-after-write cookie's
+ * signing key (http/wroteCookie.ts). Never sent to a client.
+ */
+export const serverSecrets = pgTable("server_secrets", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+  createdAt: tz("created_at").notNull().defaultNow(),
+});
