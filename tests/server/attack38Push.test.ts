@@ -65,9 +65,10 @@ describe("a push re-sending a week of readings", () => {
       db,
       sql`select id from devices where mac_address = ${loadMac(0)}`,
     );
-    expect(batches).toHaveLength(2);
-    expect(batches).toContainEqual([idOf0!.id]);
-    expect(batches.find((b) => b.length > 1)).toHaveLength(3);
+    // The heavy push had a transaction to itself, the light ones batches without it (how many of
+    // them a batch gathered depends on when each arrived, which a busy machine moves).
+    expect(batches.filter((b) => b.includes(idOf0!.id))).toEqual([[idOf0!.id]]);
+    expect(batches.flat().sort()).toHaveLength(4);
     // The repeats overwrote every reading of the week.
     const [stored] = await rows<{ n: number }>(
       db,
