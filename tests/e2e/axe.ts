@@ -30,7 +30,12 @@ export interface Finding {
 export async function scan(page: Page): Promise<Finding[]> {
   const path = pathOf(page.url());
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
-  const builder = new AxeBuilder({ page, axeSource: ";" }).withTags(TAGS).setLegacyMode();
+  // Only the violations are read: axe then describes one node of each passing rule instead of
+  // every node (a selector and an HTML snippet each), which halved a scan's time.
+  const builder = new AxeBuilder({ page, axeSource: ";" })
+    .options({ resultTypes: ["violations"] })
+    .withTags(TAGS)
+    .setLegacyMode();
   const { violations } = await builder.analyze();
   return violations.map((v) => ({
     path,
