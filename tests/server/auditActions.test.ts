@@ -148,12 +148,12 @@ describe("the audit trail of a subscription", () => {
     expect(lines[0]).toBe("Time (America/New_York),Person,Action,Record,Device,Changes");
     // The export itself comes first: it is recorded before the rows are read.
     expect(lines[1]).toMatch(
-      /,admin@example.com,Exported the audit trail,,,timezone: \(none\) → America\/New_York$/,
+      /,admin@example.com,Exported the audit trail,,,Filters: none \(times in America\/New_York\)$/,
     );
     expect(lines[2]).toMatch(
       /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d-0[45]:00,admin@example.com,Renamed a device,Device \d+,"Lab, ""B""",/,
     );
-    expect(lines[2]).toContain('name: Lab Base Station → Lab, ""B""');
+    expect(lines[2]).toContain('Name: Lab Base Station → Lab, ""B""');
     expect((await trail(admin)).entries[0]!.action).toBe("audit.export");
     expect((await admin.get("/api/v1/audit/export.csv?timezone=Mars/Base")).status).toBe(400);
   });
