@@ -34,7 +34,7 @@ export function DeviceTable({ devices, caption }: Props) {
             <th scope="col">Type</th>
             <th scope="col">Tags</th>
             <th scope="col">Location</th>
-            <th scope="col">Last push</th>
+            <th scope="col">Last push ({zone})</th>
             <th scope="col">Status</th>
           </tr>
         </thead>
@@ -58,7 +58,7 @@ export function DeviceTable({ devices, caption }: Props) {
                 )}
               </td>
               <td data-label="Location">{d.location ?? <span className="muted">No location</span>}</td>
-              <td data-label="Last push">
+              <td data-label={`Last push (${zone})`}>
                 {d.lastMessageTimestamp === null ? (
                   <span className="muted">Never</span>
                 ) : (

@@ -13,6 +13,11 @@ import {
   type ReportState,
 } from "../stores/report.ts";
 import { formatStamp, windowText } from "../domain/reportText.ts";
+import { activeAlarmLines } from "../domain/reportAlarms.ts";
+import { findGaps } from "../domain/chartGaps.ts";
+import type { ReportData } from "../api/reports.ts";
+import { gapSummary } from "../domain/gapSummary.ts";
+import { $reportMarks, loadReportMarks } from "../stores/reportMarks.ts";
 import type { TemperatureScale } from "../domain/temperature.ts";
 import { painted } from "./paint.ts";
 import { lastSegment } from "./publicData.ts";
@@ -103,6 +108,8 @@ async function loadSvg(hash: string) {
 
 /** Starts the report's reads and refreshes (set by main). */
 let startFollowing: (() => void) | undefined;
+/** Work that waits for the first chart on screen, and no longer (set by main). */
+const onChartShown: (() => void)[] = [];
 
 /** The first chart is on screen: the budget test measures up to here; the island may load. */
 function chartShown() {
@@ -113,6 +120,7 @@ function chartShown() {
   // The chart data (tens of KB) waits for the chart: on a slow link the SVG has the bandwidth.
   startFollowing?.();
   startFollowing = undefined;
+  for (const run of onChartShown.splice(0)) run();
   if (!kiosk && $report.get().status !== "invalid") loadIsland();
 }
 
@@ -164,6 +172,7 @@ function paintState(hash: string, state: ReportState) {
   const legend = legendItems(report);
   $("report-legend").replaceChildren(...legend);
   $("report-empty").hidden = legend.length > 0;
+  paintGaps(report, data, view.zone);
   const ranges = rangeItems(report, view);
   $("report-ranges").replaceChildren(...ranges);
   $("report-ranges").hidden = ranges.length === 0;
@@ -177,6 +186,9 @@ function paintState(hash: string, state: ReportState) {
   excursions.hidden = blocks.length === 0;
   excursions.querySelector('[data-field="zone"]')!.textContent = view.zone;
   excursions.querySelector('[data-field="list"]')!.replaceChildren(...blocks);
+  paintAlarms(report);
+  // The alarms of the window (a small read): the line above the chart says which are active.
+  void loadReportMarks(hash, report.window);
   const stale = $("report-stale");
   stale.hidden = state.staleSince === null;
   if (state.staleSince !== null)
@@ -186,6 +198,43 @@ function paintState(hash: string, state: ReportState) {
     box.hidden = false;
     box.replaceChildren(...tiles(report, view, Date.now() / 1000));
   }
+}
+
+/** The chart's "No data" bands in words under the legend: which channel, from when to when. */
+function paintGaps(report: { sensorMap: Record<string, { name: string }> }, data: ReportData, zone: string) {
+  const window = { from: data.start, to: data.end };
+  const lines = data.series.map((s) => ({
+    name: report.sensorMap[s.channelKey]?.name ?? s.channelKey,
+    gaps: findGaps(s.points, window, s.bucketSeconds),
+  }));
+  const text = gapSummary(lines, zone);
+  const box = $("report-gaps");
+  box.hidden = text.length === 0;
+  box.replaceChildren(
+    ...text.map((t) => {
+      const p = document.createElement("p");
+      p.textContent = t;
+      return p;
+    }),
+  );
+}
+
+/** "Alarm on Cold Room – Temperature since …" above the chart, one line per alarm not cleared. */
+function paintAlarms(report: { sensorMap: Record<string, { name: string }> }) {
+  const lines = activeAlarmLines(
+    $reportMarks.get().alarms,
+    (k) => report.sensorMap[k]?.name,
+    $view.get().zone,
+  );
+  const box = $("report-alarms");
+  box.hidden = lines.length === 0;
+  box.replaceChildren(
+    ...lines.map((text) => {
+      const p = document.createElement("p");
+      p.textContent = text;
+      return p;
+    }),
+  );
 }
 
 function link(id: string, href: string) {
@@ -222,6 +271,10 @@ async function main() {
     paintState(hash, $report.get());
     void loadSvg(hash);
   });
+  $reportMarks.listen(() => {
+    const state = $report.get();
+    if (state.status === "ready") paintAlarms(state.report);
+  });
   let version: unknown;
   let answers = 0;
   $report.subscribe((state) => {
@@ -236,13 +289,14 @@ async function main() {
     if (data) version = data;
   });
   startFollowing = () => followReport(hash, { periodMs: kiosk ? periodOf(location.search) : undefined });
-  // The compliance table and the subscribe form (issue 36) load their code after the interactive
-  // chart, so on a slow link the chart's bytes come first; kiosk shows neither.
-  if (!kiosk)
-    afterChart(() => {
-      void import("./complianceRender.ts").then((m) => m.followCompliance(hash));
-      void import("./reportSubscribe.ts");
-    });
+  // The compliance table (a few KB) loads with the chart data once the first chart shows, not
+  // after the chart library: on a slow phone link it used to appear ~9 s in, above Excursions,
+  // and push the page down. The subscribe form, far below, waits for the interactive chart.
+  // Kiosk shows neither.
+  if (!kiosk) {
+    onChartShown.push(() => void import("./complianceRender.ts").then((m) => m.followCompliance(hash)));
+    afterChart(() => void import("./reportSubscribe.ts"));
+  }
   if (kiosk) {
     startFollowing();
     startFollowing = undefined;
