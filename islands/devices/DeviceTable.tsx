@@ -26,6 +26,8 @@ export function DeviceTable({ devices, caption }: Props) {
   const inAlarm = useStore($alarmIndex).devices;
   return (
     <div className="device-table-wrap">
+      {/* The zone once for the list: a phone's cards have no column header to carry it. */}
+      <p className="muted device-zone">Times in {zone}.</p>
       <table className="device-table">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
@@ -34,7 +36,7 @@ export function DeviceTable({ devices, caption }: Props) {
             <th scope="col">Type</th>
             <th scope="col">Tags</th>
             <th scope="col">Location</th>
-            <th scope="col">Last push ({zone})</th>
+            <th scope="col">Last push</th>
             <th scope="col">Status</th>
           </tr>
         </thead>
@@ -58,7 +60,7 @@ export function DeviceTable({ devices, caption }: Props) {
                 )}
               </td>
               <td data-label="Location">{d.location ?? <span className="muted">No location</span>}</td>
-              <td data-label={`Last push (${zone})`}>
+              <td data-label="Last push">
                 {d.lastMessageTimestamp === null ? (
                   <span className="muted">Never</span>
                 ) : (

@@ -4,54 +4,56 @@ import { parseChannelKey } from "./channelKey.ts";
 
 /** Field names that splitting the code's name into words would not say well. */
 const FIELD_NAMES: Record<string, string> = {
-  channelKey: "Channel",
-  channel: "Channel",
-  deviceId: "Device",
-  tagId: "Tag",
-  tagIds: "Tags",
-  thresholdRangeId: "Threshold range",
-  timeInterval: "Time window (seconds)",
-  startDate: "Start",
-  endDate: "End",
+  channelKey: "channel",
+  channel: "channel",
+  deviceId: "device",
+  tagId: "tag",
+  tagIds: "tags",
+  thresholdRangeId: "threshold range",
+  timeInterval: "time window (seconds)",
+  startDate: "start",
+  endDate: "end",
   mktActivationEnergy: "MKT activation energy",
-  expiresAt: "Link expires",
-  showAlarmNotes: "Alarm notes shown to visitors",
-  isHidden: "Hidden",
-  geocode: "Coordinates",
-  timeZone: "Time zone",
-  timezone: "Time zone",
-  cadence: "How often",
-  emails: "Addresses",
-  members: "Members",
-  userIds: "People (user ids)",
-  webhookUrls: "Webhooks",
-  amountCents: "Amount",
-  ended: "Browsers signed out",
-  oneTimePasscode: "One-time passcode",
-  escalationLevel: "Escalation tier",
-  notices: "Notices sent",
-  deadBand: "Dead band",
-  graceSeconds: "Grace (seconds)",
-  delaySeconds: "Delay (seconds)",
-  delayReadings: "Delay (readings)",
-  repeatMinutes: "Repeat (minutes)",
-  afterMinutes: "After (minutes)",
-  actor: "Person",
-  action: "Action",
-  from: "From",
-  to: "To",
-  at: "At",
+  expiresAt: "link expires",
+  showAlarmNotes: "alarm notes shown to visitors",
+  isHidden: "hidden",
+  geocode: "coordinates",
+  timeZone: "time zone",
+  timezone: "time zone",
+  cadence: "how often",
+  emails: "addresses",
+  members: "members",
+  userIds: "people (user ids)",
+  webhookUrls: "webhooks",
+  amountCents: "amount",
+  ended: "browsers signed out",
+  oneTimePasscode: "one-time passcode",
+  escalationLevel: "escalation tier",
+  notices: "notices sent",
+  deadBand: "dead band",
+  graceSeconds: "grace (seconds)",
+  delaySeconds: "delay (seconds)",
+  delayReadings: "delay (readings)",
+  repeatMinutes: "repeat (minutes)",
+  afterMinutes: "after (minutes)",
+  actor: "person",
+  action: "action",
+  from: "from",
+  to: "to",
+  at: "at",
 };
 
-/** "visitorsMaySubscribe" as "Visitors may subscribe"; "adjust temperature" stays in words. */
+/**
+ * "visitorsMaySubscribe" as "visitors may subscribe"; "adjust temperature" stays as it is. Lower
+ * case, as a label before a colon in a list ("name: Freezer → Freezer 2").
+ */
 export function fieldName(field: string): string {
   const known = FIELD_NAMES[field];
   if (known) return known;
-  const words = field
+  return field
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .replace(/_/g, " ")
     .toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 const ISO = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)(?::\d\d(?:\.\d+)?)?Z$/;
@@ -71,7 +73,7 @@ function channelText(text: string): string {
 
 /**
  * A recorded value in words: null and empty as "(none)", true/false as Yes/No, moments in UTC,
- * channel keys by sensor, lists joined by commas, objects as "Low 2, High 8" (empty parts left
+ * channel keys by sensor, lists joined by commas, objects as "low 2, high 8" (empty parts left
  * out). `field` picks the reading of a bare value (amountCents 1250 is "$12.50").
  */
 export function valueText(v: unknown, field = ""): string {

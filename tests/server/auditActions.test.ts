@@ -153,7 +153,7 @@ describe("the audit trail of a subscription", () => {
     expect(lines[2]).toMatch(
       /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d-0[45]:00,admin@example.com,Renamed a device,Device \d+,"Lab, ""B""",/,
     );
-    expect(lines[2]).toContain('Name: Lab Base Station → Lab, ""B""');
+    expect(lines[2]).toContain('name: Lab Base Station → Lab, ""B""');
     expect((await trail(admin)).entries[0]!.action).toBe("audit.export");
     expect((await admin.get("/api/v1/audit/export.csv?timezone=Mars/Base")).status).toBe(400);
   });
