@@ -234,7 +234,8 @@ function Row({ entry: e, zone }: { entry: AuditEntry; zone: string }) {
             <span className="muted">Device {e.deviceId} (removed)</span>
           ))}
       </td>
-      <td data-label="Old → new">
+      {/* A request's cell starts "Filters:" itself; "Old → new" before it would misname it. */}
+      <td data-label={"request" in text ? undefined : "Old → new"}>
         {"request" in text ? (
           <span className="audit-request">{text.request}</span>
         ) : (
