@@ -13,11 +13,8 @@ import {
   type ReportState,
 } from "../stores/report.ts";
 import { formatStamp, windowText } from "../domain/reportText.ts";
-import { activeAlarmLines } from "../domain/reportAlarms.ts";
-import { findGaps } from "../domain/chartGaps.ts";
-import type { ReportData } from "../api/reports.ts";
-import { gapSummary } from "../domain/gapSummary.ts";
 import { $reportMarks, loadReportMarks } from "../stores/reportMarks.ts";
+import { paintAlarms, paintGaps } from "./reportNotes.ts";
 import type { TemperatureScale } from "../domain/temperature.ts";
 import { painted } from "./paint.ts";
 import { lastSegment } from "./publicData.ts";
@@ -172,7 +169,7 @@ function paintState(hash: string, state: ReportState) {
   const legend = legendItems(report);
   $("report-legend").replaceChildren(...legend);
   $("report-empty").hidden = legend.length > 0;
-  paintGaps(report, data, view.zone);
+  paintGaps($("report-gaps"), report, data, view.zone);
   const ranges = rangeItems(report, view);
   $("report-ranges").replaceChildren(...ranges);
   $("report-ranges").hidden = ranges.length === 0;
@@ -186,7 +183,7 @@ function paintState(hash: string, state: ReportState) {
   excursions.hidden = blocks.length === 0;
   excursions.querySelector('[data-field="zone"]')!.textContent = view.zone;
   excursions.querySelector('[data-field="list"]')!.replaceChildren(...blocks);
-  paintAlarms(report);
+  paintAlarms($("report-alarms"), report, view.zone);
   // The alarms of the window (a small read): the line above the chart says which are active.
   void loadReportMarks(hash, report.window);
   const stale = $("report-stale");
@@ -198,43 +195,6 @@ function paintState(hash: string, state: ReportState) {
     box.hidden = false;
     box.replaceChildren(...tiles(report, view, Date.now() / 1000));
   }
-}
-
-/** The chart's "No data" bands in words under the legend: which channel, from when to when. */
-function paintGaps(report: { sensorMap: Record<string, { name: string }> }, data: ReportData, zone: string) {
-  const window = { from: data.start, to: data.end };
-  const lines = data.series.map((s) => ({
-    name: report.sensorMap[s.channelKey]?.name ?? s.channelKey,
-    gaps: findGaps(s.points, window, s.bucketSeconds),
-  }));
-  const text = gapSummary(lines, zone);
-  const box = $("report-gaps");
-  box.hidden = text.length === 0;
-  box.replaceChildren(
-    ...text.map((t) => {
-      const p = document.createElement("p");
-      p.textContent = t;
-      return p;
-    }),
-  );
-}
-
-/** "Alarm on Cold Room – Temperature since …" above the chart, one line per alarm not cleared. */
-function paintAlarms(report: { sensorMap: Record<string, { name: string }> }) {
-  const lines = activeAlarmLines(
-    $reportMarks.get().alarms,
-    (k) => report.sensorMap[k]?.name,
-    $view.get().zone,
-  );
-  const box = $("report-alarms");
-  box.hidden = lines.length === 0;
-  box.replaceChildren(
-    ...lines.map((text) => {
-      const p = document.createElement("p");
-      p.textContent = text;
-      return p;
-    }),
-  );
 }
 
 function link(id: string, href: string) {
@@ -273,7 +233,7 @@ async function main() {
   });
   $reportMarks.listen(() => {
     const state = $report.get();
-    if (state.status === "ready") paintAlarms(state.report);
+    if (state.status === "ready") paintAlarms($("report-alarms"), state.report, $view.get().zone);
   });
   let version: unknown;
   let answers = 0;
