@@ -55,9 +55,13 @@ export default function VisitorLinkPage({ action }: { action: VisitorLinkAction 
   if (state.step === "done")
     return (
       <article className="card-narrow" aria-live="polite">
-        <h1>{text.done}</h1>
+        <h1>{state.already ? "Subscribed already" : text.done}</h1>
         <p role="status">{state.message}</p>
-        {state.reportPath && <a href={state.reportPath}>Open the report</a>}
+        {state.reportPath && (
+          <p>
+            <a href={state.reportPath}>Open the report</a>
+          </p>
+        )}
       </article>
     );
   return (

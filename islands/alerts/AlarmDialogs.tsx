@@ -3,6 +3,7 @@ import { useState, type FormEvent } from "react";
 import type { Alarm } from "../../src/api/alarms.ts";
 import { MAX_NOTE } from "../../src/api/alarms.ts";
 import { epochSeconds } from "../../src/domain/brand.ts";
+import { attemptsText, deliveryStateText } from "../../src/domain/deliveryText.ts";
 import { $ackForm, $alarmDetail, $alertPrefs, acknowledge, openAlarm } from "../../src/stores/alerts.ts";
 import { BusyButton } from "../ui/BusyButton.tsx";
 import { DateText } from "../ui/DateText.tsx";
@@ -68,6 +69,7 @@ export function AlarmDetailDialog() {
             <strong>{state.value.alarm.ruleName}</strong> · {state.value.alarm.deviceName}
             {state.value.alarm.channelName && ` · ${state.value.alarm.channelName}`}
           </p>
+          <p className="muted">Times in {zone}.</p>
           <ol className="alarm-history">
             {state.value.history.map((h, i) => (
               <li key={i}>
@@ -84,13 +86,9 @@ export function AlarmDetailDialog() {
             {state.value.deliveries.map((d) => (
               <li key={d.id}>
                 {d.channel === "email" ? "Email" : "Webhook"} to {d.recipient} (
-                {MOVE_TEXT[d.event] ?? d.event}): <strong>{d.state}</strong>
-                {d.attempts.length > 0 && (
-                  <small className="muted">
-                    {" "}
-                    · {d.attempts.length} attempt{d.attempts.length === 1 ? "" : "s"}, last:{" "}
-                    {d.attempts[d.attempts.length - 1]!.detail}
-                  </small>
+                {MOVE_TEXT[d.event] ?? d.event}): <strong>{deliveryStateText(d.state)}</strong>
+                {attemptsText(d.state, d.attempts) && (
+                  <small className="muted"> · {attemptsText(d.state, d.attempts)}</small>
                 )}
               </li>
             ))}

@@ -84,7 +84,7 @@ function AlarmTable({ list }: { list: Alarm[] }) {
               <th scope="col">Severity</th>
               <th scope="col">Device</th>
               <th scope="col">Value</th>
-              <th scope="col">Since</th>
+              <th scope="col">Since ({zone})</th>
               <th scope="col">State</th>
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
@@ -108,7 +108,7 @@ function AlarmTable({ list }: { list: Alarm[] }) {
                   {a.valueText}
                   {a.limitText && <span className="muted"> (limit {a.limitText})</span>}
                 </td>
-                <td data-label="Since">
+                <td data-label={`Since (${zone})`}>
                   <DateText at={epochSeconds(a.since)} zone={zone} withTime />
                 </td>
                 <td data-label="State">

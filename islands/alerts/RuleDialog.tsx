@@ -1,4 +1,5 @@
 import { useStore } from "@nanostores/react";
+import { deadBandHint } from "../../src/domain/deadBandHint.ts";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { CHANNEL_KINDS, type Rule, type RuleInput } from "../../src/api/alerts.ts";
 import {
@@ -241,7 +242,7 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
           )}
           <Cell
             label="Dead band"
-            hint="How far back inside before it clears"
+            hint={deadBandHint(kind, low, high, deadBand, "")}
             inputMode="decimal"
             value={deadBand}
             onChange={(e) => setDeadBand(e.target.value)}

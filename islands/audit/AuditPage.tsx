@@ -3,7 +3,14 @@ import { getPagePath } from "@nanostores/router";
 import { useEffect, useState } from "react";
 import type { AuditEntry } from "../../src/api/audit.ts";
 import { epochSeconds } from "../../src/domain/brand.ts";
-import { actionName, changeLines, recordText } from "../../src/domain/auditText.ts";
+import {
+  actionName,
+  datesBackwards,
+  DATES_BACKWARDS,
+  entryText,
+  recordName,
+  recordText,
+} from "../../src/domain/auditText.ts";
 import {
   $audit,
   $auditCheck,
@@ -16,6 +23,7 @@ import {
 } from "../../src/stores/audit.ts";
 import { $devices, loadDevices } from "../../src/stores/devices.ts";
 import { $router } from "../../src/stores/router.ts";
+import { BusyButton } from "../ui/BusyButton.tsx";
 import { DateText } from "../ui/DateText.tsx";
 import { EmptyState } from "../ui/EmptyState.tsx";
 import { saveFile } from "../ui/saveFile.ts";
@@ -121,24 +129,24 @@ function Tools() {
   };
   return (
     <div className="audit-tools">
-      <button
+      <BusyButton
         type="button"
         className="secondary"
-        aria-busy={check.status === "checking"}
-        disabled={check.status === "checking"}
+        busy={check.status === "checking"}
+        busyLabel="Checking..."
         onClick={() => void checkAudit()}
       >
         Check integrity
-      </button>
-      <button
+      </BusyButton>
+      <BusyButton
         type="button"
         className="secondary outline"
-        aria-busy={exporting === "busy"}
-        disabled={exporting === "busy"}
+        busy={exporting === "busy"}
+        busyLabel="Exporting..."
         onClick={() => void exportCsv()}
       >
         Export CSV
-      </button>
+      </BusyButton>
       <p role="status" className="audit-check">
         {check.status === "done" &&
           (check.intact
@@ -156,6 +164,9 @@ function Tools() {
 function Entries() {
   const state = useStore($audit);
   const { zone } = useStore($auditPrefs);
+  const filter = useStore($auditFilter);
+  if (datesBackwards(filter.from, filter.to))
+    return <EmptyState title="Nothing recorded" text={DATES_BACKWARDS} />;
   if (state.status === "loading") return <p aria-busy="true">Loading the audit trail...</p>;
   if (state.status === "failed")
     return <LoadFailed message={state.message} onRetry={() => void loadAudit()} />;
@@ -198,11 +209,11 @@ function Entries() {
 }
 
 function Row({ entry: e, zone }: { entry: AuditEntry; zone: string }) {
-  const lines = changeLines(e.old, e.new);
-  const record = recordText(e.action, e.entityId);
+  const text = entryText(e.action, e.old, e.new);
+  const record = recordText(e.action, e.entityId, recordName(e.old, e.new));
   return (
     <tr>
-      <td data-label="Time">
+      <td data-label={`Time (${zone})`}>
         <DateText at={epochSeconds(e.at)} zone={zone} withTime />
       </td>
       <td data-label="Person">{e.actor}</td>
@@ -223,15 +234,29 @@ function Row({ entry: e, zone }: { entry: AuditEntry; zone: string }) {
             <span className="muted">Device {e.deviceId} (removed)</span>
           ))}
       </td>
-      <td data-label="Old → new">
-        {lines.length > 0 && (
-          <ul className="audit-changes">
-            {lines.map((l) => (
-              <li key={l.field}>
-                <span className="muted">{l.field}:</span> <del>{l.from}</del> → <ins>{l.to}</ins>
-              </li>
-            ))}
-          </ul>
+      {/* A request's cell starts "Filters:" itself; "Old → new" before it would misname it. */}
+      <td data-label={"request" in text ? undefined : "Old → new"}>
+        {"request" in text ? (
+          <span className="audit-request">{text.request}</span>
+        ) : (
+          text.changes.length > 0 && (
+            <ul className="audit-changes">
+              {text.changes.map((l) => (
+                <li key={l.field}>
+                  <span className="muted">{l.field}:</span>{" "}
+                  {l.from === null ? (
+                    <ins>{l.to}</ins>
+                  ) : l.to === null ? (
+                    <del>{l.from}</del>
+                  ) : (
+                    <>
+                      <del>{l.from}</del> → <ins>{l.to}</ins>
+                    </>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )
         )}
       </td>
     </tr>

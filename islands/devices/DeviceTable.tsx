@@ -26,6 +26,8 @@ export function DeviceTable({ devices, caption }: Props) {
   const inAlarm = useStore($alarmIndex).devices;
   return (
     <div className="device-table-wrap">
+      {/* The zone once for the list: a phone's cards have no column header to carry it. */}
+      <p className="muted device-zone">Times in {zone}.</p>
       <table className="device-table">
         <caption className="visually-hidden">{caption}</caption>
         <thead>

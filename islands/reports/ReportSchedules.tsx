@@ -66,23 +66,23 @@ function ScheduleItem({
         {s.paused ? " · Paused" : ` · Next ${formatStamp(s.nextRunAt, zone)}`}
       </p>
       <p>To {names.join(", ") || "nobody (everyone unsubscribed)"}</p>
-      <div className="report-form-actions">
+      <div className="report-form-actions schedule-actions">
         <button type="button" className="secondary outline" onClick={() => startEditSchedule(s)}>
           Edit
         </button>
         <button
           type="button"
           className="secondary outline"
-          disabled={task.busy}
-          onClick={() => void pauseSchedule(s, !s.paused)}
+          aria-disabled={task.busy}
+          onClick={() => !task.busy && void pauseSchedule(s, !s.paused)}
         >
           {s.paused ? "Resume" : "Pause"}
         </button>
         <button
           type="button"
           className="secondary outline"
-          disabled={task.busy}
-          onClick={() => void removeSchedule(s.id)}
+          aria-disabled={task.busy}
+          onClick={() => !task.busy && void removeSchedule(s.id)}
         >
           Delete
         </button>
@@ -94,10 +94,10 @@ function ScheduleItem({
           <p>Nothing sent yet.</p>
         ) : (
           <div className="table-scroll">
-            <table>
+            <table className="delivery-table">
               <thead>
                 <tr>
-                  <th scope="col">Run</th>
+                  <th scope="col">Run ({zone})</th>
                   <th scope="col">Recipient</th>
                   <th scope="col">State</th>
                   <th scope="col">Attempts</th>
@@ -107,11 +107,13 @@ function ScheduleItem({
               <tbody>
                 {s.deliveries.map((d) => (
                   <tr key={`${d.runAt}-${d.recipient}`}>
-                    <td>{formatStamp(d.runAt, zone)}</td>
-                    <td>{d.recipient}</td>
-                    <td>{d.state === "sent" ? "Sent" : d.state === "failed" ? "Failed" : "Waiting"}</td>
-                    <td>{d.attempts}</td>
-                    <td>{d.lastError ?? ""}</td>
+                    <td data-label={`Run (${zone})`}>{formatStamp(d.runAt, zone)}</td>
+                    <td data-label="Recipient">{d.recipient}</td>
+                    <td data-label="State">
+                      {d.state === "sent" ? "Sent" : d.state === "failed" ? "Failed" : "Waiting"}
+                    </td>
+                    <td data-label="Attempts">{d.attempts}</td>
+                    <td data-label="Error">{d.lastError ?? ""}</td>
                   </tr>
                 ))}
               </tbody>

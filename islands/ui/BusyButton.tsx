@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes, ReactNode } from "react";
+import type { ButtonHTMLAttributes, MouseEvent, ReactNode } from "react";
 import { useHydrated } from "./useHydrated.ts";
 
 /** What a busy button reads until its island's script has run. */
@@ -17,13 +17,33 @@ interface Props extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, "type"> {
  * A button that says it is working and cannot be pressed twice while it does. Until the
  * island hydrates it is disabled and reads "Loading...": the server-rendered form around it
  * cannot be sent by a click or by Enter before the script that sends it properly runs
- * (a form whose default button is disabled is not submitted implicitly).
+ * (a form whose default button is disabled is not submitted implicitly). While busy it is only
+ * aria-disabled and swallows clicks (Enter's implicit submit is a click on it too): a disabled
+ * button drops the keyboard's focus to the page body, and the person loses their place.
  */
-export function BusyButton({ busy, busyLabel, children, type = "submit", disabled, ...rest }: Props) {
+export function BusyButton({
+  busy,
+  busyLabel,
+  children,
+  type = "submit",
+  disabled,
+  onClick,
+  ...rest
+}: Props) {
   const ready = useHydrated();
-  const waiting = busy || !ready;
+  const ignore = (e: MouseEvent<HTMLButtonElement>) => {
+    if (busy) return e.preventDefault();
+    onClick?.(e);
+  };
   return (
-    <button {...rest} type={type} aria-busy={waiting} disabled={waiting || disabled}>
+    <button
+      {...rest}
+      type={type}
+      aria-busy={busy || !ready}
+      aria-disabled={busy || undefined}
+      disabled={!ready || disabled}
+      onClick={ignore}
+    >
       {!ready ? LOADING_LABEL : busy ? busyLabel : children}
     </button>
   );

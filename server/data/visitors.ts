@@ -96,9 +96,8 @@ export async function confirmSubscriber(tx: Db, subscriberId: number, now: Date)
     .set({ state: "confirmed", confirmedAt: now, confirmBy: null })
     .where(and(eq(visitorSubscribers.id, subscriberId), eq(visitorSubscribers.state, "pending")))
     .returning({ id: visitorSubscribers.id });
-  await tx
-    .delete(visitorLinks)
-    .where(and(eq(visitorLinks.subscriberId, subscriberId), eq(visitorLinks.purpose, "confirm")));
+  // Its confirm links stay until they expire: opened again, the page says the address is
+  // confirmed already and links the report, instead of a dead end (the newcomer's review).
   return done.length > 0;
 }
 

@@ -28,8 +28,9 @@ export async function recordSchedulerMove(
       entityType: EntityType.ALERT,
       entityId: after.id,
       deviceId: after.deviceId,
-      before: { [field]: before[field] },
-      after: { [field]: after[field] },
+      // The rule's name names the alarm in the viewer; unchanged, it is no change.
+      before: { name: before.ruleName, [field]: before[field] },
+      after: { name: after.ruleName, [field]: after[field] },
       always: true,
     },
     now,

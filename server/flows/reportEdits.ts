@@ -94,6 +94,7 @@ export async function deleteReportRecorded(deps: AuditDeps, auth: Auth, id: numb
 
 /** A public link as the trail names it: on, replaced or off, paused, its expiry; never its token. */
 const linkValues = (row: ReportRow, before?: ReportRow) => ({
+  name: row.name,
   publicLink: !row.publicHash
     ? "off"
     : before?.publicHash && before.publicHash !== row.publicHash
@@ -142,13 +143,15 @@ export function setAlarmNotesRecorded(deps: AuditDeps, auth: Auth, id: number, s
       await lockReport(tx, id);
       const before = await alarmNotesShown(tx, sub, id);
       if (before === null) return null;
-      return { before, after: await showAlarmNotes(tx, sub, id, show) };
+      const name = (await findReport(tx, id))?.name ?? null;
+      return { before, after: await showAlarmNotes(tx, sub, id, show), name };
     },
     (r) =>
       r && {
         ...reportEntry(auth, id, "report.change"),
-        before: { showAlarmNotes: r.before },
-        after: { showAlarmNotes: r.after },
+        // The name only names the row in the viewer: unchanged, it is shown as no change.
+        before: { name: r.name, showAlarmNotes: r.before },
+        after: { name: r.name, showAlarmNotes: r.after },
       },
   ).then((r) => (r ? r.after : null));
 }
@@ -162,15 +165,15 @@ export function setVisitorsRecorded(deps: AuditDeps, auth: Auth, id: number, on:
       const before = await visitorSettingsOf(tx, id);
       if (!before) return null;
       await setVisitorsMaySubscribe(tx, id, on);
-      return before.visitorsMaySubscribe;
+      return { was: before.visitorsMaySubscribe, name: (await findReport(tx, id))?.name ?? null };
     },
-    (before) =>
-      before === null
+    (r) =>
+      r === null
         ? null
         : {
             ...reportEntry(auth, id, "report.change"),
-            before: { visitorsMaySubscribe: before },
-            after: { visitorsMaySubscribe: on },
+            before: { name: r.name, visitorsMaySubscribe: r.was },
+            after: { name: r.name, visitorsMaySubscribe: on },
           },
   );
 }

@@ -13,6 +13,7 @@ import {
   removeSchedule,
   unsubscribe,
 } from "../data/reportSchedules.ts";
+import { findReport } from "../data/reportBuilder.ts";
 import { audited, byUser, record, type AuditDeps } from "./audited.ts";
 import type { ScheduleInput } from "../../src/api/reportSchedules.ts";
 
@@ -98,6 +99,8 @@ export async function deleteCommentRecorded(deps: AuditDeps, auth: Auth, id: num
 async function scheduleValues(tx: Db, s: ScheduleRow) {
   const members = await membersOf(tx, s.subscriptionId, s.memberIds);
   return {
+    // The report's name names the schedule in the viewer ("Schedule: Cold chain").
+    name: (await findReport(tx, s.reportId))?.name ?? null,
     report: s.reportId,
     cadence: s.cadence,
     hour: s.hour,

@@ -26,6 +26,7 @@ import { alreadyMail, confirmMail } from "../services/visitorMail.ts";
 import { UNSUBSCRIBE_LINK_MS } from "./visitorNotices.ts";
 import {
   CHECK_INBOX,
+  ALREADY_CONFIRMED,
   CONFIRMED,
   linkUnusable,
   REPORT_FULL,
@@ -96,7 +97,9 @@ async function refuseWhenFull(tx: Db, reportId: number) {
 export async function linkInfo(deps: Deps, token: string, purpose: LinkPurpose) {
   const target = await linkTarget(deps.db, token, purpose, deps.now());
   if (!target) throw new ApiError(404, [{ field: null, message: linkUnusable(purpose) }]);
-  return { reportName: target.reportName, email: target.subscriber.email };
+  const info = { reportName: target.reportName, email: target.subscriber.email };
+  if (purpose !== "confirm" || target.subscriber.state !== "confirmed") return info;
+  return { ...info, confirmed: true as const, reportPath: publicReportPath(target.publicHash ?? "") };
 }
 
 /**
@@ -124,14 +127,17 @@ export async function confirmByLink(
   deps: Deps,
   token: string,
 ): Promise<{ message: string; reportPath: string }> {
-  const { target: confirmedOn } = await audited(
+  const { target: confirmedOn, again } = await audited(
     deps,
     async (tx) => {
       const target = await linkTarget(tx, token, "confirm", deps.now());
       if (!target) throw new ApiError(404, [{ field: null, message: linkUnusable("confirm") }]);
+      // Pressed again (a second tab, the link opened later): nothing to do, and it says so.
+      if (target.subscriber.state === "confirmed") return { target, confirmed: false, again: true };
       await lockReport(tx, target.subscriber.reportId);
       await refuseWhenFull(tx, target.subscriber.reportId);
-      return { target, confirmed: await confirmSubscriber(tx, target.subscriber.id, deps.now()) };
+      const confirmed = await confirmSubscriber(tx, target.subscriber.id, deps.now());
+      return { target, confirmed, again: !confirmed };
     },
     (done) =>
       done.confirmed
@@ -139,12 +145,18 @@ export async function confirmByLink(
         : null,
   );
   // The link opens only while the report's link does, so the report has its hash here.
-  return { message: CONFIRMED, reportPath: publicReportPath(confirmedOn.publicHash ?? "") };
+  return {
+    message: again ? ALREADY_CONFIRMED : CONFIRMED,
+    reportPath: publicReportPath(confirmedOn.publicHash ?? ""),
+  };
 }
 
 /** The unsubscribe page's button, or a mail client's one-click POST: the subscription ends. */
-export async function unsubscribeByLink(deps: Deps, token: string): Promise<string> {
-  await audited(
+export async function unsubscribeByLink(
+  deps: Deps,
+  token: string,
+): Promise<{ message: string; reportPath?: string }> {
+  const gone = await audited(
     deps,
     async (tx) => {
       const target = await linkTarget(tx, token, "unsubscribe", deps.now());
@@ -157,5 +169,8 @@ export async function unsubscribeByLink(deps: Deps, token: string): Promise<stri
         ? visitorEntry(target, "report.visitor.unsubscribe", { state: "confirmed" }, null)
         : null,
   );
-  return UNSUBSCRIBED;
+  // The way back to the report, while its link is shared.
+  return gone.publicHash
+    ? { message: UNSUBSCRIBED, reportPath: publicReportPath(gone.publicHash) }
+    : { message: UNSUBSCRIBED };
 }

@@ -67,13 +67,13 @@ function ruleValues(input: object): Record<string, unknown> {
 }
 
 /** An acknowledgement: the alarm moved to acknowledged, with its note (the ALERT_COMMENT). */
-const ackEntry = (alarm: { id: number; deviceId: number }, note: string) => ({
+const ackEntry = (alarm: { id: number; deviceId: number; ruleName: string }, note: string) => ({
   action: "alert.acknowledge",
   entityType: EntityType.ALERT_COMMENT,
   entityId: alarm.id,
   deviceId: alarm.deviceId,
-  before: { state: "triggered" },
-  after: { state: "acknowledged", note },
+  before: { name: alarm.ruleName, state: "triggered" },
+  after: { name: alarm.ruleName, state: "acknowledged", note },
 });
 
 const caller = (auth: Auth) => ({ subscriptionId: auth.subscription.id, userId: auth.user.id });

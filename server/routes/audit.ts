@@ -11,7 +11,7 @@ import { authOf } from "../http/auth.ts";
 import { csvFileName } from "../http/csvFileName.ts";
 import { inputOf } from "../http/input.ts";
 import { reply } from "../http/reply.ts";
-import { actionName, changesText, recordCell } from "../../src/domain/auditText.ts";
+import { actionName, changesText, recordCell, recordName } from "../../src/domain/auditText.ts";
 import { zoneClock } from "../../src/domain/zoneTime.ts";
 import { AUDIT_PAGE, exportAudit, listAudit, verifyAuditTrail } from "../../src/api/audit.ts";
 
@@ -61,9 +61,9 @@ export function auditRoutes(deps: Deps) {
                 clock.iso(e.at),
                 csvText(e.actor),
                 csvText(actionName(e.action)),
-                csvText(recordCell(e.action, e.entityType, e.entityId)),
+                csvText(recordCell(e.action, e.entityType, e.entityId, recordName(e.old, e.new))),
                 csvText(e.deviceName ?? (e.deviceId === null ? "" : `#${e.deviceId}`)),
-                csvText(changesText(e.old, e.new)),
+                csvText(changesText(e.old, e.new, e.action)),
               ].join(",") + "\r\n";
           yield text;
         }

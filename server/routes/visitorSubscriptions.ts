@@ -51,11 +51,11 @@ export function visitorSubscriptionRoutes(deps: Deps) {
     })
     .post(unsubscribe.path, guard(unsubscribe, deps), async (c) => {
       const { token } = await inputOf(c, unsubscribe);
-      return reply(c, unsubscribe, { message: await unsubscribeByLink(deps, token) });
+      return reply(c, unsubscribe, await unsubscribeByLink(deps, token));
     })
     .post(unsubscribeOneClick.path, guard(unsubscribeOneClick, deps), async (c) => {
       await inputOf(c, unsubscribeOneClick);
-      const message = await unsubscribeByLink(deps, c.req.param("token") ?? "");
+      const { message } = await unsubscribeByLink(deps, c.req.param("token") ?? "");
       return reply(c, unsubscribeOneClick, { message });
     });
 }

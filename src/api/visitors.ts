@@ -19,10 +19,19 @@ export const UNSUBSCRIBE_UNUSABLE =
 export const linkUnusable = (purpose: "confirm" | "unsubscribe") =>
   purpose === "confirm" ? CONFIRM_UNUSABLE : UNSUBSCRIBE_UNUSABLE;
 export const CONFIRMED = "You are subscribed. Each message has a link to unsubscribe.";
+/** A confirm link opened again after it did its work (a newcomer's review: it read as a dead end). */
+export const ALREADY_CONFIRMED =
+  "This address is confirmed already: you are subscribed. Each message has a link to unsubscribe.";
 export const UNSUBSCRIBED = "You are unsubscribed and will get no more messages about this report.";
 
 /** What a confirm or unsubscribe link is for, shown before its button is pressed. */
-const LinkSchema = z.object({ reportName: z.string(), email: z.string() });
+const LinkSchema = z.object({
+  reportName: z.string(),
+  email: z.string(),
+  /** A confirm link of an address confirmed already: the page says so and links the report. */
+  confirmed: z.optional(z.literal(true)),
+  reportPath: z.optional(z.string()),
+});
 
 export const subscriptionStatus = endpoint({
   method: "get",
@@ -83,7 +92,8 @@ export const unsubscribe = endpoint({
   host: "api",
   body: "json",
   request: z.strictObject({ token: tokenField }),
-  response: z.object({ message: z.string() }),
+  // The report's page while its link is shared: the unsubscribed page's way back to it.
+  response: z.object({ message: z.string(), reportPath: z.optional(z.string()) }),
   summary: "Ends a subscription: the unsubscribe page's button.",
 });
 

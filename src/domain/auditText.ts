@@ -1,4 +1,7 @@
 // How the audit trail reads to a person, in the viewer and in the CSV export.
+import { fieldName, valueText } from "./auditFields.ts";
+
+export { fieldName, valueText };
 
 /** What each recorded action is called; an action missing here reads as its own name. */
 export const ACTION_NAMES: Record<string, string> = {
@@ -66,32 +69,71 @@ export const ACTION_NAMES: Record<string, string> = {
 
 export const actionName = (action: string) => ACTION_NAMES[action] ?? action;
 
-/** A recorded value as text: null as "(none)", objects and lists as compact JSON. */
-export function valueText(v: unknown): string {
-  if (v === null || v === undefined || v === "") return "(none)";
-  if (typeof v === "string") return v;
-  if (typeof v === "number" || typeof v === "boolean") return String(v);
-  return JSON.stringify(v);
+const NONE = "(none)";
+
+/** One field of a row in words; `from` is null on a row with no before (a creation, an event). */
+export interface ChangeLine {
+  field: string;
+  from: string | null;
+  to: string | null;
 }
 
-/** One line per changed field: its name, the old and the new value. */
+/**
+ * One line per field that changed: its name and the old and new value in words. A field whose
+ * old and new read the same (an unchanged name kept to name the record, a null on both sides)
+ * is left out; on a creation or an event only the values it has are listed.
+ */
 export function changeLines(
   old: Record<string, unknown> | null,
   now: Record<string, unknown> | null,
-): { field: string; from: string; to: string }[] {
+): ChangeLine[] {
   const fields = [...new Set([...Object.keys(old ?? {}), ...Object.keys(now ?? {})])];
-  return fields.map((field) => ({
-    field,
-    from: old ? valueText(old[field]) : "(none)",
-    to: now ? valueText(now[field]) : "(none)",
-  }));
+  const lines: ChangeLine[] = [];
+  for (const key of fields) {
+    const from = old ? valueText(old[key], key) : null;
+    const to = now ? valueText(now[key], key) : null;
+    if (from === to || (from ?? NONE) === (to ?? NONE)) continue;
+    lines.push({ field: fieldName(key), from, to });
+  }
+  return lines;
 }
 
-/** The changes in one cell of text: "name: Freezer → Freezer 2; label: (none) → Door". */
-export const changesText = (old: Record<string, unknown> | null, now: Record<string, unknown> | null) =>
-  changeLines(old, now)
-    .map((l) => `${l.field}: ${l.from} → ${l.to}`)
+/** Actions whose row says what was asked for (an export's filters), not what changed. */
+const REQUEST_LABELS: Record<string, string> = {
+  "audit.export": "Filters",
+  "report.export": "Asked for",
+  "device.download": "Asked for",
+};
+
+/** What a row says: a request's "Filters: Person ana@x.org, From ..." or its list of changes. */
+export function entryText(
+  action: string,
+  old: Record<string, unknown> | null,
+  now: Record<string, unknown> | null,
+): { request: string } | { changes: ChangeLine[] } {
+  const label = REQUEST_LABELS[action];
+  if (label === undefined) return { changes: changeLines(old, now) };
+  const { timezone, timeZone, ...rest } = now ?? {};
+  const asked = Object.entries(rest)
+    .filter(([, v]) => v !== null && v !== undefined && v !== "")
+    .map(([k, v]) => `${fieldName(k)} ${k === "action" ? actionName(String(v)) : valueText(v, k)}`);
+  const zone = timezone ?? timeZone;
+  const zoneText = typeof zone === "string" && zone ? ` (times in ${zone})` : "";
+  return { request: `${label}: ${asked.length ? asked.join(", ") : "none"}${zoneText}` };
+}
+
+/** A row's words in one cell: "Name: Freezer → Freezer 2; Label: Door", or its request. */
+export function changesText(
+  old: Record<string, unknown> | null,
+  now: Record<string, unknown> | null,
+  action = "",
+): string {
+  const text = entryText(action, old, now);
+  if ("request" in text) return text.request;
+  return text.changes
+    .map((l) => `${l.field}: ${l.from === null || l.to === null ? (l.from ?? l.to) : `${l.from} → ${l.to}`}`)
     .join("; ");
+}
 
 /** The kind of record an action's id names, by the action's family (longest prefix first). */
 const RECORD_KINDS: [prefix: string, kind: string][] = [
@@ -105,10 +147,6 @@ const RECORD_KINDS: [prefix: string, kind: string][] = [
   ["tag.", "Tag"],
 ];
 
-/**
- * The record a row is about, for the viewer ("Report 12", "QUO-1001"); null when the row's
- * device or person already names it, or it has none.
- */
 /** The spec's entity types in words, for a record no action family names. */
 const ENTITY_NAMES: Record<number, string> = {
   1: "Alert",
@@ -121,16 +159,42 @@ const ENTITY_NAMES: Record<number, string> = {
   11: "Membership",
 };
 
-/** The CSV's record cell: "Report 12", "QUO-1001", "Device 5"; the bare id when nothing names it. */
-export function recordCell(action: string, entityType: number | null, entityId: string | null): string {
+/** The CSV's record cell: "Report: Cold chain", "QUO-1001", "Device 5"; the bare id when nothing names it. */
+export function recordCell(
+  action: string,
+  entityType: number | null,
+  entityId: string | null,
+  name: string | null = null,
+): string {
   if (entityId === null) return "";
   const kind = entityType === null ? undefined : ENTITY_NAMES[entityType];
-  return recordText(action, entityId) ?? (kind ? `${kind} ${entityId}` : entityId);
+  return recordText(action, entityId, name) ?? (kind ? `${kind} ${entityId}` : entityId);
 }
 
-export function recordText(action: string, entityId: string | null): string | null {
+/**
+ * The record a row is about, for the viewer: "Report: Cold chain" when the row carries the
+ * record's name, else "Report 12"; "QUO-1001"; null when the row's device or person names it.
+ */
+export function recordText(
+  action: string,
+  entityId: string | null,
+  name: string | null = null,
+): string | null {
   if (entityId === null) return null;
   if (/^(QUO|ORD)-\d+$/.test(entityId)) return entityId;
   const kind = RECORD_KINDS.find(([prefix]) => action.startsWith(prefix))?.[1];
-  return kind ? `${kind} ${entityId}` : null;
+  if (!kind) return null;
+  return name ? `${kind}: ${name}` : `${kind} ${entityId}`;
 }
+
+/** The name a row carries for its record (after the change, or before a deletion), if any. */
+export function recordName(old: Record<string, unknown> | null, now: Record<string, unknown> | null) {
+  const name = now?.["name"] ?? old?.["name"];
+  return typeof name === "string" && name ? name : null;
+}
+
+/** The viewer's answer when the From day is after the To day (nothing can match). */
+export const DATES_BACKWARDS = "The From date is after the To date. Swap them to see the days between.";
+
+/** True when both days are set (YYYY-MM-DD) and From comes after To. */
+export const datesBackwards = (from: string, to: string) => from !== "" && to !== "" && from > to;

@@ -26,7 +26,8 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
 
 /**
  * The fields that differ between before and after (either may be absent: a creation has no
- * before, a deletion no after), secrets left out. Null when nothing changed.
+ * before, a deletion no after), secrets left out, an unchanged name kept to name the record.
+ * Null when nothing changed.
  */
 export function changes(
   before: Record<string, unknown> | null,
@@ -42,7 +43,12 @@ export function changes(
       old[k] = b[k] ?? null;
       now[k] = a[k] ?? null;
     }
-  return Object.keys(old).length ? { old, new: now } : null;
+  if (!Object.keys(old).length) return null;
+  // The record's name stays on a row that changed something else: the viewer names the report
+  // or schedule by it ("Report: Cold chain"), and shows no line for a field that did not change.
+  if (!("name" in old) && typeof a["name"] === "string" && same(b["name"], a["name"]))
+    return { old: { name: b["name"], ...old }, new: { name: a["name"], ...now } };
+  return { old, new: now };
 }
 
 /**

@@ -103,6 +103,9 @@ export function followCompliance(hash: string) {
     const state = $report.get();
     const figures = $compliance.get();
     if (state.status !== "ready" || figures.status !== "ready") return void (box.hidden = true);
+    // A window without a reading on any channel: Excursions says "No readings in this window";
+    // a table of dashes under it would only repeat that (and now comes as early as it does).
+    if (!figures.value.channels.some((ch) => ch.min && ch.max)) return void (box.hidden = true);
     const view = $view.get();
     box.hidden = false;
     box.querySelector('[data-field="note"]')!.textContent =

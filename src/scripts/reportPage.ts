@@ -13,6 +13,8 @@ import {
   type ReportState,
 } from "../stores/report.ts";
 import { formatStamp, windowText } from "../domain/reportText.ts";
+import { $reportMarks, loadReportMarks } from "../stores/reportMarks.ts";
+import { paintAlarms, paintGaps } from "./reportNotes.ts";
 import type { TemperatureScale } from "../domain/temperature.ts";
 import { painted } from "./paint.ts";
 import { lastSegment } from "./publicData.ts";
@@ -103,6 +105,8 @@ async function loadSvg(hash: string) {
 
 /** Starts the report's reads and refreshes (set by main). */
 let startFollowing: (() => void) | undefined;
+/** Work that waits for the first chart on screen, and no longer (set by main). */
+const onChartShown: (() => void)[] = [];
 
 /** The first chart is on screen: the budget test measures up to here; the island may load. */
 function chartShown() {
@@ -113,6 +117,7 @@ function chartShown() {
   // The chart data (tens of KB) waits for the chart: on a slow link the SVG has the bandwidth.
   startFollowing?.();
   startFollowing = undefined;
+  for (const run of onChartShown.splice(0)) run();
   if (!kiosk && $report.get().status !== "invalid") loadIsland();
 }
 
@@ -164,6 +169,7 @@ function paintState(hash: string, state: ReportState) {
   const legend = legendItems(report);
   $("report-legend").replaceChildren(...legend);
   $("report-empty").hidden = legend.length > 0;
+  paintGaps($("report-gaps"), report, data, view.zone);
   const ranges = rangeItems(report, view);
   $("report-ranges").replaceChildren(...ranges);
   $("report-ranges").hidden = ranges.length === 0;
@@ -177,6 +183,9 @@ function paintState(hash: string, state: ReportState) {
   excursions.hidden = blocks.length === 0;
   excursions.querySelector('[data-field="zone"]')!.textContent = view.zone;
   excursions.querySelector('[data-field="list"]')!.replaceChildren(...blocks);
+  paintAlarms($("report-alarms"), report, view.zone);
+  // The alarms of the window (a small read): the line above the chart says which are active.
+  void loadReportMarks(hash, report.window);
   const stale = $("report-stale");
   stale.hidden = state.staleSince === null;
   if (state.staleSince !== null)
@@ -222,6 +231,10 @@ async function main() {
     paintState(hash, $report.get());
     void loadSvg(hash);
   });
+  $reportMarks.listen(() => {
+    const state = $report.get();
+    if (state.status === "ready") paintAlarms($("report-alarms"), state.report, $view.get().zone);
+  });
   let version: unknown;
   let answers = 0;
   $report.subscribe((state) => {
@@ -236,13 +249,14 @@ async function main() {
     if (data) version = data;
   });
   startFollowing = () => followReport(hash, { periodMs: kiosk ? periodOf(location.search) : undefined });
-  // The compliance table and the subscribe form (issue 36) load their code after the interactive
-  // chart, so on a slow link the chart's bytes come first; kiosk shows neither.
-  if (!kiosk)
-    afterChart(() => {
-      void import("./complianceRender.ts").then((m) => m.followCompliance(hash));
-      void import("./reportSubscribe.ts");
-    });
+  // The compliance table (a few KB) loads with the chart data once the first chart shows, not
+  // after the chart library: on a slow phone link it used to appear ~9 s in, above Excursions,
+  // and push the page down. The subscribe form, far below, waits for the interactive chart.
+  // Kiosk shows neither.
+  if (!kiosk) {
+    onChartShown.push(() => void import("./complianceRender.ts").then((m) => m.followCompliance(hash)));
+    afterChart(() => void import("./reportSubscribe.ts"));
+  }
   if (kiosk) {
     startFollowing();
     startFollowing = undefined;

@@ -87,8 +87,10 @@ export async function loadAudit(more = false) {
   }
 }
 
+/** Sets one filter and reloads; the integrity check's answer was for the filters before, so it goes. */
 export function setAuditFilter(key: keyof typeof $auditFilter.value, value: string) {
   $auditFilter.setKey(key, value);
+  if ($auditCheck.get().status !== "checking") $auditCheck.set({ status: "idle" });
   void loadAudit();
 }
 

@@ -1,5 +1,11 @@
 import { atom } from "nanostores";
-import { confirmLink, confirmSubscription, unsubscribe, unsubscribeLink } from "../api/visitors.ts";
+import {
+  ALREADY_CONFIRMED,
+  confirmLink,
+  confirmSubscription,
+  unsubscribe,
+  unsubscribeLink,
+} from "../api/visitors.ts";
 import type { FieldError } from "../api/errors.ts";
 import { formStore, formTask } from "./formTask.ts";
 import { call, errorsOf } from "./http.ts";
@@ -16,8 +22,8 @@ export type VisitorLinkState =
   | { step: "checking" }
   | { step: "broken"; errors: FieldError[] }
   | { step: "form"; token: string; reportName: string; email: string }
-  /** `reportPath`: the shared report's page, the confirmed page's way back to it. */
-  | { step: "done"; message: string; reportPath?: string };
+  /** `reportPath`: the shared report's page, the confirmed or unsubscribed page's way back to it. */
+  | { step: "done"; message: string; reportPath?: string | undefined; already?: boolean };
 
 export const $visitorLink = atom<VisitorLinkState>({ step: "checking" });
 export const $visitorLinkForm = formStore();
@@ -29,8 +35,10 @@ const ACT = { confirm: confirmSubscription, unsubscribe } as const;
 export async function checkVisitorLink(action: VisitorLinkAction) {
   const token = queryParam("token") ?? "";
   try {
-    const { reportName, email } = await call(READ[action], { token });
-    $visitorLink.set({ step: "form", token, reportName, email });
+    const { reportName, email, confirmed, reportPath } = await call(READ[action], { token });
+    // A confirm link opened again: no button to press, the address is subscribed already.
+    if (confirmed) $visitorLink.set({ step: "done", message: ALREADY_CONFIRMED, reportPath, already: true });
+    else $visitorLink.set({ step: "form", token, reportName, email });
   } catch (e) {
     $visitorLink.set({ step: "broken", errors: errorsOf(e) });
   }

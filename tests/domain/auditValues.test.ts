@@ -29,6 +29,11 @@ describe("changes", () => {
       { old: { name: "A" }, new: { name: "B" } },
     ],
     [{ name: "A" }, { name: "A" }, null],
+    [
+      { name: "A", loc: "x" },
+      { name: "A", loc: "y" },
+      { old: { name: "A", loc: "x" }, new: { name: "A", loc: "y" } },
+    ],
     [null, { name: "A" }, { old: null, new: { name: "A" } }],
     [{ name: "A" }, null, { old: { name: "A" }, new: null }],
     [{ tags: [1, 2] }, { tags: [1, 3] }, { old: { tags: [1, 2] }, new: { tags: [1, 3] } }],

@@ -108,7 +108,9 @@ describe("what the audit trail records of reports", () => {
     expect(await trail()).toHaveLength(count);
     const fixed = { ...changed, timeInterval: 0, startDate: NOW_S - WEEK, endDate: NOW_S };
     await ok(b.json(`/api/v1/reports/${id}`, fixed, "PATCH"));
+    // The unchanged name stays on the row to name the report in the viewer (shown as no change).
     expect((await newest()).new).toEqual({
+      name: "Freezer audit 2",
       timeInterval: 0,
       startDate: new Date((NOW_S - WEEK) * 1000).toISOString(),
       endDate: TEST_NOW.toISOString(),
@@ -271,7 +273,7 @@ describe("what the audit trail records of reports", () => {
       old: { format: "pdf", members: ["admin@example.com"], timeZone: "America/New_York" },
       new: { format: "both", members: [], timeZone: "UTC" },
     });
-    expect(Object.keys((await newest()).new!).sort()).toEqual(["format", "members", "timeZone"]);
+    expect(Object.keys((await newest()).new!).sort()).toEqual(["format", "members", "name", "timeZone"]);
     await ok(b.delete(`/api/v1/report-schedules/${made.id}`));
     expect(await newest()).toMatchObject({
       action: "report.schedule.delete",

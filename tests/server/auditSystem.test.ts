@@ -138,8 +138,9 @@ describe("the audit rows of the schedulers, emailed links and visitors", () => {
         actor_kind: "mail-link",
         actor_label: "b@example.net",
         entity_id: String(s.id),
-        old: { emails: ["a@example.net", "b@example.net"] },
-        new: { emails: ["a@example.net"] },
+        // The report's name names the schedule in the viewer (unchanged, shown as no change).
+        old: { name: "Lab Climate — Last 24 Hours", emails: ["a@example.net", "b@example.net"] },
+        new: { name: "Lab Climate — Last 24 Hours", emails: ["a@example.net"] },
       },
     ]);
     const text = await allText();
@@ -227,8 +228,21 @@ describe("the audit rows of the schedulers, emailed links and visitors", () => {
     await tick(10);
     await tick(15);
     expect((await moves()).map((r) => [r.action, r.actor_kind, r.actor_label, r.old, r.new])).toEqual([
-      ["alert.repeat", "system", "alert scheduler", { notices: 1 }, { notices: 2 }],
-      ["alert.escalate", "system", "alert scheduler", { escalationLevel: 0 }, { escalationLevel: 1 }],
+      // The rule's name names the alarm in the viewer (unchanged, it is shown as no change).
+      [
+        "alert.repeat",
+        "system",
+        "alert scheduler",
+        { name: "Cold room warm", notices: 1 },
+        { name: "Cold room warm", notices: 2 },
+      ],
+      [
+        "alert.escalate",
+        "system",
+        "alert scheduler",
+        { name: "Cold room warm", escalationLevel: 0 },
+        { name: "Cold room warm", escalationLevel: 1 },
+      ],
     ]);
     expect((await verifyAudit(db())).faults).toEqual([]);
   });

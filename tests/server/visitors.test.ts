@@ -7,7 +7,13 @@ import { alertTask } from "../../server/flows/alertWork.ts";
 import { MAX_SUBSCRIBERS } from "../../server/flows/visitorSubscriptions.ts";
 import { createMailer } from "../../server/services/mail.ts";
 import { DEMO } from "../../server/seed/demo.ts";
-import { CHECK_INBOX, CONFIRM_UNUSABLE, REPORT_FULL, SUBSCRIPTIONS_OFF } from "../../src/api/visitors.ts";
+import {
+  ALREADY_CONFIRMED,
+  CHECK_INBOX,
+  CONFIRM_UNUSABLE,
+  REPORT_FULL,
+  SUBSCRIPTIONS_OFF,
+} from "../../src/api/visitors.ts";
 import { INVALID_EMAIL } from "../../src/domain/auth.ts";
 import { browser, signIn } from "./client.ts";
 import { TEST_NOW, testConfig } from "./helpers.ts";
@@ -102,16 +108,26 @@ describe("visitor subscriptions", () => {
     expect(await state("scan@example.net")).toBe("pending");
     expect((await b.json("/api/v1/visitor-subscriptions/confirm", { token })).status).toBe(200);
     expect(await state("scan@example.net")).toBe("confirmed");
-    // Used once: the same link is spent.
+    // Opened or pressed again, it says the address is confirmed already and links the report.
+    const reopened = await (await b.get(`/api/v1/visitor-subscriptions/confirm?token=${token}`)).json();
+    expect(reopened.data).toMatchObject({
+      confirmed: true,
+      reportPath: expect.stringMatching(/^\/public\/report\//),
+    });
     const again = await b.json("/api/v1/visitor-subscriptions/confirm", { token });
-    expect(again.status).toBe(404);
-    expect((await again.json()).data[0].message).toBe(CONFIRM_UNUSABLE);
+    expect(again.status).toBe(200);
+    expect((await again.json()).data.message).toBe(ALREADY_CONFIRMED);
+    const confirms = await rows(db(), sql`select 1 from audit_log where action = 'report.visitor.confirm'`);
+    expect(confirms).toHaveLength(1);
     // An unsubscribe link (from the "already subscribed" note) shown by GET leaves it standing.
     await subscribeAs("scan@example.net", b);
     const stop = tokenIn((await outbox()).at(-1)!.text, "unsubscribe");
     expect((await b.get(`/api/v1/visitor-subscriptions/unsubscribe?token=${stop}`)).status).toBe(200);
     expect(await state("scan@example.net")).toBe("confirmed");
-    expect((await b.json("/api/v1/visitor-subscriptions/unsubscribe", { token: stop })).status).toBe(200);
+    const stopped = await b.json("/api/v1/visitor-subscriptions/unsubscribe", { token: stop });
+    expect(stopped.status).toBe(200);
+    // The unsubscribed page links back to the report.
+    expect((await stopped.json()).data.reportPath).toMatch(/^\/public\/report\//);
     expect(await state("scan@example.net")).toBeUndefined();
   });
 
