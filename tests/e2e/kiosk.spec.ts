@@ -73,6 +73,8 @@ test("keeps the last chart while the server is away, says since when, and recove
   test.setTimeout(120_000);
   await page.goto(KIOSK);
   await expect(page.locator(".report-tile")).toHaveCount(3);
+  // The chart is the last chart only once it has come: the tiles may arrive before it.
+  await expect(page.locator("#report-chart svg").first()).toBeVisible();
   await stop();
   const stale = page.locator("#report-stale");
   await expect(stale).toBeVisible({ timeout: 15_000 });
