@@ -5,7 +5,7 @@ import { REPORT_CHANNELS } from "../../server/seed/reports.ts";
 import { pdfText } from "../support/pdfText.ts";
 import { expect, test } from "./fixtures.ts";
 import { hydrated, signInAs } from "./helpers.ts";
-import { startOwnPortal, type OwnPortal } from "./ownPortal.ts";
+import { onOwnPortal } from "./ownPortalSuite.ts";
 
 // The alarm story on the report (issue 36): an alarm raised by a device key's push on a channel
 // of the demo report, acknowledged with a note in /s/alerts, the owner's choice to show notes
@@ -29,14 +29,7 @@ async function push(page: Page, celsius: number) {
 }
 
 test.describe("the alarm story on a portal of its own", () => {
-  test.describe.configure({ mode: "serial" });
-  test.use({ baseURL: `http://127.0.0.1:${OWN}` });
-  let portal: OwnPortal;
-  test.beforeAll(async () => {
-    test.setTimeout(120_000);
-    portal = await startOwnPortal(OWN);
-  });
-  test.afterAll(async () => portal?.stop());
+  onOwnPortal(OWN);
 
   test("an acknowledged alarm shows with its note on the report's chart and in its PDF", async ({ page }) => {
     test.setTimeout(120_000);

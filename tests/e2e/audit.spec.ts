@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { expect, test } from "./fixtures.ts";
 import { deviceIds, signInAs } from "./helpers.ts";
-import { startOwnPortal, type OwnPortal } from "./ownPortal.ts";
+import { onOwnPortal } from "./ownPortalSuite.ts";
 
 // The audit trail (issue 37) in the browser: an Administrator's changes show in /s/audit with
 // their old and new values, the chain checks out, and the CSV export downloads. On a portal of
@@ -11,14 +11,7 @@ const OWN = 4429;
 const PHONE = { width: 390, height: 844 };
 
 test.describe("the audit trail", () => {
-  test.describe.configure({ mode: "serial" });
-  test.use({ baseURL: `http://127.0.0.1:${OWN}` });
-  let portal: OwnPortal;
-  test.beforeAll(async () => {
-    test.setTimeout(120_000);
-    portal = await startOwnPortal(OWN);
-  });
-  test.afterAll(async () => portal?.stop());
+  onOwnPortal(OWN);
 
   test("shows a rename and a sensor adjustment with old and new values, checks the chain and exports the CSV", async ({
     page,

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
 import { hydrated, signInAs } from "./helpers.ts";
-import { startOwnPortal, type OwnPortal } from "./ownPortal.ts";
+import { onOwnPortal } from "./ownPortalSuite.ts";
 import { DEMO } from "../../server/seed/demo.ts";
 
 // What a newcomer tripped over (the review of 2026-11-29): the keyboard's focus fell to the page
@@ -20,14 +20,7 @@ const focused = (page: Page) =>
   });
 
 test.describe("the newcomer's review, fixed", () => {
-  test.describe.configure({ mode: "serial" });
-  test.use({ baseURL: `http://127.0.0.1:${OWN}` });
-  let portal: OwnPortal;
-  test.beforeAll(async () => {
-    test.setTimeout(120_000);
-    portal = await startOwnPortal(OWN);
-  });
-  test.afterAll(async () => portal?.stop());
+  onOwnPortal(OWN);
 
   test("keeps the focus on Log In after a refused password sent with the keyboard", async ({ page }) => {
     await page.goto("/gateway");

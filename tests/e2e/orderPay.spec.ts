@@ -3,7 +3,7 @@ import type { Locator, Page } from "@playwright/test";
 import { describe as describeFinding, failing, scan } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";
 import { signInAs } from "./helpers.ts";
-import { startOwnPortal, type OwnPortal } from "./ownPortal.ts";
+import { onOwnPortal } from "./ownPortalSuite.ts";
 
 // Paying an order's balance signed in (issue 11; spec sections 2 and 4). The payments
 // change demo orders other specs read (5001 Open, 5002 payable), so they run on a portal of
@@ -34,14 +34,7 @@ async function expectNoAxeFailures(page: Page) {
 }
 
 test.describe("on a portal of its own", () => {
-  test.describe.configure({ mode: "serial" });
-  test.use({ baseURL: `http://127.0.0.1:${OWN}` });
-  let portal: OwnPortal;
-  test.beforeAll(async () => {
-    test.setTimeout(120_000);
-    portal = await startOwnPortal(OWN);
-  });
-  test.afterAll(async () => portal?.stop());
+  onOwnPortal(OWN);
 
   test("pays an order's balance by keyboard: Payment Complete, then Paid with the payment listed", async ({
     page,

@@ -5,7 +5,7 @@ import { QUOTE_ORDER_MESSAGES } from "../../src/api/quoteOrder.ts";
 import { CARD_MESSAGES } from "../../src/domain/card.ts";
 import { expect, test } from "./fixtures.ts";
 import { signInAs } from "./helpers.ts";
-import { startOwnPortal, type OwnPortal } from "./ownPortal.ts";
+import { onOwnPortal } from "./ownPortalSuite.ts";
 
 // Ordering a quote signed in (issue 11): the verify-address dialog, the Shipping Address dialog
 // with its rates (tax and totals follow), paying by card and on terms with a PO file, a
@@ -279,14 +279,7 @@ test.describe("ordering a quote signed in", () => {
 });
 
 test.describe("ordering on a portal of its own", () => {
-  test.describe.configure({ mode: "serial" });
-  test.use({ baseURL: `http://127.0.0.1:${OWN}` });
-  let portal: OwnPortal;
-  test.beforeAll(async () => {
-    test.setTimeout(120_000);
-    portal = await startOwnPortal(OWN);
-  });
-  test.afterAll(async () => portal?.stop());
+  onOwnPortal(OWN);
 
   test("pays a quote by card: Payment Complete, then the confirmation with a link to the new order", async ({
     page,

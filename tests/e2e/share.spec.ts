@@ -3,7 +3,7 @@ import type { Page } from "@playwright/test";
 import { describe as describeFinding, failing, scan } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";
 import { hydrated, linkFromMailbox, signInAs } from "./helpers.ts";
-import { startOwnPortal, type OwnPortal } from "./ownPortal.ts";
+import { onOwnPortal } from "./ownPortalSuite.ts";
 import { pdfText } from "../support/pdfText.ts";
 import { demoToken } from "../../server/seed/demo.ts";
 
@@ -131,14 +131,7 @@ test("a Billing user gets Get Link alone, as a button", async ({ page }) => {
 });
 
 test.describe("on a portal of its own", () => {
-  test.describe.configure({ mode: "serial" });
-  test.use({ baseURL: `http://127.0.0.1:${OWN}` });
-  let portal: OwnPortal;
-  test.beforeAll(async () => {
-    test.setTimeout(120_000);
-    portal = await startOwnPortal(OWN, { federatedNorthwind: true });
-  });
-  test.afterAll(async () => portal?.stop());
+  onOwnPortal(OWN, { federatedNorthwind: true });
 
   test("Grant Account Access adds someone who has a profile at once and mails them", async ({ page }) => {
     await signInAs(page, "admin@example.com");
