@@ -14,8 +14,12 @@ import { AsyncLocalStorage } from "node:async_hooks";
 
 const requests = new AsyncLocalStorage<{ wrote: boolean }>();
 
-/** Tables whose rows no cached answer or public read shows (the limits' counters, the servers' own secrets). */
-const UNSEEN = new Set(["rate_limits", "server_secrets"]);
+/**
+ * Tables whose rows no cached answer or public read shows: the limits' counters, the servers'
+ * own secrets, and the audit trail (a stranger's failed sign-in writes a row, and must not empty
+ * the cache for every visitor either).
+ */
+const UNSEEN = new Set(["rate_limits", "server_secrets", "audit_log", "audit_heads"]);
 const WRITE_START =
   /^\s*(?:insert\s+into|update|delete\s+from|merge\s+into)\s+(?:only\s+)?"?([A-Za-z0-9_]+)/i;
 const WRITE_INSIDE =

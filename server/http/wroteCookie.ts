@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import type { Context } from "hono";
+import { getCookie } from "hono/cookie";
 import { safeEqual } from "../core/crypto.ts";
 
 declare module "hono" {
@@ -43,13 +44,7 @@ export function wroteValid(value: string, secret: string, nowS: number, seconds:
 }
 
 /** The wrote cookie's value as the browser sent it, if it sent one. */
-export function wroteCookieOf(c: Context): string | undefined {
-  for (const pair of c.req.header("cookie")?.split(";") ?? []) {
-    const eq = pair.indexOf("=");
-    if (eq !== -1 && pair.slice(0, eq).trim() === WROTE_COOKIE) return pair.slice(eq + 1).trim();
-  }
-  return undefined;
-}
+export const wroteCookieOf = (c: Context): string | undefined => getCookie(c, WROTE_COOKIE);
 
 /** True when this client wrote within the last few seconds (its cookie, checked by noteWrites, says so). */
 export function clientWrote(c: Context): boolean {

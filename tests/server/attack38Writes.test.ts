@@ -43,6 +43,7 @@ describe("what counts as a write", () => {
       true,
     ],
     [`insert into rate_limits as r (key, events) values ($1, array[$2])`, false],
+    [`insert into audit_log (subscription_id, at, actor_kind) values ($1, $2, $3) returning id`, false],
     [`select id from devices where id = any($1) order by id for update`, false],
     [`with d as (select 1) select * from d`, false],
   ])("%s: %s", (query, writes) => {
