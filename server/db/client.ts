@@ -3,6 +3,9 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import * as schema from "./schema/index.ts";
 import { writeWatch } from "./requestWrites.ts";
+import { ownTransaction, withCommit } from "./ownTransaction.ts";
+
+export { withCommit };
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -15,10 +18,11 @@ export const driverNeutral = (db: unknown): Db => db as Db;
 
 /**
  * Runs `work` in one transaction (a savepoint inside a caller's): the one typed door to
- * transactions.
+ * transactions. On PostgreSQL the transaction is one of our own (ownTransaction.ts), whose
+ * COMMIT can carry statements queued with `withCommit`.
  */
 export function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
-  return db.transaction((tx) => work(driverNeutral(tx)));
+  return ownTransaction(db, work) ?? db.transaction((tx) => work(driverNeutral(tx)));
 }
 export interface Database {
   db: Db;

@@ -51,7 +51,7 @@ describe("the audit trail in the database", () => {
       new: { name: "Freezer 2" },
       actorLabel: "admin@example.com",
     });
-    expect(await append({ ...rename(101, 1), after: rename(101, 1).before ?? null })).toBeNull();
+    expect(await append({ ...rename(101, 1), after: rename(101, 1).before ?? null })).toBe(false);
   });
 
   it("writes no row for a change whose transaction rolls back", async () => {
