@@ -20,10 +20,17 @@ export interface AuditContent {
   deviceId: number | null;
   old: Record<string, unknown> | null;
   new: Record<string, unknown> | null;
+  /**
+   * Random, made as the row is written: no two rows' contents are alike, so a copy of a row
+   * added beside it is told from a second real event (rows sealed by link carry one).
+   */
+  nonce?: string | null | undefined;
 }
 export interface AuditRow extends AuditContent {
   prevHash: string;
   hash: string;
+  /** The hash of the content alone, made as the row was written (null before sealing existed). */
+  contentHash?: string | null | undefined;
 }
 
 /**
@@ -62,15 +69,38 @@ export function rowHash(prevHash: string, row: AuditContent, key?: string): stri
     deviceId: row.deviceId,
     old: row.old,
     new: row.new,
+    // Absent, not null, on rows from before nonces: their hashes stay as they were made.
+    ...(row.nonce ? { nonce: row.nonce } : {}),
   };
-  const text = `${prevHash}\n${canonical(content)}`;
-  return key ? createHmac("sha256", key).update(text).digest("hex") : hash("sha256", text, "hex");
+  return mac(`${prevHash}\n${canonical(content)}`, key);
+}
+
+const mac = (text: string, key: string | undefined) =>
+  key ? createHmac("sha256", key).update(text).digest("hex") : hash("sha256", text, "hex");
+
+/**
+ * A sealed row's hash (rows with a nonce): its place, the hash before it and the hash of its
+ * content made when it was written. The sealer then never reads a row's content back, and the
+ * check still covers it: the content must fit its content hash, which the link covers.
+ */
+export function linkHash(prevHash: string, seq: number, contentHash: string, key?: string): string {
+  return mac(`${prevHash}\n${seq}\n${contentHash}`, key);
+}
+
+/** Whether a sealed row's hashes fit its content, its place and the hash before it. */
+export function rowFits(row: AuditRow, key?: string): boolean {
+  if (!row.nonce) return rowHash(row.prevHash, row, key) === row.hash;
+  return (
+    row.contentHash === contentHash(row, key) &&
+    linkHash(row.prevHash, row.seq, row.contentHash, key) === row.hash
+  );
 }
 
 /**
  * The hash of a row's content alone, seq and links left out, made as the row is written and
- * before it is chained: the sealer chains a row only when this still fits, so (under AUDIT_KEY)
- * a row slipped into the table unsealed is never chained as if the portal had written it.
+ * before it is chained. A sealed row's link covers it (linkHash), so an edit of the content
+ * shows as a content that no longer fits; under AUDIT_KEY nobody without the key can make one
+ * that fits.
  */
 export function contentHash(row: Omit<AuditContent, "seq">, key?: string): string {
   return rowHash("unsealed", { ...row, seq: 0 }, key);
@@ -117,8 +147,7 @@ export class ChainCheck {
       );
     else if (row.prevHash !== this.lastHash)
       fault("it does not follow the row before it (moved or replaced)");
-    if (rowHash(row.prevHash, row, this.key) !== row.hash)
-      fault("its content does not match its hash (edited)");
+    if (!rowFits(row, this.key)) fault("its content does not match its hash (edited)");
     this.lastSeq = row.seq;
     this.lastHash = row.hash;
   }

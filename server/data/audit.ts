@@ -1,6 +1,7 @@
 // The audit trail's rows (docs/decisions.md, "Audit trail"): written inside the transaction of
 // the change they record, chained by the sealer, read by the viewer and the export, walked by
 // the verifier.
+import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { rows, withCommit, type Db } from "../db/client.ts";
 import { contentHash, type AuditRow } from "../core/auditChain.ts";
@@ -64,6 +65,7 @@ export async function appendAudit(tx: Db, entry: AuditEntry, at: Date, key?: str
     deviceId: entry.deviceId ?? null,
     old: diff?.old ?? null,
     new: diff?.new ?? null,
+    nonce: randomBytes(12).toString("base64url"),
   };
   // With the transaction's COMMIT, in its message: the row costs the change no round trip.
   await withCommit(tx, "audit_log", {
@@ -78,6 +80,7 @@ export async function appendAudit(tx: Db, entry: AuditEntry, at: Date, key?: str
     device_id: content.deviceId,
     old: content.old,
     new: content.new,
+    nonce: content.nonce,
     content_hash: contentHash(content, key),
   });
   return true;
@@ -98,6 +101,8 @@ interface RawRow {
   new: Record<string, unknown> | null;
   prev_hash: string;
   hash: string;
+  content_hash?: string | null;
+  nonce?: string | null;
 }
 
 export const auditRowOf = (r: RawRow): AuditRow => ({
@@ -115,6 +120,8 @@ export const auditRowOf = (r: RawRow): AuditRow => ({
   new: r.new,
   prevHash: r.prev_hash,
   hash: r.hash,
+  contentHash: r.content_hash ?? null,
+  nonce: r.nonce ?? null,
 });
 
 /** One page of a chain in seq order after `afterSeq` (the verifier's walk). */
@@ -125,6 +132,21 @@ export async function chainPage(db: Db, subscriptionId: number, afterSeq: number
         order by seq limit ${limit}`,
   );
   return raw.map(auditRowOf);
+}
+
+/**
+ * Rows of a chain that carry the same nonce, hence the same content: a copy of a row put in
+ * beside it, which fits its hashes as well as the row it copies. Each repeat's seq, with the
+ * first seq carrying it.
+ */
+export async function repeatedRows(db: Db, subscriptionId: number) {
+  const found = await rows<{ seqs: (string | number)[] }>(
+    db,
+    sql`select array_agg(seq order by seq) as seqs from audit_log
+        where subscription_id = ${subscriptionId} and nonce is not null and seq is not null
+        group by nonce having count(*) > 1`,
+  );
+  return found.flatMap(({ seqs }) => seqs.slice(1).map((seq) => ({ seq: Number(seq), first: Number(seqs[0]) })));
 }
 
 /** The chains there are: every head, and any subscription with rows but no head. */

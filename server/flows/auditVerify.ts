@@ -2,7 +2,7 @@
 // Administrators' button for their own subscription). Not a route file.
 import type { Db } from "../db/client.ts";
 import { ChainCheck, type ChainFault } from "../core/auditChain.ts";
-import { chainHeads, chainPage } from "../data/audit.ts";
+import { chainHeads, chainPage, repeatedRows } from "../data/audit.ts";
 import { sealAll, sealChain, unsealedRows } from "../data/auditSeal.ts";
 
 const PAGE = 5000;
@@ -15,8 +15,9 @@ export interface VerifyResult {
 
 /**
  * Checks every chain, or one subscription's; reads a page of rows at a time. What is committed
- * is sealed first, so the walk covers it; a row the sealer would not chain (its content does not
- * fit the hash it was written with) is named by its id.
+ * is sealed first, so the walk covers it; a row the sealer would not chain (one without a nonce
+ * whose content does not fit the hash it was written with) is named by its id, and a row that
+ * repeats another (a copy, which fits its hashes) by its seq.
  */
 export async function verifyAudit(
   db: Db,
@@ -36,6 +37,12 @@ export async function verifyAudit(
     result.chains++;
     result.rows += check.rows;
     result.faults.push(...check.end(head));
+    for (const { seq, first } of await repeatedRows(db, subscriptionId))
+      result.faults.push({
+        subscriptionId,
+        seq,
+        why: `it repeats row ${first} word for word: a copy added outside the portal`,
+      });
   }
   // Rows written after the seal above are waiting their turn, not faults, when their content fits.
   for (const row of await unsealedRows(db, opts.subscriptionId, opts.key))

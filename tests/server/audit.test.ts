@@ -7,7 +7,7 @@ import { verifyAudit } from "../../server/flows/auditVerify.ts";
 import { trimAuditTrail } from "../../server/flows/auditRetention.ts";
 import { auditStream } from "../../server/data/auditQueries.ts";
 import { openTestDatabase, TEST_NOW } from "./helpers.ts";
-import { GENESIS, rowHash } from "../../server/core/auditChain.ts";
+import { GENESIS, linkHash, rowFits } from "../../server/core/auditChain.ts";
 
 const admin = { kind: "user", id: 1, label: "admin@example.com" } as const;
 const rename = (subscriptionId: number, n: number): AuditEntry => ({
@@ -89,7 +89,8 @@ describe("the audit trail in the database", () => {
     }
     const [first] = await chainPage(db(), 501, 0, 1);
     expect(first).toMatchObject({ seq: 1, prevHash: GENESIS, actorLabel: 'Zoë "Ö" \\ 東京 🌡' });
-    expect(first!.hash).toBe(rowHash(GENESIS, first!));
+    expect(first!.hash).toBe(linkHash(GENESIS, 1, first!.contentHash!));
+    expect(rowFits(first!)).toBe(true);
   });
 
   it("names an edited, a deleted and two swapped rows, and rows cut off the end", async () => {
@@ -185,6 +186,39 @@ describe("the audit trail in the database", () => {
     );
     const chained = await chainPage(db(), 601, 0, 10);
     expect(chained.map((r) => r.actorLabel)).not.toContain("intruder@example.com");
+  });
+
+  it("names a row slipped in with a nonce but a made-up content hash, once chained", async () => {
+    const key = "a-key-of-thirty-two-characters!!";
+    await inTransaction(db(), (tx) => appendAudit(tx, rename(602, 1), TEST_NOW, key));
+    await db().execute(
+      sql`insert into audit_log (subscription_id, at, actor_kind, actor_label, action, nonce, content_hash)
+          values (602, ${TEST_NOW}, 'user', 'intruder@example.com', 'device.rename', 'made-up', ${"f".repeat(64)})`,
+    );
+    await inTransaction(db(), (tx) => appendAudit(tx, rename(602, 2), TEST_NOW, key));
+    const result = await verifyAudit(db(), { subscriptionId: 602, key });
+    expect(result.rows).toBe(3);
+    expect(result.faults.map((f) => [f.seq, f.why])).toEqual([
+      [2, "its content does not match its hash (edited)"],
+    ]);
+  });
+
+  it("names a copy of a real row put in beside it, which fits every hash", async () => {
+    const key = "a-key-of-thirty-two-characters!!";
+    for (let n = 1; n <= 3; n++)
+      await inTransaction(db(), (tx) => appendAudit(tx, rename(603, n), TEST_NOW, key));
+    await sealAll(db(), key);
+    await db().execute(
+      sql`insert into audit_log (subscription_id, at, actor_kind, actor_id, actor_label, action, entity_type,
+            entity_id, device_id, old, new, nonce, content_hash)
+          select subscription_id, at, actor_kind, actor_id, actor_label, action, entity_type, entity_id,
+            device_id, old, new, nonce, content_hash from audit_log where subscription_id = 603 and seq = 2`,
+    );
+    const result = await verifyAudit(db(), { subscriptionId: 603, key });
+    expect(result.rows).toBe(4);
+    expect(result.faults.map((f) => [f.seq, f.why])).toEqual([
+      [4, "it repeats row 2 word for word: a copy added outside the portal"],
+    ]);
   });
 
   it("chains every row once when several sealers run at once", async () => {

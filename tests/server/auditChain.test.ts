@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { ChainCheck, contentHash, GENESIS, rowHash, type AuditRow } from "../../server/core/auditChain.ts";
+import { ChainCheck, contentHash, GENESIS, linkHash, rowHash, type AuditRow } from "../../server/core/auditChain.ts";
 
-/** A chain of n rows for subscription 7, hashed as the data layer appends them. */
+/**
+ * A chain of n rows for subscription 7, hashed as the data layer appends them: odd rows as
+ * before nonces (the whole content hashed with the link), even rows as now (a nonce, the
+ * content's own hash, and a link over it).
+ */
 function chain(n: number, key?: string): AuditRow[] {
   const rows: AuditRow[] = [];
   let prev = GENESIS;
@@ -20,9 +24,17 @@ function chain(n: number, key?: string): AuditRow[] {
       old: { name: `Name ${seq}` },
       new: { name: `Name ${seq + 1}` },
     };
-    const hash = rowHash(prev, content, key);
-    rows.push({ ...content, prevHash: prev, hash });
-    prev = hash;
+    if (seq % 2) {
+      const hash = rowHash(prev, content, key);
+      rows.push({ ...content, prevHash: prev, hash });
+      prev = hash;
+    } else {
+      const withNonce = { ...content, nonce: `nonce-${seq}` };
+      const own = contentHash(withNonce, key);
+      const hash = linkHash(prev, seq, own, key);
+      rows.push({ ...withNonce, contentHash: own, prevHash: prev, hash });
+      prev = hash;
+    }
   }
   return rows;
 }
@@ -124,11 +136,14 @@ describe("the audit chain", () => {
     expect(check(rows, headOf(rows), "audit-key")).toEqual([]);
     const rewritten = chain(5);
     expect(check(rewritten, headOf(rewritten), "audit-key")).toHaveLength(5);
+    // Nor does a linked row whose nonce was taken away, to be judged as a row from before nonces.
+    const stripped = rows.map((r) => ({ ...r, nonce: null }));
+    expect(check(stripped, headOf(stripped), "audit-key").map((f) => f.seq)).toEqual([2, 4]);
   });
 
   it("hashes a row's content apart from its seq and links, keyed under AUDIT_KEY", () => {
     const [row] = chain(1);
-    const { seq, prevHash, hash, ...content } = row!;
+    const { seq, prevHash, hash, contentHash: _own, ...content } = row!;
     expect(contentHash(content)).toBe(contentHash({ ...content }));
     expect(contentHash({ ...content, actorLabel: "someone else" })).not.toBe(contentHash(content));
     expect(contentHash(content, "audit-key")).not.toBe(contentHash(content));

@@ -41,11 +41,13 @@ export const auditLog = pgTable(
     prevHash: text("prev_hash"),
     hash: text("hash"),
     /**
-     * The hash (an HMAC under AUDIT_KEY) of the content alone, made as the row is written: the
-     * sealer chains only rows that match it, so a row slipped into the table unsealed is not
-     * chained as if the portal had written it. Null on rows written before sealing existed.
+     * The hash (an HMAC under AUDIT_KEY) of the content alone, made as the row is written; a
+     * row with a nonce is sealed by linking this (auditChain.ts, linkHash). Null on rows
+     * written before sealing existed.
      */
     contentHash: text("content_hash"),
+    /** Random per row, part of its content: a copied row shows as a repeat. Null on older rows. */
+    nonce: text("nonce"),
   },
   (t) => [
     uniqueIndex("audit_log_chain").on(t.subscriptionId, t.seq),
