@@ -168,7 +168,9 @@ describe("the read router", () => {
     expect(reads.figures().lagSeconds).toBe(6);
     expect(await reportName(await app.request(`${ORIGIN}${REPORT}`))).toBe("Lab Climate — Last 24 Hours");
     expect(reads.figures().fallbacks.lag).toBe(1);
-    replayed = await primaryLsn(ctx.database.db);
+    // Caught up, and past whatever other tests on the same cluster write meanwhile (the WAL
+    // position is the cluster's): the primary's position at the next probe is replayed too.
+    replayed = 2n ** 62n;
     clock += 1000;
     await reads.probe();
     expect(reads.figures().lagSeconds).toBe(0);
