@@ -1,7 +1,7 @@
 // The audit trail's rows (docs/decisions.md, "Audit trail"): written inside the transaction of
 // the change they record, chained by the sealer, read by the viewer and the export, walked by
 // the verifier.
-import { randomBytes } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { rows, withCommit, type Db } from "../db/client.ts";
 import { contentHash, type AuditRow } from "../core/auditChain.ts";
@@ -65,7 +65,8 @@ export async function appendAudit(tx: Db, entry: AuditEntry, at: Date, key?: str
     deviceId: entry.deviceId ?? null,
     old: diff?.old ?? null,
     new: diff?.new ?? null,
-    nonce: randomBytes(12).toString("base64url"),
+    // From node's cached entropy: a fraction of what randomBytes costs per call.
+    nonce: randomUUID(),
   };
   // With the transaction's COMMIT, in its message: the row costs the change no round trip.
   await withCommit(tx, "audit_log", {
