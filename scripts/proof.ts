@@ -12,7 +12,7 @@
 //   no 5xx) and started again (reads return to it); 10 s a phase, 6 s with --short.
 //   --short (the CI's version): 5 and 12 kills side by side, 1 SIGTERM (PostgreSQL only), a
 //   10 s outage, a load of 1 s a call on PostgreSQL with one ramp step of 250 devices,
-//   operations as in full, 2 audit rounds on PostgreSQL only.
+//   operations as in full, 4 short audit rounds on PostgreSQL only.
 //   --pglite-kills N, --postgres-kills N, --sigterms N, --outage-seconds N,
 //   --only pglite|postgres, --proofs kill,sigterm,outage,load,operations,audit (default all six).
 //   Exits 1 on any lost, doubled or half-stored record, a 5xx outside a fault, a count the
@@ -152,13 +152,13 @@ for (const db of databases)
       },
     );
 
-// The audit trail's cost: alternating rounds with it on and off (--short: PostgreSQL, 2 rounds).
+// The audit trail's cost: alternating batches with it on and off (--short: PostgreSQL, 4 rounds).
 for (const db of databases)
   if (proofs.has("audit") && (db === "postgres" || !values.short))
     await run(targets[db].make, "audit trail on and off (payments and settings)", async (t) => {
       const opts = values.short
-        ? { rounds: 2, payments: 30, settings: 150 }
-        : { rounds: 4, payments: 100, settings: 500 };
+        ? { rounds: 4, payments: 15, settings: 75 }
+        : { rounds: 8, payments: 50, settings: 250 };
       const result = await auditCostRun(
         t,
         4577 + (db === "postgres" ? 1 : 0),
