@@ -83,8 +83,8 @@ const mac = (text: string, key: string | undefined) =>
  * content made when it was written. The sealer then never reads a row's content back, and the
  * check still covers it: the content must fit its content hash, which the link covers.
  */
-export function linkHash(prevHash: string, seq: number, contentHash: string, key?: string): string {
-  return mac(`${prevHash}\n${seq}\n${contentHash}`, key);
+export function linkHash(prevHash: string, seq: number, ownHash: string, key?: string): string {
+  return mac(`${prevHash}\n${seq}\n${ownHash}`, key);
 }
 
 /** Whether a sealed row's hashes fit its content, its place and the hash before it. */

@@ -147,7 +147,9 @@ export async function repeatedRows(db: Db, subscriptionId: number) {
         where subscription_id = ${subscriptionId} and nonce is not null and seq is not null
         group by nonce having count(*) > 1`,
   );
-  return found.flatMap(({ seqs }) => seqs.slice(1).map((seq) => ({ seq: Number(seq), first: Number(seqs[0]) })));
+  return found.flatMap(({ seqs }) =>
+    seqs.slice(1).map((seq) => ({ seq: Number(seq), first: Number(seqs[0]) })),
+  );
 }
 
 /** The chains there are: every head, and any subscription with rows but no head. */

@@ -17,7 +17,13 @@ type Listed = { id: string | number; content_hash: string | null; nonce: string 
  * row (written before nonces, sealed during an upgrade) hashes its content as it always did,
  * and only when that content still fits the hash it was written with.
  */
-function linkOf(listed: Listed, older: Map<number, Unsealed>, prev: string, seq: number, key: string | undefined) {
+function linkOf(
+  listed: Listed,
+  older: Map<number, Unsealed>,
+  prev: string,
+  seq: number,
+  key: string | undefined,
+) {
   if (listed.nonce) return listed.content_hash ? linkHash(prev, seq, listed.content_hash, key) : null;
   const raw = older.get(Number(listed.id));
   if (!raw) return null;

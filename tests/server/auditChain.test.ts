@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { ChainCheck, contentHash, GENESIS, linkHash, rowHash, type AuditRow } from "../../server/core/auditChain.ts";
+import {
+  ChainCheck,
+  contentHash,
+  GENESIS,
+  linkHash,
+  rowHash,
+  type AuditRow,
+} from "../../server/core/auditChain.ts";
 
 /**
  * A chain of n rows for subscription 7, hashed as the data layer appends them: odd rows as

@@ -12,7 +12,9 @@ describe("statements sent with a transaction's COMMIT", () => {
   const db = () => database.db;
   beforeAll(async () => {
     database = await openTestDatabase();
-    await db().execute(sql`create table tail_test (id int primary key, note text, doc jsonb, at timestamptz)`);
+    await db().execute(
+      sql`create table tail_test (id int primary key, note text, doc jsonb, at timestamptz)`,
+    );
   });
   afterAll(() => database.drop());
 
