@@ -7,6 +7,7 @@ import { NodePgSession, NodePgTransaction } from "drizzle-orm/node-postgres/sess
 import type { PoolClient } from "pg";
 import type { Db } from "./client.ts";
 import { insertText, type Literal } from "./literal.ts";
+import { writeWatch } from "./requestWrites.ts";
 
 /** An open transaction's statements waiting for its COMMIT. */
 interface Open {
@@ -82,6 +83,8 @@ async function savepoint<T>(db: Db, outer: Open, work: (tx: Db) => Promise<T>): 
 export async function withCommit(tx: Db, table: string, row: Record<string, Literal>): Promise<void> {
   const text = insertText(table, row);
   const state = open.get(tx);
-  if (state) state.tails.push(text);
-  else await tx.execute(text);
+  if (!state) return void (await tx.execute(text));
+  // Sent past Drizzle, so past its logger: told here, as Drizzle would have (requestWrites.ts).
+  writeWatch.logQuery(text);
+  state.tails.push(text);
 }
