@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inTransaction, rows, withCommit, type Database } from "../../server/db/client.ts";
 import { literal } from "../../server/db/literal.ts";
+import { watchingWrites } from "../../server/db/requestWrites.ts";
 import { openTestDatabase } from "./helpers.ts";
 
 // The transaction door (server/db/ownTransaction.ts): on PostgreSQL a statement queued with
@@ -87,6 +88,14 @@ describe("statements sent with a transaction's COMMIT", () => {
     expect(back.map((r) => r.note)).toEqual(awkward);
     expect(back.map((r) => r.doc)).toEqual(awkward.map((note, n) => ({ note, n, nested: [note] })));
     expect(back.every((r) => new Date(r.at).getTime() === at.getTime())).toBe(true);
+  });
+
+  it("counts a queued row as the request's write, as a statement Drizzle sends would count", async () => {
+    const watched = watchingWrites(() =>
+      inTransaction(db(), (tx) => withCommit(tx, "tail_test", { id: 200 })),
+    );
+    await watched.result;
+    expect(watched.wrote()).toBe(true);
   });
 
   it("refuses to write a number that is not finite as text", () => {
