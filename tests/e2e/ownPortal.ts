@@ -1,9 +1,11 @@
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { IDP_ISSUER, makeIdpKeys, startIdp, type RunningIdp } from "../support/samlIdp.ts";
-import { copyTemplate } from "./globalSetup.ts";
+import { DEMO_TEMPLATE } from "./globalSetup.ts";
 import { startServer, type ServerProcess } from "./serverProcess.ts";
 
 /** A portal a spec starts for itself, with fresh demo data it may change freely. */
@@ -43,7 +45,9 @@ export async function startOwnPortal(
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    copyTemplate(env.DATA_DIR);
+    // Copied and configured without blocking the worker: a spec's tests on the shared portals
+    // run meanwhile (ownPortalSuite.ts starts this as the file loads).
+    await cp(join(DEMO_TEMPLATE, "data"), env.DATA_DIR, { recursive: true });
     if (opts.federatedNorthwind) {
       const keys = makeIdpKeys();
       writeFileSync(join(dir, "idp.pem"), keys.cert);
@@ -57,7 +61,7 @@ export async function startOwnPortal(
         idp.url,
       ];
       const idpKeys = ["--idp-issuer", IDP_ISSUER, "--idp-cert", join(dir, "idp.pem")];
-      execFileSync(process.execPath, ["scripts/saml.ts", ...saml, ...idpKeys], { env, stdio: "ignore" });
+      await promisify(execFile)(process.execPath, ["scripts/saml.ts", ...saml, ...idpKeys], { env });
     }
     server = await startServer(base, `portal on ${port}`, env);
   } catch (error) {
