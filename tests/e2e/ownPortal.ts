@@ -39,7 +39,18 @@ export async function startOwnPortal(
   };
   let idp: RunningIdp | null = null;
   let server: ServerProcess | null = null;
+  // A portal started early whose tests this worker did not run (a retry of the file's other
+  // tests, a -g that leaves them out) is killed when the worker exits: its folder goes too.
+  const leftOver = () => {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // The server may still be writing as it stops; the system's temp cleaning takes the rest.
+    }
+  };
+  process.once("exit", leftOver);
   const stop = async () => {
+    process.off("exit", leftOver);
     await server?.stop();
     await idp?.close();
     rmSync(dir, { recursive: true, force: true });
