@@ -1,9 +1,10 @@
+import { createRequire } from "node:module";
 import { escapeXml } from "../../src/domain/plainText.ts";
-import { LineChart } from "echarts/charts";
-import { GridComponent, MarkAreaComponent, MarkLineComponent } from "echarts/components";
-import * as echarts from "echarts/core";
-import { SVGRenderer } from "echarts/renderers";
+import type * as Charts from "echarts/charts";
+import type * as Components from "echarts/components";
+import type * as Core from "echarts/core";
 import type { EChartsCoreOption } from "echarts/core";
+import type * as Renderers from "echarts/renderers";
 import type { ChartMark } from "../../src/domain/chartMarks.ts";
 import { svgTimeMarks } from "./svgMarks.ts";
 import { chartGaps, findGaps, gapLabel, gapText, type ChartGap } from "../../src/domain/chartGaps.ts";
@@ -21,7 +22,21 @@ import {
 // visitor sees it before any chart library arrives, kiosk screens never load one, and the PDF
 // draws the same picture. Only the line chart, the grid, threshold bands and edges and the SVG
 // renderer are registered (tree-shaken echarts/core): no tooltip, legend or zoom in a picture.
-echarts.use([LineChart, GridComponent, MarkAreaComponent, MarkLineComponent, SVGRenderer]);
+// Loaded for the first picture, not at start: importing it was 0.4–0.9 s of a core in every
+// portal's start, also in the many that draw no picture (most browser tests' portals, scripts).
+// Node requires these ES modules synchronously, so drawing stays a plain function.
+const load = createRequire(import.meta.url);
+let loaded: typeof Core | undefined;
+function echartsCore(): typeof Core {
+  if (loaded) return loaded;
+  const echarts: typeof Core = load("echarts/core");
+  const { LineChart }: typeof Charts = load("echarts/charts");
+  const { GridComponent, MarkAreaComponent, MarkLineComponent }: typeof Components =
+    load("echarts/components");
+  const { SVGRenderer }: typeof Renderers = load("echarts/renderers");
+  echarts.use([LineChart, GridComponent, MarkAreaComponent, MarkLineComponent, SVGRenderer]);
+  return (loaded = echarts);
+}
 
 /** One line: its colour, its y axis (0 left, 1 right) and [epoch seconds, value] points, null for a gap. */
 export interface SvgSeries {
@@ -168,7 +183,7 @@ function gapMarks(chart: SvgChart, gaps: readonly ChartGap[], toX: (at: number) 
 
 /** The chart as an SVG document (viewBox, so the page can stretch it to its own width). */
 export function renderChartSvg(chart: SvgChart): string {
-  const instance = echarts.init(null, null, {
+  const instance = echartsCore().init(null, null, {
     renderer: "svg",
     ssr: true,
     width: chart.width,

@@ -30,7 +30,7 @@ async function push(page: Page, mac: string, readings: { channelKey: string; val
 }
 
 /**
- * Every text the element shows from now on. The demo's simulator pushes every 2 s, drifting
+ * Every text the element shows from now on. The demo's simulator keeps pushing, drifting
  * from the value it read before its push: on a busy machine its push can follow the test's
  * within milliseconds, so a pushed reading may show only briefly; the test asks that it showed.
  */

@@ -92,7 +92,7 @@ test.describe("the device list", () => {
     await expect(station.getByRole("cell").nth(3)).toHaveText(
       /^[A-Z][a-z]+ \d{1,2}, \d{4}, \d{1,2}:\d\d (AM|PM)$/,
     );
-    // The simulator pushes every 2 s: the word is there whatever the dot's colour.
+    // The simulator keeps pushing: the word is there whatever the dot's colour.
     await expect(station.getByRole("cell").nth(4)).toHaveText("Pushing");
     await shot(page, "list");
 

@@ -1,9 +1,11 @@
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { IDP_ISSUER, makeIdpKeys, startIdp, type RunningIdp } from "../support/samlIdp.ts";
-import { copyTemplate } from "./globalSetup.ts";
+import { DEMO_TEMPLATE } from "./globalSetup.ts";
 import { startServer, type ServerProcess } from "./serverProcess.ts";
 
 /** A portal a spec starts for itself, with fresh demo data it may change freely. */
@@ -37,13 +39,26 @@ export async function startOwnPortal(
   };
   let idp: RunningIdp | null = null;
   let server: ServerProcess | null = null;
+  // A portal started early whose tests this worker did not run (a retry of the file's other
+  // tests, a -g that leaves them out) is killed when the worker exits: its folder goes too.
+  const leftOver = () => {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // The server may still be writing as it stops; the system's temp cleaning takes the rest.
+    }
+  };
+  process.once("exit", leftOver);
   const stop = async () => {
+    process.off("exit", leftOver);
     await server?.stop();
     await idp?.close();
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    copyTemplate(env.DATA_DIR);
+    // Copied and configured without blocking the worker: a spec's tests on the shared portals
+    // run meanwhile (ownPortalSuite.ts starts this as the file loads).
+    await cp(join(DEMO_TEMPLATE, "data"), env.DATA_DIR, { recursive: true });
     if (opts.federatedNorthwind) {
       const keys = makeIdpKeys();
       writeFileSync(join(dir, "idp.pem"), keys.cert);
@@ -57,7 +72,7 @@ export async function startOwnPortal(
         idp.url,
       ];
       const idpKeys = ["--idp-issuer", IDP_ISSUER, "--idp-cert", join(dir, "idp.pem")];
-      execFileSync(process.execPath, ["scripts/saml.ts", ...saml, ...idpKeys], { env, stdio: "ignore" });
+      await promisify(execFile)(process.execPath, ["scripts/saml.ts", ...saml, ...idpKeys], { env });
     }
     server = await startServer(base, `portal on ${port}`, env);
   } catch (error) {

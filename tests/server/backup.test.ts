@@ -48,6 +48,10 @@ const byTable = (sums: TableSum[]) => Object.fromEntries(sums.map((s) => [s.tabl
 describe("backup and restore on PGlite", () => {
   const source = { dataDir: join(work, "source") };
   const file = join(work, "portal.tar.gz");
+  // Nothing writes to the source after it is seeded: its sums are read once (about a second
+  // of PGlite each time), not once per test.
+  let sums: Promise<TableSum[]> | undefined;
+  const sourceSums = () => (sums ??= tableSumsOf(source));
 
   it("restores the data directory with every table's rows and checksum", { timeout: 120_000 }, async () => {
     await seeded(source);
@@ -56,7 +60,7 @@ describe("backup and restore on PGlite", () => {
     const target = { dataDir: join(work, "restored") };
     const restored = await script("restore", [file], { DATA_DIR: target.dataDir });
     expect(restored).toContain("public.samples");
-    const before = await tableSumsOf(source);
+    const before = await sourceSums();
     expect(byTable(before)["public.samples"]!.rows).toBeGreaterThan(100);
     expect(byTable(before)["drizzle.__drizzle_migrations"]!.rows).toBeGreaterThan(0);
     expect(await tableSumsOf(target)).toEqual(before);
@@ -70,7 +74,7 @@ describe("backup and restore on PGlite", () => {
       sql`update devices set name = name || ' (moved)' where id = (select min(id) from devices)`,
     );
     await database.close();
-    const [was, is] = [byTable(await tableSumsOf(source)), byTable(await tableSumsOf(target))];
+    const [was, is] = [byTable(await sourceSums()), byTable(await tableSumsOf(target))];
     const differ = Object.keys(was).filter((t) => was[t]!.md5 !== is[t]?.md5 || was[t]!.rows !== is[t]?.rows);
     expect(differ).toEqual(["public.devices"]);
   });
@@ -81,7 +85,7 @@ describe("backup and restore on PGlite", () => {
     async () => {
       const target = { dataDir: join(work, "changed") };
       await expect(restore(target, file)).rejects.toThrow(NOT_EMPTY(target.dataDir));
-      expect(await restore(target, file, true)).toEqual(await tableSumsOf(source));
+      expect(await restore(target, file, true)).toEqual(await sourceSums());
       expect(readdirSync(work).filter((name) => name.startsWith("changed.before-restore-"))).toHaveLength(1);
     },
   );
