@@ -7,7 +7,7 @@ import { LIVE_MS, signInAs } from "./helpers.ts";
 
 // Live readings in the open device page: a push through the real push endpoint shows within
 // 2 s, on the public page and the signed-in one, and the page recovers after its socket drops.
-// The demo simulator pushes every 2 s too and drifts from the last value, so the values
+// The demo simulator pushes every 10 s too and drifts from the last value, so the values
 // pushed here are far from the demo's (Incubator 30.5 °C, uptime 9 days 09:09:09) and are
 // put back afterwards. device.spec.ts pushes Cold Room readings (never uptime) meanwhile, so
 // these use another sensor.
