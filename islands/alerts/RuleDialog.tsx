@@ -18,25 +18,49 @@ import { Cell, isThreshold, KINDS, num, Picker, shownBeside, type Kind } from ".
 import { NotifyFieldset, useNotifyFields } from "./RuleNotify.tsx";
 import { BusyButton } from "../ui/BusyButton.tsx";
 import { FormErrors } from "../ui/Field.tsx";
+import { DiscardDialog } from "../ui/DiscardDialog.tsx";
+import { useUnsaved } from "../ui/useUnsaved.ts";
 
 /**
  * A rule's editor: what it watches (a device's channel, or a tag's devices), when (the
  * condition, in the person's scale), how long first (delay, readings in a row), and whom it
- * tells (the person, other addresses, webhooks; repeats and one escalation tier).
+ * tells (the person, other addresses, webhooks; repeats and one escalation tier). Leaving it
+ * with unsaved changes asks first (a newcomer lost a long rule to a stray Escape on a phone).
  */
 export function RuleDialog({ rule, onClose }: { rule: Rule | "new" | null; onClose: () => void }) {
+  const unsaved = useUnsaved(rule !== null, onClose);
   return (
-    <Dialog
-      title={rule === "new" ? "New alert rule" : "Edit alert rule"}
-      open={rule !== null}
-      onClose={onClose}
-    >
-      {rule !== null && <RuleForm rule={rule === "new" ? null : rule} onClose={onClose} />}
-    </Dialog>
+    <>
+      {/* Before the editor: closing both at once gives the focus back to the editor's opener. */}
+      <DiscardDialog open={unsaved.asking} onKeep={unsaved.keep} onDiscard={unsaved.discard} />
+      <Dialog
+        title={rule === "new" ? "New alert rule" : "Edit alert rule"}
+        open={rule !== null}
+        onClose={onClose}
+        mayClose={unsaved.mayLeave}
+      >
+        {rule !== null && (
+          <RuleForm
+            rule={rule === "new" ? null : rule}
+            onSaved={onClose}
+            onLeave={unsaved.leave}
+            onDirty={unsaved.setDirty}
+          />
+        )}
+      </Dialog>
+    </>
   );
 }
 
-function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void }) {
+interface FormProps {
+  rule: Rule | null;
+  onSaved: () => void;
+  /** Close: asks first when something changed. */
+  onLeave: () => void;
+  onDirty: (dirty: boolean) => void;
+}
+
+function RuleForm({ rule, onSaved, onLeave, onDirty }: FormProps) {
   const prefs = useStore($alertPrefs);
   const form = useStore($ruleForm);
   const devices = useStore($pickDevices);
@@ -85,8 +109,8 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
   }, [form.errors, form.busy]);
   const shownChannels = channels && String(channels.deviceId) === deviceId ? channels.list : [];
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  /** The rule as the form holds it now. */
+  const draftNow = (): RuleInput => {
     const threshold = isThreshold(kind);
     const condition: RuleInput["condition"] = {
       type: kind,
@@ -111,7 +135,16 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
       paused: start.paused,
       tagIds: start.tagIds,
     };
-    void saveRule(draft as RuleInput, rule?.id ?? null).then((ok) => ok && onClose());
+    return draft as RuleInput;
+  };
+  // Changed is what differs from the form as it opened, so typing a value back is unchanged.
+  const now = JSON.stringify(draftNow());
+  const opened = useRef(now);
+  const dirty = now !== opened.current;
+  useEffect(() => onDirty(dirty), [dirty, onDirty]);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void saveRule(draftNow(), rule?.id ?? null).then((ok) => ok && onSaved());
   };
 
   return (
@@ -279,7 +312,7 @@ function RuleForm({ rule, onClose }: { rule: Rule | null; onClose: () => void })
       </div>
       <NotifyFieldset fields={notified} errors={form.errors} />
       <FormErrors messages={form.errors.filter((e) => !shownBeside(e.field)).map((e) => e.message)} />
-      <DialogActions onClose={onClose}>
+      <DialogActions onClose={onLeave}>
         <BusyButton busy={form.busy} busyLabel="Saving...">
           Save rule
         </BusyButton>
