@@ -11,6 +11,13 @@ interface Props extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, "type"> {
   children: ReactNode;
   /** A form's submit button by default. */
   type?: "submit" | "button";
+  /**
+   * Pressable before the island hydrates, with its own label: the page's early script
+   * (src/components/EarlySubmit.astro) holds a press and sends it once the island runs. For
+   * a card a person uses first thing on a slow link (sign-in), where "Loading..." on a
+   * disabled button for seconds reads as broken.
+   */
+  early?: boolean;
 }
 
 /**
@@ -28,9 +35,11 @@ export function BusyButton({
   type = "submit",
   disabled,
   onClick,
+  early = false,
   ...rest
 }: Props) {
   const ready = useHydrated();
+  const waiting = !ready && !early;
   const ignore = (e: MouseEvent<HTMLButtonElement>) => {
     if (busy) return e.preventDefault();
     onClick?.(e);
@@ -39,12 +48,13 @@ export function BusyButton({
     <button
       {...rest}
       type={type}
-      aria-busy={busy || !ready}
+      aria-busy={busy || waiting}
       aria-disabled={busy || undefined}
-      disabled={!ready || disabled}
+      disabled={waiting || disabled}
+      data-early={(early && !ready) || undefined}
       onClick={ignore}
     >
-      {!ready ? LOADING_LABEL : busy ? busyLabel : children}
+      {waiting ? LOADING_LABEL : busy ? busyLabel : children}
     </button>
   );
 }
