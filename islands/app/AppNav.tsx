@@ -1,6 +1,6 @@
 import { useStore } from "@nanostores/react";
 import { getPagePath } from "@nanostores/router";
-import { APP_SECTIONS } from "../../src/domain/appPaths.ts";
+import { APP_SECTIONS } from "../../src/domain/appSections.ts";
 import { $router, type RouteName } from "../../src/stores/router.ts";
 import { $session, signOut } from "../../src/stores/session.ts";
 import { sessionMay } from "../../src/stores/tags.ts";

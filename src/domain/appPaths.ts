@@ -53,21 +53,3 @@ export function appPath<R extends AppRoute>(
     part(String(values[name])).replace(/%3A/gi, ":"),
   );
 }
-
-/**
- * The menu entry each sub-page lives under: the menu marks it as the current section, so a
- * person on a device, an order or the audit trail (whose own entry a phone's menu has no room
- * for) still sees where they are.
- */
-export const APP_SECTIONS: Partial<Record<AppRoute, AppRoute>> = {
-  account: "home",
-  deviceDetails: "devices",
-  deviceMap: "devices",
-  explore: "devices",
-  link: "devices",
-  orderDetails: "orders",
-  quoteDetails: "quotes",
-  reportNew: "reports",
-  reportEdit: "reports",
-  audit: "security",
-};
