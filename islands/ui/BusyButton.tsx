@@ -14,8 +14,9 @@ interface Props extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, "type"> {
   /**
    * Pressable before the island hydrates, with its own label: the page's early script
    * (src/components/EarlySubmit.astro) holds a press and sends it once the island runs. For
-   * a card a person uses first thing on a slow link (sign-in), where "Loading..." on a
-   * disabled button for seconds reads as broken.
+   * the cards a person uses first thing on a slow link (sign-in, register, reset request),
+   * where "Loading..." on a disabled button for seconds reads as broken. Only on a page
+   * that carries that script.
    */
   early?: boolean;
 }
