@@ -42,6 +42,8 @@ describe("moments inside recorded audit values", () => {
 
   it("writes moments nested in a value in the viewer's zone", () => {
     const text = entryText("report.update", null, { window: { startDate: "1795935432" } }, "Asia/Tokyo");
-    expect(text).toEqual({ changes: [{ field: "window", from: null, to: "start November 29, 2026, 3:57 PM" }] });
+    expect(text).toEqual({
+      changes: [{ field: "window", from: null, to: "start November 29, 2026, 3:57 PM" }],
+    });
   });
 });
