@@ -62,6 +62,10 @@ export function Dialog({ open, onClose, children, footer, title, labelledBy, may
    */
   const closed = () => {
     if (!showing.current || ref.current?.open) return;
+    // Escape closes without a cancelable cancel event when the page has had no click or
+    // typing since the last one (the browser's rule against trapping people): an owner that
+    // would have said no gets its dialog back, and asks.
+    if (wanted.current && mayClose && !mayClose()) return ref.current?.showModal();
     showing.current = false;
     // Only focus left on nothing or inside the dialog goes back to the opener.
     const at = document.activeElement;

@@ -88,8 +88,16 @@ test.describe("the newcomer's review, the rest fixed", () => {
 
     await editor.getByLabel("Name").press("Escape");
     await expect(ask).toBeVisible();
+    // Escape answers "keep editing" too.
+    await page.keyboard.press("Escape");
+    await expect(ask).toBeHidden();
+    // A close the browser forces (Escape with no click or typing since the last one cannot be
+    // refused) gives the editor back, and asks.
+    await editor.evaluate((d) => (d as HTMLDialogElement).close());
+    await expect(ask).toBeVisible();
     await ask.getByRole("button", { name: "Keep editing" }).click();
     await expect(editor).toBeVisible();
+    await expect(editor.getByLabel("Name")).toHaveValue("Cold room");
 
     await corner.click();
     await expect(ask).toBeVisible();
