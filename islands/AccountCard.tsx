@@ -81,7 +81,7 @@ export default function AccountCard({ kind }: { kind?: RecordKind }) {
           onChange={clearRegisterErrors}
           error={fieldError(s.errors, "emailAddress")}
         />
-        <BusyButton busy={s.busy} busyLabel="Requesting Account...">
+        <BusyButton busy={s.busy} busyLabel="Requesting Account..." early>
           Register
         </BusyButton>
         <FormErrors messages={generalErrors(s.errors, ["emailAddress"])} />

@@ -46,7 +46,7 @@ export default function ResetRequestPage() {
           error={fieldError(s.errors, "emailAddress")}
           autoFocus
         />
-        <BusyButton busy={s.busy} busyLabel="Sending...">
+        <BusyButton busy={s.busy} busyLabel="Sending..." early>
           Send reset link
         </BusyButton>
         <FormErrors messages={generalErrors(s.errors, ["emailAddress"])} />

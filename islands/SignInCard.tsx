@@ -57,7 +57,7 @@ export function SignInCard({
             onChange={clearSignInErrors}
             error={fieldError(s.errors, "emailAddress")}
           />
-          <BusyButton busy={s.busy} busyLabel={BUSY}>
+          <BusyButton busy={s.busy} busyLabel={BUSY} early>
             Next
           </BusyButton>
           <p>

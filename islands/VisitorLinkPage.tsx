@@ -28,6 +28,9 @@ const TEXT = {
   },
 } as const;
 
+/** An expired confirm link's way on: the report it belonged to, whose form subscribes again. */
+export const SUBSCRIBE_AGAIN = "Open the report to subscribe again";
+
 /** The page of a visitor's emailed confirm or unsubscribe link: what it is for, and one button. */
 export default function VisitorLinkPage({ action }: { action: VisitorLinkAction }) {
   const state = useStore($visitorLink);
@@ -50,6 +53,11 @@ export default function VisitorLinkPage({ action }: { action: VisitorLinkAction 
       <article className="card-narrow">
         <h1>{text.title}</h1>
         <p role="alert">{state.errors[0]?.message ?? "This link does not work."}</p>
+        {state.reportPath && (
+          <p>
+            <a href={state.reportPath}>{SUBSCRIBE_AGAIN}</a>
+          </p>
+        )}
       </article>
     );
   if (state.step === "done")

@@ -1,5 +1,6 @@
 import { useStore } from "@nanostores/react";
 import { getPagePath } from "@nanostores/router";
+import { APP_SECTIONS } from "../../src/domain/appSections.ts";
 import { $router, type RouteName } from "../../src/stores/router.ts";
 import { $session, signOut } from "../../src/stores/session.ts";
 import { sessionMay } from "../../src/stores/tags.ts";
@@ -27,13 +28,17 @@ const AUDIT = ["audit", "Audit"] as const satisfies readonly [RouteName, string]
 export function AppNav({ current }: { current: RouteName | undefined }) {
   useStore($session);
   const links = sessionMay("audit.view") ? [...LINKS, AUDIT] : LINKS;
+  const section = current && APP_SECTIONS[current];
+  // The page's own entry is "page"; the entry it lives under is "true" (the current section),
+  // bold only where the page's own entry is not on screen (site.css).
+  const marked = (route: RouteName) => (route === current ? "page" : route === section ? "true" : undefined);
   return (
     // site.css: on a phone the links wrap into rows and "Sign out" stays on screen.
     <nav aria-label="Account" className="app-nav">
       <ul>
         {links.map(([route, label]) => (
           <li key={route} className={route === "audit" ? "wide-only" : undefined}>
-            <a href={getPagePath($router, route)} aria-current={route === current ? "page" : undefined}>
+            <a href={getPagePath($router, route)} aria-current={marked(route)}>
               {label}
             </a>
           </li>

@@ -209,7 +209,7 @@ function Entries() {
 }
 
 function Row({ entry: e, zone }: { entry: AuditEntry; zone: string }) {
-  const text = entryText(e.action, e.old, e.new);
+  const text = entryText(e.action, e.old, e.new, zone);
   const record = recordText(e.action, e.entityId, recordName(e.old, e.new));
   return (
     <tr>

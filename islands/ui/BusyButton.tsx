@@ -11,6 +11,14 @@ interface Props extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, "type"> {
   children: ReactNode;
   /** A form's submit button by default. */
   type?: "submit" | "button";
+  /**
+   * Pressable before the island hydrates, with its own label: the page's early script
+   * (src/components/EarlySubmit.astro) holds a press and sends it once the island runs. For
+   * the cards a person uses first thing on a slow link (sign-in, register, reset request),
+   * where "Loading..." on a disabled button for seconds reads as broken. Only on a page
+   * that carries that script.
+   */
+  early?: boolean;
 }
 
 /**
@@ -28,9 +36,11 @@ export function BusyButton({
   type = "submit",
   disabled,
   onClick,
+  early = false,
   ...rest
 }: Props) {
   const ready = useHydrated();
+  const waiting = !ready && !early;
   const ignore = (e: MouseEvent<HTMLButtonElement>) => {
     if (busy) return e.preventDefault();
     onClick?.(e);
@@ -39,12 +49,13 @@ export function BusyButton({
     <button
       {...rest}
       type={type}
-      aria-busy={busy || !ready}
+      aria-busy={busy || waiting}
       aria-disabled={busy || undefined}
-      disabled={!ready || disabled}
+      disabled={waiting || disabled}
+      data-early={(early && !ready) || undefined}
       onClick={ignore}
     >
-      {!ready ? LOADING_LABEL : busy ? busyLabel : children}
+      {waiting ? LOADING_LABEL : busy ? busyLabel : children}
     </button>
   );
 }

@@ -10,6 +10,11 @@ export type DialogProps = Label & {
   children: ReactNode;
   /** Buttons at its foot, e.g. Close and Save. */
   footer?: ReactNode;
+  /**
+   * Asked before Escape or the close button closes it: false keeps it open (an editor with
+   * unsaved changes asks the person first).
+   */
+  mayClose?: () => boolean;
 };
 
 const FOCUSABLE = "a[href], button, input, select, textarea, [tabindex]:not([tabindex='-1'])";
@@ -44,7 +49,7 @@ function keepTabInside(e: KeyboardEvent<HTMLDialogElement>) {
  * inside (with keepTabInside, round and round); Escape and the close button close it; focus goes back to what opened it.
  * The content mounts only while open, so a form in it starts fresh each time.
  */
-export function Dialog({ open, onClose, children, footer, title, labelledBy }: DialogProps) {
+export function Dialog({ open, onClose, children, footer, title, labelledBy, mayClose }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLElement | null>(null);
   /** Shown and its closing not yet dealt with (focus given back, the parent told). */
@@ -57,6 +62,10 @@ export function Dialog({ open, onClose, children, footer, title, labelledBy }: D
    */
   const closed = () => {
     if (!showing.current || ref.current?.open) return;
+    // Escape closes without a cancelable cancel event when the page has had no click or
+    // typing since the last one (the browser's rule against trapping people): an owner that
+    // would have said no gets its dialog back, and asks.
+    if (wanted.current && mayClose && !mayClose()) return ref.current?.showModal();
     showing.current = false;
     // Only focus left on nothing or inside the dialog goes back to the opener.
     const at = document.activeElement;
@@ -68,6 +77,11 @@ export function Dialog({ open, onClose, children, footer, title, labelledBy }: D
   const close = () => {
     ref.current?.close();
     closed();
+  };
+  /** Escape or the close button: closes unless the owner keeps it open. */
+  const dismiss = (e: { preventDefault(): void }) => {
+    if (mayClose && !mayClose()) return e.preventDefault();
+    close();
   };
   useLayoutEffect(() => {
     const dialog = ref.current;
@@ -84,14 +98,14 @@ export function Dialog({ open, onClose, children, footer, title, labelledBy }: D
     <dialog
       ref={ref}
       aria-labelledby={labelledBy ?? titleId}
-      onCancel={close}
+      onCancel={dismiss}
       onClose={closed}
       onKeyDown={keepTabInside}
     >
       {open && (
         <article>
           <header>
-            <button type="button" className="close" aria-label="Close" onClick={close} />
+            <button type="button" className="close" aria-label="Close" onClick={dismiss} />
             {title !== undefined && <h2 id={titleId}>{title}</h2>}
           </header>
           {children}

@@ -81,7 +81,7 @@ export async function subscribe(deps: Deps, hash: string, email: string, client:
     const until = new Date(now.getTime() + CONFIRM_LINK_MS);
     const row = await pendingSubscriber(tx, report.id, email, until);
     const token = await issueLink(tx, row.id, "confirm", until);
-    return confirmMail({ to: email, reportName: report.name, origin, token, until });
+    return confirmMail({ to: email, reportName: report.name, origin, token, until, publicHash: hash });
   });
   await deps.mailer.send(mail);
   return CHECK_INBOX;

@@ -69,13 +69,18 @@ export function noticeMail(input: {
   return { to: input.to, subject, text, unsubscribeUrl: unsub.oneClick };
 }
 
-/** The double opt-in: a link to a page whose button confirms. */
+/**
+ * The double opt-in: a link to a page whose button confirms. The link names its report's
+ * public hash too, so once it has expired its page can still lead back to the report to
+ * subscribe again (the row behind the token says nothing any more).
+ */
 export function confirmMail(input: {
   to: string;
   reportName: string;
   origin: string;
   token: string;
   until: Date;
+  publicHash: string;
 }): Mail {
   return {
     to: input.to,
@@ -84,7 +89,7 @@ export function confirmMail(input: {
       `Someone (we hope you) asked for a message whenever an alarm triggers or clears on the report "${input.reportName}".`,
       "",
       "To start them, open this link and press Confirm:",
-      `${input.origin}/visitors/confirm?token=${input.token}`,
+      `${input.origin}/visitors/confirm?token=${input.token}&report=${encodeURIComponent(input.publicHash)}`,
       "",
       `The link works until ${utc(input.until)}. If you did not ask, ignore this message: nothing will be sent.`,
     ].join("\n"),

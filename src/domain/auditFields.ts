@@ -1,5 +1,6 @@
 // A recorded field and its value in words, for the audit viewer and its CSV: the rows keep the
 // fields as the code names them (visitorsMaySubscribe, condition: {...}), a person reads words.
+import { momentText, recordedMoment } from "./auditTime.ts";
 import { parseChannelKey } from "./channelKey.ts";
 
 /** Field names that splitting the code's name into words would not say well. */
@@ -56,13 +57,6 @@ export function fieldName(field: string): string {
     .toLowerCase();
 }
 
-const ISO = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)(?::\d\d(?:\.\d+)?)?Z$/;
-const EPOCH = /^\d{9,11}$/;
-const TIME_FIELDS = new Set(["from", "to", "at", "startDate", "endDate", "expiresAt", "mutedUntil"]);
-
-/** A moment as "2026-11-29 06:57 UTC" (the row keeps UTC; the viewer's zone is the page's). */
-const utcText = (d: Date) => `${d.toISOString().slice(0, 10)} ${d.toISOString().slice(11, 16)} UTC`;
-
 /** A channel key as "sensor W1A001 on 00:1A:2B:3C:4D:01, channel 1", or the text itself. */
 function channelText(text: string): string {
   const key = parseChannelKey(text);
@@ -72,26 +66,26 @@ function channelText(text: string): string {
 }
 
 /**
- * A recorded value in words: null and empty as "(none)", true/false as Yes/No, moments in UTC,
- * channel keys by sensor, lists joined by commas, objects as "low 2, high 8" (empty parts left
- * out). `field` picks the reading of a bare value (amountCents 1250 is "$12.50").
+ * A recorded value in words: null and empty as "(none)", true/false as Yes/No, moments in the
+ * viewer's `zone` (in UTC without one), channel keys by sensor, lists joined by commas, objects
+ * as "low 2, high 8" (empty parts left out). `field` picks the reading of a bare value
+ * (amountCents 1250 is "$12.50").
  */
-export function valueText(v: unknown, field = ""): string {
+export function valueText(v: unknown, field = "", zone?: string): string {
   if (v === null || v === undefined || v === "") return "(none)";
   if (typeof v === "boolean") return v ? "Yes" : "No";
   if (typeof v === "number") return field === "amountCents" ? `$${(v / 100).toFixed(2)}` : String(v);
   if (typeof v === "string") {
-    const iso = ISO.exec(v);
-    if (iso) return `${iso[1]} ${iso[2]} UTC`;
-    if (TIME_FIELDS.has(field) && EPOCH.test(v)) return utcText(new Date(Number(v) * 1000));
+    const at = recordedMoment(v, field);
+    if (at !== null) return momentText(at, zone);
     if (field === "channelKey" || field === "channel") return channelText(v);
     return v;
   }
-  if (Array.isArray(v)) return v.length ? v.map((x) => valueText(x, field)).join(", ") : "(none)";
+  if (Array.isArray(v)) return v.length ? v.map((x) => valueText(x, field, zone)).join(", ") : "(none)";
   if (typeof v === "object") {
     const parts = Object.entries(v as Record<string, unknown>)
       .filter(([, x]) => x !== null && x !== undefined && x !== "" && !(Array.isArray(x) && !x.length))
-      .map(([k, x]) => `${fieldName(k)} ${valueText(x, k)}`);
+      .map(([k, x]) => `${fieldName(k)} ${valueText(x, k, zone)}`);
     return parts.length ? parts.join(", ") : "(none)";
   }
   return String(v);

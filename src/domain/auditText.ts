@@ -86,12 +86,13 @@ export interface ChangeLine {
 export function changeLines(
   old: Record<string, unknown> | null,
   now: Record<string, unknown> | null,
+  zone?: string,
 ): ChangeLine[] {
   const fields = [...new Set([...Object.keys(old ?? {}), ...Object.keys(now ?? {})])];
   const lines: ChangeLine[] = [];
   for (const key of fields) {
-    const from = old ? valueText(old[key], key) : null;
-    const to = now ? valueText(now[key], key) : null;
+    const from = old ? valueText(old[key], key, zone) : null;
+    const to = now ? valueText(now[key], key, zone) : null;
     if (from === to || (from ?? NONE) === (to ?? NONE)) continue;
     lines.push({ field: fieldName(key), from, to });
   }
@@ -105,14 +106,19 @@ const REQUEST_LABELS: Record<string, string> = {
   "device.download": "Asked for",
 };
 
-/** What a row says: a request's "Filters: Person ana@x.org, From ..." or its list of changes. */
+/**
+ * What a row says: a request's "Filters: Person ana@x.org, From ..." or its list of changes,
+ * whose moments read in `viewerZone` when given. A request keeps its times in UTC beside the
+ * zone its export was asked in ("(times in Europe/Berlin)").
+ */
 export function entryText(
   action: string,
   old: Record<string, unknown> | null,
   now: Record<string, unknown> | null,
+  viewerZone?: string,
 ): { request: string } | { changes: ChangeLine[] } {
   const label = REQUEST_LABELS[action];
-  if (label === undefined) return { changes: changeLines(old, now) };
+  if (label === undefined) return { changes: changeLines(old, now, viewerZone) };
   const { timezone, timeZone, ...rest } = now ?? {};
   const asked = Object.entries(rest)
     .filter(([, v]) => v !== null && v !== undefined && v !== "")

@@ -10,6 +10,7 @@ import type { FieldError } from "../api/errors.ts";
 import { formStore, formTask } from "./formTask.ts";
 import { call, errorsOf } from "./http.ts";
 import { queryParam } from "./navigate.ts";
+import { publicReportPath } from "../domain/paths.ts";
 
 /*
  * /visitors/confirm?token= and /visitors/unsubscribe?token=: the pages a visitor's emailed links
@@ -20,7 +21,8 @@ import { queryParam } from "./navigate.ts";
 export type VisitorLinkAction = "confirm" | "unsubscribe";
 export type VisitorLinkState =
   | { step: "checking" }
-  | { step: "broken"; errors: FieldError[] }
+  /** `reportPath`: the report an expired confirm link names, to subscribe again there. */
+  | { step: "broken"; errors: FieldError[]; reportPath?: string | undefined }
   | { step: "form"; token: string; reportName: string; email: string }
   /** `reportPath`: the shared report's page, the confirmed or unsubscribed page's way back to it. */
   | { step: "done"; message: string; reportPath?: string | undefined; already?: boolean };
@@ -40,7 +42,10 @@ export async function checkVisitorLink(action: VisitorLinkAction) {
     if (confirmed) $visitorLink.set({ step: "done", message: ALREADY_CONFIRMED, reportPath, already: true });
     else $visitorLink.set({ step: "form", token, reportName, email });
   } catch (e) {
-    $visitorLink.set({ step: "broken", errors: errorsOf(e) });
+    // A confirm link names its report (server/services/visitorMail.ts); older ones do not.
+    const report = action === "confirm" ? queryParam("report") : null;
+    const reportPath = report ? publicReportPath(report) : undefined;
+    $visitorLink.set({ step: "broken", errors: errorsOf(e), reportPath });
   }
 }
 

@@ -95,6 +95,12 @@ describe("visitor subscriptions", () => {
     expect(await state("fresh@example.net")).toBe("pending");
   });
 
+  it("names the report in the mailed confirm link, so an expired link can lead back to it", async () => {
+    await subscribeAs("named@example.net");
+    const text = (await outbox()).at(-1)!.text;
+    expect(text).toMatch(new RegExp(`/visitors/confirm\\?token=[\\w-]+&report=${DEMO.reportHash}\\n`));
+  });
+
   it("confirms nothing and unsubscribes nothing when a scanner opens the links", async () => {
     const b = visitor();
     await subscribeAs("scan@example.net", b);
