@@ -3,6 +3,12 @@ import type { ClientDirective } from "astro";
 const PAINTED = "portal:painted";
 /** Hydrate anyway when no page script says it has painted (a page without one, or a failure). */
 const FALLBACK_MS = 8000;
+/**
+ * The longest wait for an idle moment once painted. Without one, a page with nothing moving
+ * may never get its idle callback (headless Chromium gave none in minutes on the order page
+ * once its Register button stopped spinning before hydration), and the card never hydrated.
+ */
+const IDLE_TIMEOUT_MS = 1000;
 
 /**
  * `client:painted`: an island that hydrates once the page's painting script has filled in the
@@ -17,7 +23,7 @@ const painted: ClientDirective = (load, _options, el) => {
     if (started) return;
     started = true;
     const idle = window.requestIdleCallback ?? ((cb: () => void) => setTimeout(cb, 1));
-    idle(async () => (await load())());
+    idle(async () => (await load())(), { timeout: IDLE_TIMEOUT_MS });
   };
   const now = () => {
     if (started) return;

@@ -136,14 +136,20 @@ function afterChart(then: () => void) {
   if (islandLive()) run();
 }
 
-/** The interactive chart (ECharts) once the browser is idle: tooltips and zoom. */
+/**
+ * The interactive chart (ECharts) once the browser is idle, or after 3 s at the latest (a page
+ * with nothing moving may get no idle callback at all): tooltips and zoom.
+ */
 function loadIsland() {
   const idle = window.requestIdleCallback ?? ((cb: () => void) => setTimeout(cb, 1));
-  idle(async () => {
-    if ($report.get().status === "invalid") return;
-    const { mountReportChart } = await import("../../islands/report/mountReportChart.ts");
-    mountReportChart(chart);
-  });
+  idle(
+    async () => {
+      if ($report.get().status === "invalid") return;
+      const { mountReportChart } = await import("../../islands/report/mountReportChart.ts");
+      mountReportChart(chart);
+    },
+    { timeout: 3000 },
+  );
 }
 
 function invalid() {
