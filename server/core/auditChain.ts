@@ -84,7 +84,8 @@ const mac = (text: string, key: string | undefined) =>
  * check still covers it: the content must fit its content hash, which the link covers.
  */
 export function linkHash(prevHash: string, seq: number, ownHash: string, key?: string): string {
-  return mac(`${prevHash}\n${seq}\n${ownHash}`, key);
+  // Its own prefix: no link text can read as a row hash's or a content hash's text.
+  return mac(`link\n${prevHash}\n${seq}\n${ownHash}`, key);
 }
 
 /** Whether a sealed row's hashes fit its content, its place and the hash before it. */

@@ -34,7 +34,9 @@ const entryOf = (r: EntryRow): AuditEntry => ({
 
 /** The filter as SQL conditions on audit_log `l`. */
 function where(subscriptionId: number, f: AuditFilter, before: number | null): SQL {
-  const parts: SQL[] = [sql`l.subscription_id = ${subscriptionId}`];
+  // Chained rows only: one not (yet) in the chain has no place to be shown at, and one the
+  // sealer would never chain (slipped in outside the portal) is for the check to name.
+  const parts: SQL[] = [sql`l.subscription_id = ${subscriptionId}`, sql`l.seq is not null`];
   if (before !== null) parts.push(sql`l.seq < ${before}`);
   if (f.actor) parts.push(sql`lower(l.actor_label) = lower(${f.actor})`);
   if (f.deviceId) parts.push(sql`l.device_id = ${Number(f.deviceId)}`);

@@ -9,37 +9,18 @@ import { auditRowOf } from "./audit.ts";
 const BATCH = 1000;
 
 type Unsealed = Parameters<typeof auditRowOf>[0] & { id: string | number; content_hash: string | null };
-type Listed = { id: string | number; content_hash: string | null; nonce: string | null };
-
 /**
- * The hash a listed row is sealed with after `prev`, or null when it is left unsealed: a row
- * with a nonce links its content hash (the verifier checks the content against it); an older
- * row (written before nonces, sealed during an upgrade) hashes its content as it always did,
- * and only when that content still fits the hash it was written with.
+ * The hash a row is sealed with after `prev`, or null when it is left unsealed: only a row
+ * whose content still fits the hash it was written with (under AUDIT_KEY, one the portal wrote)
+ * is chained, so a row slipped in with a made-up hash never gets a place in the chain, nor in
+ * the viewer and the export, which read by seq. A row with a nonce is linked by its content
+ * hash; an older one (written before nonces, sealed during an upgrade) hashes its content as
+ * it always did.
  */
-function linkOf(
-  listed: Listed,
-  older: Map<number, Unsealed>,
-  prev: string,
-  seq: number,
-  key: string | undefined,
-) {
-  if (listed.nonce) return listed.content_hash ? linkHash(prev, seq, listed.content_hash, key) : null;
-  const raw = older.get(Number(listed.id));
-  if (!raw) return null;
+function linkOf(raw: Unsealed, prev: string, seq: number, key: string | undefined) {
   const row = auditRowOf({ ...raw, seq: 0 });
-  return raw.content_hash === contentHash(row, key) ? rowHash(prev, { ...row, seq }, key) : null;
-}
-
-/** The whole rows of those listed without a nonce (none, but right after an upgrade). */
-async function olderRows(tx: Db, batch: Listed[]): Promise<Map<number, Unsealed>> {
-  const ids = batch.filter((r) => !r.nonce).map((r) => Number(r.id));
-  if (!ids.length) return new Map();
-  const found = await rows<Unsealed>(
-    tx,
-    sql`select * from audit_log where id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)::bigint)`,
-  );
-  return new Map(found.map((r) => [Number(r.id), r]));
+  if (!raw.content_hash || raw.content_hash !== contentHash(row, key)) return null;
+  return row.nonce ? linkHash(prev, seq, raw.content_hash, key) : rowHash(prev, { ...row, seq }, key);
 }
 
 /**
@@ -47,8 +28,8 @@ async function olderRows(tx: Db, batch: Listed[]): Promise<Map<number, Unsealed>
  * hash as the hash before it, and its own hash; the head moves on, all in one transaction.
  * `wait`: a reader that must see its own rows waits for a sealer at work; the background sweep
  * skips a chain another instance holds. Returns how many rows were chained, or null when skipped.
- * Content is not read back (linkOf): a row edited or slipped in before its seal is chained, and
- * the verifier names it, since its content no longer fits the hash the link covers.
+ * A row whose content no longer fits the hash it was written with is left out, and stays
+ * unsealed for the verifier to name.
  */
 export function sealChain(db: Db, subscriptionId: number, key: string | undefined, wait: boolean) {
   return inTransaction(db, async (tx) => {
@@ -57,19 +38,16 @@ export function sealChain(db: Db, subscriptionId: number, key: string | undefine
     let { seq, hash } = head;
     let sealed = 0;
     for (let afterId = 0; ;) {
-      // Ids and content hashes only: a row with a nonce is sealed by linking its content hash.
-      const batch = await rows<Listed>(
+      const batch = await rows<Unsealed>(
         tx,
-        sql`select id, content_hash, nonce from audit_log
-            where subscription_id = ${subscriptionId} and seq is null and id > ${afterId}
+        sql`select * from audit_log where subscription_id = ${subscriptionId} and seq is null and id > ${afterId}
             order by id limit ${BATCH}`,
       );
-      const older = await olderRows(tx, batch);
       const chained: { id: number; seq: number; prev: string; hash: string }[] = [];
-      for (const listed of batch) {
-        const link = linkOf(listed, older, hash, seq + 1, key);
+      for (const raw of batch) {
+        const link = linkOf(raw, hash, seq + 1, key);
         if (!link) continue;
-        const next = { id: Number(listed.id), seq: seq + 1, prev: hash, hash: link };
+        const next = { id: Number(raw.id), seq: seq + 1, prev: hash, hash: link };
         chained.push(next);
         ({ seq, hash } = next);
       }

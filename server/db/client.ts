@@ -73,11 +73,15 @@ export async function postgresPool(
   // A client checked out (inside a transaction, between two queries) has no pool listener: a
   // connection the database cuts then emits 'error' on it, which would end the process. Its
   // next query fails instead ("not queryable"), and that request answers 503.
-  pool.on("connect", (client) =>
+  pool.on("connect", (client) => {
     client.on("error", (err) =>
       console.warn(JSON.stringify({ level: "warn", what: "database connection lost", error: err.message })),
-    ),
-  );
+    );
+    // Literals sent as text (literal.ts) are quoted for UTF-8: a role or database set to
+    // another client encoding must not change how a quote is read. Queued before any other
+    // query on this connection.
+    client.query("set client_encoding to 'UTF8'").catch(() => undefined);
+  });
   pool.on("error", (err) =>
     console.warn(
       JSON.stringify({ level: "warn", what: "idle database connection lost", error: err.message }),

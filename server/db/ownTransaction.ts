@@ -12,6 +12,8 @@ import { writeWatch } from "./requestWrites.ts";
 /** An open transaction's statements waiting for its COMMIT. */
 interface Open {
   tails: string[];
+  /** Ended: a row queued now would never be sent. */
+  closed?: boolean;
 }
 const open = new WeakMap<object, Open>();
 
@@ -51,12 +53,18 @@ async function run<T>(pooled: PoolSession, work: (tx: Db) => Promise<T>): Promis
     const result = await work(tx as unknown as Db);
     // One message, one round trip: the queued statements run in order, then COMMIT; the first
     // that fails stops the rest (COMMIT too), and the ROLLBACK below ends the transaction.
-    await client.query(state.tails.length ? `${state.tails.join(";\n")};\ncommit` : "commit");
+    const sent = await client.query(state.tails.length ? `${state.tails.join(";\n")};\ncommit` : "commit");
+    // PostgreSQL answers COMMIT in a transaction a caught error aborted with ROLLBACK, not an
+    // error: the work did not commit, and its caller must not hear that it did.
+    const last = Array.isArray(sent) ? sent.at(-1) : sent;
+    if (last?.command !== "COMMIT")
+      throw new Error("the transaction was rolled back: a statement in it failed");
     return result;
   } catch (err) {
     await client.query("rollback").catch((e: Error) => (lost = e));
     throw err;
   } finally {
+    state.closed = true;
     // A connection that could not even roll back is closed, not handed to the next request.
     client.release(lost);
   }
@@ -84,6 +92,7 @@ export async function withCommit(tx: Db, table: string, row: Record<string, Lite
   const text = insertText(table, row);
   const state = open.get(tx);
   if (!state) return void (await tx.execute(text));
+  if (state.closed) throw new Error(`a row for ${table} queued on a transaction that has ended`);
   // Sent past Drizzle, so past its logger: told here, as Drizzle would have (requestWrites.ts).
   writeWatch.logQuery(text);
   state.tails.push(text);

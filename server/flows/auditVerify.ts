@@ -41,7 +41,7 @@ export async function verifyAudit(
       result.faults.push({
         subscriptionId,
         seq,
-        why: `it repeats row ${first} word for word: a copy added outside the portal`,
+        why: `it and row ${first} are the same row word for word: one of them is a copy added outside the portal`,
       });
   }
   // Rows written after the seal above are waiting their turn, not faults, when their content fits.

@@ -98,6 +98,31 @@ describe("statements sent with a transaction's COMMIT", () => {
     expect(watched.wrote()).toBe(true);
   });
 
+  it.runIf(process.env["TEST_DATABASE_URL"])(
+    "fails a transaction whose caught error made PostgreSQL roll it back, instead of reporting it committed",
+    async () => {
+      await expect(
+        inTransaction(db(), async (tx) => {
+          await tx.execute(sql`insert into tail_test (id) values (300)`);
+          await tx.execute(sql`select 1 / 0`).catch(() => undefined);
+          return "committed?";
+        }),
+      ).rejects.toThrow("rolled back");
+      expect(await ids()).not.toContain(300);
+    },
+  );
+
+  it.runIf(process.env["TEST_DATABASE_URL"])(
+    "refuses a row queued on a transaction that has already ended, rather than dropping it",
+    async () => {
+      let leaked: Parameters<Parameters<typeof inTransaction>[1]>[0] | undefined;
+      await inTransaction(db(), async (tx) => {
+        leaked = tx;
+      });
+      await expect(withCommit(leaked!, "tail_test", { id: 301 })).rejects.toThrow("has ended");
+    },
+  );
+
   it("refuses to write a number that is not finite as text", () => {
     expect(() => literal(Number.NaN)).toThrow(RangeError);
     expect(() => literal(Number.POSITIVE_INFINITY)).toThrow(RangeError);
