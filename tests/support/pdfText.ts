@@ -8,13 +8,22 @@ import { inflateSync } from "node:zlib";
 export function pdfText(pdf: Buffer): string {
   const out: string[] = [];
   const raw = pdf.toString("latin1");
-  const streams = /stream\r?\n([\s\S]*?)\r?\nendstream/g;
-  for (const [, body] of raw.matchAll(streams)) {
+  // Each stream is cut by its dictionary's /Length, never by searching for "endstream": a
+  // compressed stream may end in a 0x0d byte, which a `\r?\nendstream` pattern would take away
+  // (one PDF in 256 then read as empty).
+  const streams = /\/Length (\d+)[^>]*>>\s*stream\r?\n/g;
+  const found = [...raw.matchAll(streams)];
+  // A stream this pattern missed would silently drop its text.
+  if (found.length !== raw.split("\nendstream").length - 1)
+    throw new Error("pdfText: a stream without /Length");
+  for (const match of found) {
+    const start = match.index + match[0].length;
+    const body = raw.slice(start, start + Number(match[1]));
     let content: string;
     try {
-      content = inflateSync(Buffer.from(body!, "latin1")).toString("latin1");
+      content = inflateSync(Buffer.from(body, "latin1")).toString("latin1");
     } catch {
-      content = body!;
+      content = body;
     }
     for (const [, ops] of content.matchAll(/\[((?:<[0-9a-fA-F]*>|\([^)]*\)|[\s\d.-])*)\]\s*TJ/g))
       out.push(decode(ops!));
