@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { rows, withCommit, type Db } from "../db/client.ts";
 import { contentHash, type AuditRow } from "../core/auditChain.ts";
-import { changes } from "../../src/domain/auditValues.ts";
+import { changes, storable } from "../../src/domain/auditValues.ts";
 
 /** Who did it: a person, the operations API's token, a device key, or the portal itself. */
 export type Actor =
@@ -58,10 +58,11 @@ export async function appendAudit(tx: Db, entry: AuditEntry, at: Date, key?: str
     at,
     actorKind: entry.actor.kind,
     actorId: "id" in entry.actor ? entry.actor.id : null,
-    actorLabel: entry.actor.label,
-    action: entry.action,
+    actorLabel: storable(entry.actor.label),
+    action: storable(entry.action),
     entityType: entry.entityType ?? null,
-    entityId: entry.entityId === undefined || entry.entityId === null ? null : String(entry.entityId),
+    entityId:
+      entry.entityId === undefined || entry.entityId === null ? null : storable(String(entry.entityId)),
     deviceId: entry.deviceId ?? null,
     old: diff?.old ?? null,
     new: diff?.new ?? null,

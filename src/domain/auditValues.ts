@@ -8,15 +8,22 @@ const SECRET_FIELD =
 const CARD_LIKE = /\b(?:\d[ -]?){12,18}\d\b/;
 export const REDACTED = "[redacted]";
 
+/**
+ * Text as PostgreSQL stores it: without NUL (no text or jsonb holds one) and with a lone
+ * surrogate as U+FFFD (what UTF-8 makes of it). A row is hashed as it will read back, so odd
+ * text neither fails its change nor leaves a row that no longer fits its hash.
+ */
+export const storable = (text: string): string => text.replaceAll("\u0000", "").toWellFormed();
+
 /** The value with secret fields dropped and card-like text replaced, at every level. */
 export function withoutSecrets(value: unknown): unknown {
-  if (typeof value === "string") return CARD_LIKE.test(value) ? REDACTED : value.replaceAll("\u0000", "");
+  if (typeof value === "string") return CARD_LIKE.test(value) ? REDACTED : storable(value);
   if (Array.isArray(value)) return value.map(withoutSecrets);
   if (value instanceof Date) return value.toISOString();
   if (value !== null && typeof value === "object") {
     const kept: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value))
-      if (!SECRET_FIELD.test(k) && v !== undefined) kept[k] = withoutSecrets(v);
+      if (!SECRET_FIELD.test(k) && v !== undefined) kept[storable(k)] = withoutSecrets(v);
     return kept;
   }
   return value;

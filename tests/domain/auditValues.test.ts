@@ -16,6 +16,10 @@ describe("withoutSecrets", () => {
       { channelKey: "abc-1", name: "Freezer" },
     ],
     [{ text: "a\u0000b" }, { text: "ab" }],
+    [
+      { text: "x\ud800y", ["k\udc00"]: ["\udbff"] },
+      { text: "x\ufffdy", ["k\ufffd"]: ["\ufffd"] },
+    ],
   ])("keeps %j as %j", (input, kept) => {
     expect(withoutSecrets(input)).toEqual(kept);
   });

@@ -93,6 +93,33 @@ describe("the audit trail in the database", () => {
     expect(rowFits(first!)).toBe(true);
   });
 
+  it("records a NUL and lone surrogates as stored text can hold them, and the row still fits", async () => {
+    // Text PostgreSQL cannot store as given: a NUL anywhere, a lone surrogate (JSON '\\ud800').
+    const odd = "a\u0000b \ud800 c \udc00";
+    await inTransaction(db(), (tx) =>
+      appendAudit(
+        tx,
+        {
+          ...rename(505, 1),
+          actor: { kind: "visitor", label: odd },
+          entityId: odd,
+          before: { name: odd, list: [odd] },
+          after: { name: "plain", list: [] },
+        },
+        TEST_NOW,
+        "a-key-of-thirty-two-characters!!",
+      ),
+    );
+    const check = await verifyAudit(db(), { subscriptionId: 505, key: "a-key-of-thirty-two-characters!!" });
+    expect(check).toEqual({ chains: 1, rows: 1, faults: [] });
+    const [row] = await chainPage(db(), 505, 0, 1);
+    expect(row).toMatchObject({
+      actorLabel: "ab \ufffd c \ufffd",
+      entityId: "ab \ufffd c \ufffd",
+      old: { name: "ab \ufffd c \ufffd", list: ["ab \ufffd c \ufffd"] },
+    });
+  });
+
   it("names an edited, a deleted and two swapped rows, and rows cut off the end", async () => {
     await db().execute(
       sql`update audit_log set new = '{"name":"Other"}' where subscription_id = 101 and seq = 3`,
