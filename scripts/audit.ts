@@ -1,18 +1,23 @@
-// `npm run audit -- verify [--subscription N]`: walks the audit trail's chains in the database
-// the environment names (DATABASE_URL, else PGlite in DATA_DIR: stop that server first, PGlite
-// allows one process) and names every row that does not fit. Exits 1 when one does not, so a
-// cron job or a monitor can alert on it. AUDIT_KEY must be the server's when it has one.
+// `npm run audit -- verify [--subscription N] [--anchors FILE]...`: walks the audit trail's
+// chains in the database the environment names (DATABASE_URL, else PGlite in DATA_DIR: stop that
+// server first, PGlite allows one process) and names every row that does not fit. Exits 1 when
+// one does not, so a cron job or a monitor can alert on it. AUDIT_KEY must be the server's when
+// it has one. The chains are also compared with the heads kept outside the database: this
+// machine's anchor file (AUDIT_ANCHOR_FILE), and every --anchors file (other instances' anchor
+// files, or their logs, where the same lines appear).
+import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parseConfig } from "../server/config.ts";
 import { openDatabase } from "../server/db/client.ts";
 import { verifyAudit } from "../server/flows/auditVerify.ts";
+import { parseAnchors } from "../server/services/auditAnchors.ts";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { subscription: { type: "string" } },
+  options: { subscription: { type: "string" }, anchors: { type: "string", multiple: true } },
 });
 if (positionals[0] !== "verify") {
-  console.error("Usage: npm run audit -- verify [--subscription N]");
+  console.error("Usage: npm run audit -- verify [--subscription N] [--anchors FILE]...");
   process.exit(2);
 }
 const only = values.subscription === undefined ? undefined : Number(values.subscription);
@@ -21,14 +26,31 @@ if (only !== undefined && !Number.isInteger(only)) {
   process.exit(2);
 }
 const config = parseConfig(process.env);
+const anchorFiles = [
+  ...(config.auditAnchorFile && existsSync(config.auditAnchorFile) ? [config.auditAnchorFile] : []),
+  ...(values.anchors ?? []),
+];
+const anchors = anchorFiles.flatMap((file) => {
+  try {
+    return parseAnchors(readFileSync(file, "utf8"));
+  } catch (e) {
+    console.error(`Cannot read ${file}: ${(e as Error).message}`);
+    process.exit(2);
+  }
+});
 const database = await openDatabase(
   config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir },
 );
 try {
   const started = performance.now();
-  const result = await verifyAudit(database.db, { subscriptionId: only, key: config.auditKey });
+  const result = await verifyAudit(database.db, { subscriptionId: only, key: config.auditKey, anchors });
   const ms = Math.round(performance.now() - started);
   console.log(`Checked ${result.rows.toLocaleString("en-US")} rows in ${result.chains} chains (${ms} ms).`);
+  console.log(
+    anchors.length
+      ? `Compared with ${anchors.length.toLocaleString("en-US")} heads kept outside the database (${anchorFiles.join(", ")}).`
+      : "No heads kept outside the database were found: a chain cut back or chained again cannot be named.",
+  );
   for (const f of result.faults.slice(0, 50))
     console.log(`  subscription ${f.subscriptionId}, row ${f.seq}: ${f.why}`);
   if (result.faults.length > 50) console.log(`  ... and ${result.faults.length - 50} more`);

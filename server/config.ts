@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { z } from "zod";
 import {
   formatHost,
@@ -69,6 +70,8 @@ const Env = z.object({
   AUDIT_KEY: z.string().trim().min(32, "must be at least 32 characters").optional(),
   AUDIT_TRAIL: flag.optional(),
   AUDIT_SEAL_MS: z.coerce.number().int().min(20).max(60_000).default(200),
+  AUDIT_ANCHOR_FILE: z.string().trim().min(1).optional(),
+  AUDIT_ANCHOR_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   LOG_REQUESTS: flag.optional(),
   ANSWER_CACHE_MS: z.coerce.number().int().min(0).max(10_000).optional(),
   REPORT_WALKS_PER_CLIENT: z.coerce.number().int().min(0).max(10_000).optional(),
@@ -145,6 +148,15 @@ export function parseConfig(env: Record<string, string | undefined>) {
     auditTrail: e.AUDIT_TRAIL ?? true,
     /** How often each instance chains the audit rows committed since (server/data/auditSeal.ts). */
     auditSealMs: e.AUDIT_SEAL_MS,
+    /**
+     * Where this instance appends the audit chains' heads it seals, outside the database
+     * (services/auditAnchors.ts), unless named: DATA_DIR/audit-anchors.jsonl beside PGlite's
+     * files, or DATA_DIR/audit-anchors-{database}.jsonl on PostgreSQL, so that two databases
+     * never share one. "off" keeps none.
+     */
+    auditAnchorFile: anchorFile(e.AUDIT_ANCHOR_FILE, e.DATA_DIR, e.DATABASE_URL),
+    /** How often each chain's newest head is written there (and logged). */
+    auditAnchorMs: e.AUDIT_ANCHOR_MS,
     /**
      * One JSON line per request on stdout: on by default; off under Vitest (VITEST is set there)
      * and in the local demo (DEMO unset), whose simulator's pushes would scroll the start
@@ -225,4 +237,18 @@ function foreignNames(e: Env): [string, string][] {
 export function runtimeConfig(config: Config): RuntimeConfig {
   const { api, web, account, ws } = config.origins;
   return { apiBase: api, webBase: web, accountBase: account, wsBase: ws };
+}
+
+/** The anchor file a portal keeps by default (config.auditAnchorFile). */
+function anchorFile(named: string | undefined, dataDir: string, databaseUrl: string | undefined) {
+  if (named === "off") return undefined;
+  if (named) return named;
+  if (!databaseUrl) return join(dataDir, "audit-anchors.jsonl");
+  let name = "postgres";
+  try {
+    name = decodeURIComponent(new URL(databaseUrl).pathname.slice(1)) || name;
+  } catch {
+    // A URL node cannot parse still names a database PostgreSQL's client may reach.
+  }
+  return join(dataDir, `audit-anchors-${name.replace(/[^A-Za-z0-9_.-]/g, "_")}.jsonl`);
 }

@@ -9,6 +9,7 @@ import { primaryReads, type ReadRouter } from "./data/readRouter.ts";
 import { answerCache, type AnswerCache } from "./core/answerCache.ts";
 import { pushGate, type KeyLimits, type PushGate } from "./core/keyLimiter.ts";
 import { walkGate, walkLimits, type WalkGate } from "./core/walkGate.ts";
+import { noAnchors, type AuditAnchors } from "./services/auditAnchors.ts";
 import { createCarriers, type Carriers } from "./services/carriers.ts";
 import { createMailer, type Mailer } from "./services/mail.ts";
 import { createSandboxGateway, type PaymentGateway } from "./services/payments.ts";
@@ -45,6 +46,8 @@ export interface AppDeps {
   walks?: WalkGate;
   /** Where the public reads run (index.ts opens the replica's); the primary by default. */
   reads?: ReadRouter;
+  /** Where sealed audit heads are kept outside the database (index.ts: a file); none by default. */
+  anchors?: AuditAnchors;
 }
 
 /** Asks the alert scheduler to run soon (core/alertClock.ts); a no-op where none runs. */
@@ -78,6 +81,8 @@ export interface Deps {
   walks: WalkGate;
   /** The public reads' database: a fresh replica, else the primary (data/readRouter.ts). */
   reads: ReadRouter;
+  /** The audit chains' heads kept outside the database (services/auditAnchors.ts). */
+  anchors: AuditAnchors;
 }
 
 /**
@@ -122,5 +127,6 @@ export function resolveDeps(input: AppDeps): Deps {
     alertWork: input.alertWork ?? { kick: () => {} },
     walks: input.walks ?? walkGate(walkLimits(input.config.reportWalksPerClient)),
     reads: input.reads ?? primaryReads(input.db),
+    anchors: input.anchors ?? noAnchors,
   };
 }

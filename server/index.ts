@@ -26,6 +26,7 @@ import {
 } from "./core/repeatingJob.ts";
 import { trimAuditTrail } from "./flows/auditRetention.ts";
 import { sealAll } from "./data/auditSeal.ts";
+import { fileAnchors, noAnchors } from "./services/auditAnchors.ts";
 import { turnAuditTrailOff } from "./data/audit.ts";
 import { dropAgedMonths } from "./flows/dataRetention.ts";
 import { alertTask } from "./flows/alertWork.ts";
@@ -62,9 +63,16 @@ const database = await openDatabase({
 const stopPartitions = startPartitionJob((now) => ensureSamplePartitions(database.db, now));
 // Mailed one-time links are cut out once expired, and mail is deleted after MAIL_RETENTION_DAYS.
 const stopAuditRetention = startAuditRetention((now) => trimAuditTrail(database.db, now));
-// Audit rows are written unsealed with their changes and chained here, moments later.
+// Audit rows are written unsealed with their changes and chained here, moments later; the new
+// heads are kept outside the database too (services/auditAnchors.ts).
+const anchors =
+  config.auditTrail && config.auditAnchorFile
+    ? fileAnchors(config.auditAnchorFile, { everyMs: config.auditAnchorMs, log: true })
+    : noAnchors;
 const stopAuditSealer = config.auditTrail
-  ? startAuditSealer(() => sealAll(database.db, config.auditKey), { intervalMs: config.auditSealMs })
+  ? startAuditSealer(() => sealAll(database.db, config.auditKey, false, anchors), {
+      intervalMs: config.auditSealMs,
+    })
   : () => {};
 // Months of readings and rollups that no plan shows any more are dropped whole (daily, or off).
 const stopDataRetention = config.dataRetentionIntervalMs
@@ -129,7 +137,7 @@ const reads = await openReadRouter(database.db, {
   poolMax: config.databasePoolMax,
 });
 reads.start();
-const app = buildApp({ db: database.db, config, site, live, views, alertWork, reads });
+const app = buildApp({ db: database.db, config, site, live, views, alertWork, reads, anchors });
 // Live readings: upgrades go through the app (host and origin checks, GET /ws) to this server.
 // (ws types noServer as optional, node-server's as required: the same object.)
 const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
@@ -222,7 +230,8 @@ async function shutdown(signal: string) {
     await history;
     await views.flush();
     // What the last requests wrote is chained now, not at the next start.
-    if (config.auditTrail) await sealAll(database.db, config.auditKey, true).catch(() => {});
+    if (config.auditTrail) await sealAll(database.db, config.auditKey, true, anchors).catch(() => {});
+    await anchors.close();
     if (views.pending)
       console.warn(
         JSON.stringify({ level: "warn", what: "report views lost at shutdown", views: views.pending }),

@@ -116,6 +116,8 @@ export function proofServerEnv(port: number, env: Record<string, string>): NodeJ
     // limits count per address, and one loopback address would hit them at once.
     TRUST_PROXY: "1",
     LOG_REQUESTS: "0",
+    // Proof databases come and go: their chains' heads are not kept in ./data.
+    AUDIT_ANCHOR_FILE: "off",
     ...env,
   };
 }

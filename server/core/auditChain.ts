@@ -115,9 +115,32 @@ export interface ChainFault {
 }
 
 /**
+ * A chain's head as the sealer left it, kept outside the database (services/auditAnchors.ts):
+ * its last seq and hash, where retention had left its start, and when. The hash at a seq covers
+ * every row up to it, so one anchor shows whether the chain up to there is still the one sealed.
+ */
+export interface AuditAnchor {
+  subscriptionId: number;
+  seq: number;
+  hash: string;
+  firstSeq: number;
+  /** When it was sealed (ISO). */
+  at: string;
+}
+
+/** Where the sealer tells each new head (nothing by default; a file and the log in a portal). */
+export interface AnchorSink {
+  note(anchor: AuditAnchor): void;
+}
+
+/** "row 4", or "rows 4–6". */
+const rowsFrom = (first: number, last: number) => (first === last ? `row ${first}` : `rows ${first}–${last}`);
+
+/**
  * Checks one subscription's rows, given in seq order, against each other and the head. Every
  * row is judged against the stored hash before it, so one pass names each tampered row (an
  * edit breaks its own hash, a deletion leaves a gap, swapped rows break their links).
+ * Anchors kept outside the database also name a chain cut back or chained again.
  */
 export class ChainCheck {
   private lastSeq = 0;
@@ -126,20 +149,60 @@ export class ChainCheck {
   rows = 0;
   readonly subscriptionId: number;
   private readonly key: string | undefined;
-  /** `start`: where retention left the chain's beginning (its first seq and the hash before it). */
-  constructor(subscriptionId: number, key?: string, start?: { seq: number; prevHash: string }) {
+  /** This chain's anchors by seq, and whether one has already been found broken. */
+  private readonly anchors = new Map<number, AuditAnchor[]>();
+  private anchorBroken = false;
+  private readonly lastAnchor: AuditAnchor | undefined;
+  /** The anchor that saw the chain start latest: rows before its start must stay gone. */
+  private trimmedBy: AuditAnchor | undefined;
+  /**
+   * `start`: where retention left the chain's beginning (its first seq and the hash before it).
+   * `anchors`: the chain's heads as kept outside the database, which the rows must still match.
+   */
+  constructor(
+    subscriptionId: number,
+    key?: string,
+    start?: { seq: number; prevHash: string },
+    anchors: AuditAnchor[] = [],
+  ) {
     this.subscriptionId = subscriptionId;
     this.key = key;
     if (start) {
       this.lastSeq = start.seq - 1;
       this.lastHash = start.prevHash;
     }
+    for (const a of anchors) {
+      this.anchors.set(a.seq, [...(this.anchors.get(a.seq) ?? []), a]);
+      if (!this.lastAnchor || a.seq > this.lastAnchor.seq) this.lastAnchor = a;
+    }
+    for (const a of anchors) if (a.firstSeq > (this.trimmedBy?.firstSeq ?? 1)) this.trimmedBy = a;
+    this.matchAnchors(this.lastSeq, this.lastHash);
+  }
+
+  /** Names the first anchor the chain no longer matches: rows up to it were chained again. */
+  private matchAnchors(seq: number, hashThere: string) {
+    if (this.anchorBroken) return;
+    const broken = this.anchors.get(seq)?.find((a) => a.hash !== hashThere);
+    if (!broken) return;
+    this.anchorBroken = true;
+    this.faults.push({
+      subscriptionId: this.subscriptionId,
+      seq,
+      why: `the chain up to here is not the one sealed by ${broken.at} (anchored outside the database): rows up to it were removed, added or moved and chained again`,
+    });
   }
 
   add(row: AuditRow) {
     this.rows++;
     const fault = (why: string) =>
       this.faults.push({ subscriptionId: this.subscriptionId, seq: row.seq, why });
+    const trimmed = this.trimmedBy;
+    if (trimmed && row.seq < trimmed.firstSeq) {
+      fault(
+        `${rowsFrom(row.seq, trimmed.firstSeq - 1)} had been removed by retention by ${trimmed.at} (anchored outside the database) and ${trimmed.firstSeq - 1 > row.seq ? "are" : "is"} back`,
+      );
+      this.trimmedBy = undefined;
+    }
     if (row.seq !== this.lastSeq + 1)
       fault(
         row.seq > this.lastSeq + 1
@@ -151,9 +214,10 @@ export class ChainCheck {
     if (!rowFits(row, this.key)) fault("its content does not match its hash (edited)");
     this.lastSeq = row.seq;
     this.lastHash = row.hash;
+    this.matchAnchors(row.seq, row.hash);
   }
 
-  /** Compares the end of the chain with its head (rows cut off the end, a head rewritten). */
+  /** Compares the end of the chain with its head (rows cut off the end, a head rewritten) and its anchors. */
   end(head: { seq: number; hash: string } | null) {
     const seq = head?.seq ?? 0;
     if (seq > this.lastSeq)
@@ -167,6 +231,13 @@ export class ChainCheck {
         subscriptionId: this.subscriptionId,
         seq: this.lastSeq,
         why: "the chain's head does not name its last row",
+      });
+    const anchored = this.lastAnchor;
+    if (anchored && anchored.seq > Math.max(seq, this.lastSeq))
+      this.faults.push({
+        subscriptionId: this.subscriptionId,
+        seq: anchored.seq,
+        why: `${rowsFrom(Math.max(seq, this.lastSeq) + 1, anchored.seq)} had been sealed by ${anchored.at} (anchored outside the database) and ${anchored.seq > Math.max(seq, this.lastSeq) + 1 ? "are" : "is"} gone: the chain was cut back`,
       });
     return this.faults;
   }

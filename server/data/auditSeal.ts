@@ -3,7 +3,7 @@
 // One sealer at a time per chain (the head's row lock); every instance runs one.
 import { sql } from "drizzle-orm";
 import { inTransaction, rows, type Db } from "../db/client.ts";
-import { contentHash, GENESIS, linkHash, rowHash } from "../core/auditChain.ts";
+import { contentHash, GENESIS, linkHash, rowHash, type AnchorSink } from "../core/auditChain.ts";
 import { auditRowOf } from "./audit.ts";
 
 const BATCH = 1000;
@@ -29,10 +29,17 @@ function linkOf(raw: Unsealed, prev: string, seq: number, key: string | undefine
  * `wait`: a reader that must see its own rows waits for a sealer at work; the background sweep
  * skips a chain another instance holds. Returns how many rows were chained, or null when skipped.
  * A row whose content no longer fits the hash it was written with is left out, and stays
- * unsealed for the verifier to name.
+ * unsealed for the verifier to name. Once committed, the new head goes to `anchors` (kept
+ * outside the database, services/auditAnchors.ts).
  */
-export function sealChain(db: Db, subscriptionId: number, key: string | undefined, wait: boolean) {
-  return inTransaction(db, async (tx) => {
+export async function sealChain(
+  db: Db,
+  subscriptionId: number,
+  key: string | undefined,
+  wait: boolean,
+  anchors?: AnchorSink,
+) {
+  const done = await inTransaction(db, async (tx) => {
     const head = await takeHead(tx, subscriptionId, wait);
     if (!head) return null;
     let { seq, hash } = head;
@@ -65,29 +72,39 @@ export function sealChain(db: Db, subscriptionId: number, key: string | undefine
       await tx.execute(
         sql`update audit_heads set seq = ${seq}, hash = ${hash} where subscription_id = ${subscriptionId}`,
       );
-    return sealed;
+    return { sealed, seq, hash, firstSeq: head.firstSeq };
   });
+  if (!done) return null;
+  if (done.sealed && anchors)
+    anchors.note({
+      subscriptionId,
+      seq: done.seq,
+      hash: done.hash,
+      firstSeq: done.firstSeq,
+      at: new Date().toISOString(),
+    });
+  return done.sealed;
 }
 
 /** The chain's head, locked (made at the chain's first row); null when another sealer has it and we do not wait. */
 async function takeHead(tx: Db, subscriptionId: number, wait: boolean) {
   const lock = wait ? sql`for update` : sql`for update skip locked`;
   const read = () =>
-    rows<{ seq: string | number; hash: string }>(
+    rows<{ seq: string | number; hash: string; first_seq: string | number }>(
       tx,
-      sql`select seq, hash from audit_heads where subscription_id = ${subscriptionId} ${lock}`,
+      sql`select seq, hash, first_seq from audit_heads where subscription_id = ${subscriptionId} ${lock}`,
     );
   let [head] = await read();
   if (!head) {
     // Absent, or held by another sealer (SKIP LOCKED hides both): a new head is ours, locked.
-    const made = await rows<{ seq: string | number; hash: string }>(
+    const made = await rows<{ seq: string | number; hash: string; first_seq: string | number }>(
       tx,
       sql`insert into audit_heads (subscription_id, seq, hash) values (${subscriptionId}, 0, ${GENESIS})
-          on conflict (subscription_id) do nothing returning seq, hash`,
+          on conflict (subscription_id) do nothing returning seq, hash, first_seq`,
     );
     [head] = made.length || !wait ? made : await read();
   }
-  return head ? { seq: Number(head.seq), hash: head.hash } : null;
+  return head ? { seq: Number(head.seq), hash: head.hash, firstSeq: Number(head.first_seq) } : null;
 }
 
 /** The chains with rows waiting to be sealed. */
@@ -100,10 +117,15 @@ export async function unsealedChains(db: Db): Promise<number[]> {
 }
 
 /** Seals every chain with waiting rows (the background sweep; a chain another instance holds is skipped). */
-export async function sealAll(db: Db, key: string | undefined, wait = false): Promise<number> {
+export async function sealAll(
+  db: Db,
+  key: string | undefined,
+  wait = false,
+  anchors?: AnchorSink,
+): Promise<number> {
   let sealed = 0;
   for (const subscriptionId of await unsealedChains(db))
-    sealed += (await sealChain(db, subscriptionId, key, wait)) ?? 0;
+    sealed += (await sealChain(db, subscriptionId, key, wait, anchors)) ?? 0;
   return sealed;
 }
 

@@ -1,7 +1,7 @@
 // Walks audit chains and names every row that does not fit (`npm run audit -- verify`, and the
 // Administrators' button for their own subscription). Not a route file.
 import type { Db } from "../db/client.ts";
-import { ChainCheck, type ChainFault } from "../core/auditChain.ts";
+import { ChainCheck, type AnchorSink, type AuditAnchor, type ChainFault } from "../core/auditChain.ts";
 import { chainHeads, chainPage, repeatedRows } from "../data/audit.ts";
 import { sealAll, sealChain, unsealedRows } from "../data/auditSeal.ts";
 
@@ -17,17 +17,29 @@ export interface VerifyResult {
  * Checks every chain, or one subscription's; reads a page of rows at a time. What is committed
  * is sealed first, so the walk covers it; a row the sealer would not chain (one without a nonce
  * whose content does not fit the hash it was written with) is named by its id, and a row that
- * repeats another (a copy, which fits its hashes) by its seq.
+ * repeats another (a copy, which fits its hashes) by its seq. `anchors`: heads kept outside the
+ * database (services/auditAnchors.ts), which name a chain cut back, chained again or gone;
+ * `sink` takes the heads of what this check seals first.
  */
 export async function verifyAudit(
   db: Db,
-  opts: { subscriptionId?: number | undefined; key?: string | undefined } = {},
+  opts: {
+    subscriptionId?: number | undefined;
+    key?: string | undefined;
+    anchors?: AuditAnchor[];
+    sink?: AnchorSink;
+  } = {},
 ): Promise<VerifyResult> {
   const result: VerifyResult = { chains: 0, rows: 0, faults: [] };
-  if (opts.subscriptionId === undefined) await sealAll(db, opts.key, true);
-  else await sealChain(db, opts.subscriptionId, opts.key, true);
+  if (opts.subscriptionId === undefined) await sealAll(db, opts.key, true, opts.sink);
+  else await sealChain(db, opts.subscriptionId, opts.key, true, opts.sink);
+  const anchored = new Map<number, AuditAnchor[]>();
+  for (const a of opts.anchors ?? [])
+    if (opts.subscriptionId === undefined || a.subscriptionId === opts.subscriptionId)
+      anchored.set(a.subscriptionId, [...(anchored.get(a.subscriptionId) ?? []), a]);
   for (const { subscriptionId, head, start } of await chainHeads(db, opts.subscriptionId)) {
-    const check = new ChainCheck(subscriptionId, opts.key, start);
+    const check = new ChainCheck(subscriptionId, opts.key, start, anchored.get(subscriptionId));
+    anchored.delete(subscriptionId);
     for (let after = 0; ;) {
       const page = await chainPage(db, subscriptionId, after, PAGE);
       for (const row of page) check.add(row);
@@ -43,6 +55,15 @@ export async function verifyAudit(
         seq,
         why: `it and row ${first} are the same row word for word: one of them is a copy added outside the portal`,
       });
+  }
+  // An anchored chain with neither rows nor head left: removed whole.
+  for (const [subscriptionId, anchors] of anchored) {
+    const last = anchors.reduce((a, b) => (b.seq > a.seq ? b : a));
+    result.faults.push({
+      subscriptionId,
+      seq: last.seq,
+      why: `the whole chain is gone, though rows up to ${last.seq} had been sealed by ${last.at} (anchored outside the database)`,
+    });
   }
   // Rows written after the seal above are waiting their turn, not faults, when their content fits.
   for (const row of await unsealedRows(db, opts.subscriptionId, opts.key))

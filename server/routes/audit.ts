@@ -23,7 +23,7 @@ export function auditRoutes(deps: Deps) {
       const { before, ...filter } = await inputOf(c, listAudit);
       const subscriptionId = authOf(c).subscription.id;
       // What is committed is chained before it is shown: the pages go by seq.
-      await sealChain(db, subscriptionId, deps.config.auditKey, true);
+      await sealChain(db, subscriptionId, deps.config.auditKey, true, deps.anchors);
       const entries = await auditPage(
         db,
         subscriptionId,
@@ -48,7 +48,7 @@ export function auditRoutes(deps: Deps) {
         action: "audit.export",
         after: { ...filter, timezone },
       });
-      await sealChain(db, auth.subscription.id, deps.config.auditKey, true);
+      await sealChain(db, auth.subscription.id, deps.config.auditKey, true, deps.anchors);
       const clock = zoneClock(timezone);
       const header =
         [`Time (${clock.zone})`, "Person", "Action", "Record", "Device", "Changes"].join(",") + "\r\n";
@@ -76,9 +76,13 @@ export function auditRoutes(deps: Deps) {
       });
     })
     .post(verifyAuditTrail.path, guard(verifyAuditTrail, deps), async (c) => {
+      // Against the heads this instance anchored outside the database (other instances' files
+      // are compared by `npm run audit -- verify --anchors`).
       const result = await verifyAudit(db, {
         subscriptionId: authOf(c).subscription.id,
         key: deps.config.auditKey,
+        anchors: await deps.anchors.read(),
+        sink: deps.anchors,
       });
       const first = result.faults[0];
       return reply(c, verifyAuditTrail, {

@@ -30,6 +30,18 @@ describe("configuration", () => {
     expect(parseConfig({ MAIL_RETENTION_DAYS: "7" }).mailRetentionDays).toBe(7);
   });
 
+  it("keeps audit anchors beside the data, one file per PostgreSQL database, unless told where or off", () => {
+    expect(parseConfig({}).auditAnchorFile).toBe("data/audit-anchors.jsonl");
+    const pg = "postgres://u:p@db.example:5432/portal%20one";
+    expect(parseConfig({ DATABASE_URL: pg, DATA_DIR: "/var/portal" }).auditAnchorFile).toBe(
+      "/var/portal/audit-anchors-portal_one.jsonl",
+    );
+    expect(parseConfig({ AUDIT_ANCHOR_FILE: "/mnt/worm/anchors" }).auditAnchorFile).toBe("/mnt/worm/anchors");
+    expect(parseConfig({ AUDIT_ANCHOR_FILE: "off" }).auditAnchorFile).toBeUndefined();
+    expect(parseConfig({}).auditAnchorMs).toBe(10_000);
+    expect(() => parseConfig({ AUDIT_ANCHOR_MS: "5" })).toThrow(/AUDIT_ANCHOR_MS/);
+  });
+
   it("drops aged months daily unless DATA_RETENTION_INTERVAL_MS says otherwise (0 turns it off)", () => {
     expect(parseConfig({}).dataRetentionIntervalMs).toBe(86_400_000);
     expect(parseConfig({ DATA_RETENTION_INTERVAL_MS: "0" }).dataRetentionIntervalMs).toBe(0);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, inject, onTestFinished, vi } from "vit
 import { inArray, sql } from "drizzle-orm";
 import { viewCounter, type ReportViewCounter } from "../../server/data/reportLinks.ts";
 import { buildApp } from "../../server/app.ts";
+import type { AuditAnchors } from "../../server/services/auditAnchors.ts";
 import { parseConfig } from "../../server/config.ts";
 import { openDatabase, rows, type Database, type Db } from "../../server/db/client.ts";
 import { users } from "../../server/db/schema/index.ts";
@@ -87,7 +88,7 @@ async function catalogOf(db: Db): Promise<string> {
  * (without a year of samples) so every test starts from the same rows: seeded once per
  * file, then copied back.
  */
-export function useTestApp(opts: { seeded?: boolean } = {}) {
+export function useTestApp(opts: { seeded?: boolean; anchors?: AuditAnchors } = {}) {
   const ctx = {} as { database: Database & { drop(): Promise<void> }; app: ReturnType<typeof buildApp> };
   let views: ReportViewCounter;
   let seed: SeedCopy | undefined;
@@ -118,7 +119,13 @@ export function useTestApp(opts: { seeded?: boolean } = {}) {
     }
     if (dump) catalog = await catalogOf(ctx.database.db);
     views = viewCounter(ctx.database.db);
-    ctx.app = buildApp({ db: ctx.database.db, config: testConfig(), now: () => TEST_NOW, views });
+    ctx.app = buildApp({
+      db: ctx.database.db,
+      config: testConfig(),
+      now: () => TEST_NOW,
+      views,
+      ...(opts.anchors ? { anchors: opts.anchors } : {}),
+    });
   });
   beforeEach(async () => {
     // Views a test counted are written before the rows go, never into the next test's rows.
