@@ -30,9 +30,12 @@ const anchorFiles = [
   ...(config.auditAnchorFile && existsSync(config.auditAnchorFile) ? [config.auditAnchorFile] : []),
   ...(values.anchors ?? []),
 ];
+let unmarked = 0;
 const anchors = anchorFiles.flatMap((file) => {
   try {
-    return parseAnchors(readFileSync(file, "utf8"));
+    const read = parseAnchors(readFileSync(file, "utf8"), config.auditKey);
+    unmarked += read.unmarked;
+    return read.anchors;
   } catch (e) {
     console.error(`Cannot read ${file}: ${(e as Error).message}`);
     process.exit(2);
@@ -51,6 +54,10 @@ try {
       ? `Compared with ${anchors.length.toLocaleString("en-US")} heads kept outside the database (${anchorFiles.join(", ")}).`
       : "No heads kept outside the database were found: a chain cut back or chained again cannot be named.",
   );
+  if (unmarked)
+    console.log(
+      `Passed over ${unmarked.toLocaleString("en-US")} anchor lines without this AUDIT_KEY's mark (written under another key, or not by a portal).`,
+    );
   for (const f of result.faults.slice(0, 50))
     console.log(`  subscription ${f.subscriptionId}, row ${f.seq}: ${f.why}`);
   if (result.faults.length > 50) console.log(`  ... and ${result.faults.length - 50} more`);

@@ -67,7 +67,7 @@ const stopAuditRetention = startAuditRetention((now) => trimAuditTrail(database.
 // heads are kept outside the database too (services/auditAnchors.ts).
 const anchors =
   config.auditTrail && config.auditAnchorFile
-    ? fileAnchors(config.auditAnchorFile, { everyMs: config.auditAnchorMs, log: true })
+    ? fileAnchors(config.auditAnchorFile, { everyMs: config.auditAnchorMs, log: true, key: config.auditKey })
     : noAnchors;
 const stopAuditSealer = config.auditTrail
   ? startAuditSealer(() => sealAll(database.db, config.auditKey, false, anchors), {

@@ -7,7 +7,7 @@
 import { mkdirSync } from "node:fs";
 import { open, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { AnchorSink, AuditAnchor } from "../core/auditChain.ts";
+import { anchorMark, type AnchorSink, type AuditAnchor } from "../core/auditChain.ts";
 
 export interface AuditAnchors extends AnchorSink {
   /** Writes the heads noted since the last write (the timer's work; at shutdown too). */
@@ -31,10 +31,12 @@ const HASH = /^[0-9a-f]{64}$/;
 
 /**
  * The anchors in a text: an anchor file, or a portal's log (its anchor lines are the same JSON
- * among other lines). Lines that are not anchors are passed over.
+ * among other lines). Lines that are not anchors are passed over; under AUDIT_KEY so are
+ * anchors without the key's mark, which are counted in `unmarked`.
  */
-export function parseAnchors(text: string): AuditAnchor[] {
+export function parseAnchors(text: string, key?: string): { anchors: AuditAnchor[]; unmarked: number } {
   const found: AuditAnchor[] = [];
+  let unmarked = 0;
   for (const line of text.split("\n")) {
     if (!line.includes(WHAT)) continue;
     let v: Record<string, unknown>;
@@ -52,19 +54,22 @@ export function parseAnchors(text: string): AuditAnchor[] {
       typeof v["hash"] === "string" &&
       HASH.test(v["hash"]) &&
       typeof v["at"] === "string"
-    )
-      found.push({
+    ) {
+      const anchor: AuditAnchor = {
         subscriptionId: v["subscriptionId"] as number,
         seq: v["seq"] as number,
         hash: v["hash"],
         firstSeq: v["firstSeq"] as number,
         at: v["at"],
-      });
+      };
+      if (key && v["mark"] !== anchorMark(anchor, key)) unmarked++;
+      else found.push(anchor);
+    }
   }
-  return found;
+  return { anchors: found, unmarked };
 }
 
-const line = (a: AuditAnchor) =>
+const lineOf = (a: AuditAnchor, key: string | undefined) =>
   JSON.stringify({
     what: WHAT,
     subscriptionId: a.subscriptionId,
@@ -72,6 +77,7 @@ const line = (a: AuditAnchor) =>
     hash: a.hash,
     firstSeq: a.firstSeq,
     at: a.at,
+    ...(key ? { mark: anchorMark(a, key) } : {}),
   });
 
 /**
@@ -79,7 +85,11 @@ const line = (a: AuditAnchor) =>
  * a busy chain costs one line per period, not one per seal. Rows sealed since the last write
  * are covered by the next one; the check's reach ends at the newest line written.
  */
-export function fileAnchors(path: string, opts: { everyMs: number; log?: boolean }): AuditAnchors {
+export function fileAnchors(
+  path: string,
+  opts: { everyMs: number; log?: boolean; key?: string | undefined },
+): AuditAnchors {
+  const line = (a: AuditAnchor) => lineOf(a, opts.key);
   mkdirSync(dirname(path), { recursive: true });
   const waiting = new Map<number, AuditAnchor>();
   let writing: Promise<void> = Promise.resolve();
@@ -128,7 +138,7 @@ export function fileAnchors(path: string, opts: { everyMs: number; log?: boolean
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
       }
-      return [...parseAnchors(text), ...waiting.values()];
+      return [...parseAnchors(text, opts.key).anchors, ...waiting.values()];
     },
     async close() {
       clearInterval(timer);

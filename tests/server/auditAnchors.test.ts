@@ -167,7 +167,11 @@ describe("an anchor file", () => {
     store.note(anchor(1, 4));
     expect(await store.read()).toEqual([anchor(1, 3), anchor(2, 7), anchor(1, 4)]);
     await store.close();
-    expect(parseAnchors(readFileSync(path, "utf8"))).toEqual([anchor(1, 3), anchor(2, 7), anchor(1, 4)]);
+    expect(parseAnchors(readFileSync(path, "utf8")).anchors).toEqual([
+      anchor(1, 3),
+      anchor(2, 7),
+      anchor(1, 4),
+    ]);
   });
 
   it("reads its lines out of a portal's log among other lines, and passes over what is not one", () => {
@@ -179,7 +183,24 @@ describe("an anchor file", () => {
       '{"what":"audit anchor", broken',
       JSON.stringify({ what: "audit anchor", ...anchor(3, 6), hash: "Z".repeat(64) }),
     ].join("\n");
-    expect(parseAnchors(log)).toEqual([anchor(3, 5)]);
+    expect(parseAnchors(log)).toEqual({ anchors: [anchor(3, 5)], unmarked: 0 });
+  });
+
+  it("marks its lines under AUDIT_KEY, and passes over a line without the key's mark", async () => {
+    const path = join(dir, "marked.jsonl");
+    const store = fileAnchors(path, { everyMs: 3_600_000, key: KEY });
+    store.note(anchor(5, 2));
+    await store.close();
+    const written = readFileSync(path, "utf8");
+    expect(JSON.parse(written).mark).toMatch(/^[0-9a-f]{64}$/);
+    // A line slipped into a log by someone without the key: same form, no mark or a made-up one.
+    const slipped = [
+      JSON.stringify({ what: "audit anchor", ...anchor(5, 9) }),
+      JSON.stringify({ what: "audit anchor", ...anchor(5, 8), mark: "0".repeat(64) }),
+    ].join("\n");
+    expect(parseAnchors(written + slipped, KEY)).toEqual({ anchors: [anchor(5, 2)], unmarked: 2 });
+    expect(parseAnchors(written, "another-key-of-thirty-two-chars!!").anchors).toEqual([]);
+    expect(await fileAnchors(path, { everyMs: 3_600_000, key: KEY }).read()).toEqual([anchor(5, 2)]);
   });
 
   it("says so in the log when it cannot write, and keeps the head for the next write", async () => {
@@ -192,7 +213,7 @@ describe("an anchor file", () => {
     await expect(store.read()).rejects.toThrow(/EISDIR/);
     rmSync(path, { recursive: true });
     await store.close();
-    expect(parseAnchors(readFileSync(path, "utf8"))).toEqual([anchor(4, 1)]);
+    expect(parseAnchors(readFileSync(path, "utf8")).anchors).toEqual([anchor(4, 1)]);
   });
 });
 
