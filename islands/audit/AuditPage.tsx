@@ -2,6 +2,7 @@ import { useStore } from "@nanostores/react";
 import { getPagePath } from "@nanostores/router";
 import { useEffect, useState } from "react";
 import type { AuditEntry } from "../../src/api/audit.ts";
+import { withMomentsIn } from "../../src/domain/auditTime.ts";
 import { epochSeconds } from "../../src/domain/brand.ts";
 import {
   actionName,
@@ -119,6 +120,7 @@ function Filters() {
 
 function Tools() {
   const check = useStore($auditCheck);
+  const { zone } = useStore($auditPrefs);
   const [exporting, setExporting] = useState<"idle" | "busy" | string>("idle");
   const exportCsv = async () => {
     setExporting("busy");
@@ -150,8 +152,12 @@ function Tools() {
       <p role="status" className="audit-check">
         {check.status === "done" &&
           (check.intact
-            ? `Intact: all ${check.rows.toLocaleString("en-US")} rows fit their chain.`
-            : `Not intact: ${check.first!.seq ? `row ${check.first!.seq} does not fit (${check.first!.why})` : check.first!.why}${
+            ? `Intact: all ${check.rows.toLocaleString("en-US")} rows fit their chain${
+                check.anchoredAt
+                  ? `, which matches its heads kept outside the database up to ${withMomentsIn(check.anchoredAt, zone)}`
+                  : ""
+              }.`
+            : `Not intact: ${check.first!.seq ? `row ${check.first!.seq} does not fit (${withMomentsIn(check.first!.why, zone)})` : withMomentsIn(check.first!.why, zone)}${
                 check.faults > 1 ? `, and ${check.faults - 1} more` : ""
               }.`)}
         {check.status === "failed" && check.message}

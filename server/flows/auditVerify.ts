@@ -11,6 +11,8 @@ export interface VerifyResult {
   chains: number;
   rows: number;
   faults: ChainFault[];
+  /** When the newest head kept outside the database that the chains were compared with was sealed; null without one. */
+  anchoredAt: string | null;
 }
 
 /**
@@ -30,13 +32,15 @@ export async function verifyAudit(
     sink?: AnchorSink;
   } = {},
 ): Promise<VerifyResult> {
-  const result: VerifyResult = { chains: 0, rows: 0, faults: [] };
+  const result: VerifyResult = { chains: 0, rows: 0, faults: [], anchoredAt: null };
   if (opts.subscriptionId === undefined) await sealAll(db, opts.key, true, opts.sink);
   else await sealChain(db, opts.subscriptionId, opts.key, true, opts.sink);
   const anchored = new Map<number, AuditAnchor[]>();
   for (const a of opts.anchors ?? [])
-    if (opts.subscriptionId === undefined || a.subscriptionId === opts.subscriptionId)
+    if (opts.subscriptionId === undefined || a.subscriptionId === opts.subscriptionId) {
       anchored.set(a.subscriptionId, [...(anchored.get(a.subscriptionId) ?? []), a]);
+      if (!result.anchoredAt || a.at > result.anchoredAt) result.anchoredAt = a.at;
+    }
   for (const { subscriptionId, head, start } of await chainHeads(db, opts.subscriptionId)) {
     const check = new ChainCheck(subscriptionId, opts.key, start, anchored.get(subscriptionId));
     anchored.delete(subscriptionId);

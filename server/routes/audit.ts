@@ -77,9 +77,11 @@ export function auditRoutes(deps: Deps) {
     })
     .post(verifyAuditTrail.path, guard(verifyAuditTrail, deps), async (c) => {
       // Against the heads this instance anchored outside the database (other instances' files
-      // are compared by `npm run audit -- verify --anchors`).
+      // are compared by `npm run audit -- verify --anchors`), once what is committed is sealed.
+      const subscriptionId = authOf(c).subscription.id;
+      await sealChain(db, subscriptionId, deps.config.auditKey, true, deps.anchors);
       const result = await verifyAudit(db, {
-        subscriptionId: authOf(c).subscription.id,
+        subscriptionId,
         key: deps.config.auditKey,
         anchors: await deps.anchors.read(),
         sink: deps.anchors,
@@ -90,6 +92,7 @@ export function auditRoutes(deps: Deps) {
         intact: result.faults.length === 0,
         firstFault: first ? { seq: first.seq, why: first.why } : null,
         faults: result.faults.length,
+        anchoredAt: result.anchoredAt,
       });
     });
 }

@@ -95,6 +95,11 @@ export const verifyAuditTrail = endpoint({
     /** The first row that does not fit, and why; null when every row fits. */
     firstFault: z.nullable(z.object({ seq: z.number(), why: z.string() })),
     faults: z.number(),
+    /**
+     * When the newest of the chain's heads kept outside the database (that this instance
+     * anchored) was sealed: the check also compared the chain with them. Null without one.
+     */
+    anchoredAt: z.nullable(z.string()),
   }),
   summary: "Walks the subscription's audit chain and names the first row that does not fit (Administrators).",
 });

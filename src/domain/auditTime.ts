@@ -24,3 +24,10 @@ export function momentText(at: EpochSeconds, zone?: string): string {
   const iso = new Date(at * 1000).toISOString();
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
+
+const ISO_ANYWHERE = /\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?Z/g;
+
+/** A sentence with its UTC times (an integrity fault's "sealed by ...") in the viewer's zone. */
+export function withMomentsIn(text: string, zone: string): string {
+  return text.replace(ISO_ANYWHERE, (iso) => momentText(epochSeconds(Date.parse(iso) / 1000), zone));
+}

@@ -103,6 +103,8 @@ export const $auditCheck = atom<
       intact: boolean;
       first: { seq: number; why: string } | null;
       faults: number;
+      /** When the newest head kept outside the database that the chain matched was sealed (ISO). */
+      anchoredAt: string | null;
     }
   | { status: "failed"; message: string }
 >({ status: "idle" });
@@ -118,6 +120,7 @@ export async function checkAudit() {
       intact: r.intact,
       first: r.firstFault,
       faults: r.faults,
+      anchoredAt: r.anchoredAt,
     });
   } catch (e) {
     $auditCheck.set({ status: "failed", message: errorsOf(e)[0]?.message ?? AUDIT_LOAD_FAILED });

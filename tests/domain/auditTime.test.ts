@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { changeLines, entryText } from "../../src/domain/auditText.ts";
-import { momentText, recordedMoment } from "../../src/domain/auditTime.ts";
+import { momentText, recordedMoment, withMomentsIn } from "../../src/domain/auditTime.ts";
 import { epochSeconds } from "../../src/domain/brand.ts";
 import { formatDateTime } from "../../src/domain/dates.ts";
 
@@ -45,5 +45,21 @@ describe("moments inside recorded audit values", () => {
     expect(text).toEqual({
       changes: [{ field: "window", from: null, to: "start November 29, 2026, 3:57 PM" }],
     });
+  });
+
+  it.each([
+    [
+      "row 4 had been sealed by 2026-11-29T06:57:02.120Z (anchored)",
+      "Europe/Berlin",
+      "row 4 had been sealed by November 29, 2026, 7:57 AM (anchored)",
+    ],
+    [
+      "from 2026-11-29T06:57Z to 2026-11-29T07:00:00Z",
+      "UTC",
+      "from November 29, 2026, 6:57 AM to November 29, 2026, 7:00 AM",
+    ],
+    ["no time here", "Asia/Tokyo", "no time here"],
+  ])("writes the times in %j in %s", (text, zone, written) => {
+    expect(withMomentsIn(text, zone)).toBe(written);
   });
 });

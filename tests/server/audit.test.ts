@@ -37,7 +37,7 @@ describe("the audit trail in the database", () => {
       await append(rename(102, n));
     }
     const result = await verifyAudit(db());
-    expect(result).toEqual({ chains: 2, rows: 40, faults: [] });
+    expect(result).toEqual({ chains: 2, rows: 40, faults: [], anchoredAt: null });
     const chained = await chainPage(db(), 101, 0, 100);
     expect(chained.map((r) => [r.seq, r.old])).toEqual(
       Array.from({ length: 20 }, (_, i) => [i + 1, { name: `Freezer ${i + 1}` }]),
@@ -84,6 +84,7 @@ describe("the audit trail in the database", () => {
         chains: 1,
         rows: 3,
         faults: [],
+        anchoredAt: null,
       });
       if (key) expect((await verifyAudit(db(), { subscriptionId: sub })).faults).toHaveLength(3);
     }
@@ -111,7 +112,7 @@ describe("the audit trail in the database", () => {
       ),
     );
     const check = await verifyAudit(db(), { subscriptionId: 505, key: "a-key-of-thirty-two-characters!!" });
-    expect(check).toEqual({ chains: 1, rows: 1, faults: [] });
+    expect(check).toEqual({ chains: 1, rows: 1, faults: [], anchoredAt: null });
     const [row] = await chainPage(db(), 505, 0, 1);
     expect(row).toMatchObject({
       actorLabel: "ab \ufffd c \ufffd",
@@ -253,7 +254,12 @@ describe("the audit trail in the database", () => {
     for (let n = 1; n <= 60; n++) await append(rename(701, n));
     const sealed = await Promise.all([1, 2, 3, 4].map(() => sealAll(db(), undefined)));
     expect(sealed.reduce((a, b) => a + b, 0)).toBe(60);
-    expect(await verifyAudit(db(), { subscriptionId: 701 })).toEqual({ chains: 1, rows: 60, faults: [] });
+    expect(await verifyAudit(db(), { subscriptionId: 701 })).toEqual({
+      chains: 1,
+      rows: 60,
+      faults: [],
+      anchoredAt: null,
+    });
   });
 
   it.runIf(process.env["TEST_DATABASE_URL"])(

@@ -164,7 +164,7 @@ describe("the audit trail of a subscription", () => {
     for (const name of ["One", "Two", "Three"])
       await admin.json(`/api/v1/device-data/update-device/${id}`, { name }, "PATCH");
     const intact = (await (await admin.json("/api/v1/audit/verify", {})).json()).data;
-    expect(intact).toEqual({ rows: 4, intact: true, firstFault: null, faults: 0 });
+    expect(intact).toEqual({ rows: 4, intact: true, firstFault: null, faults: 0, anchoredAt: null });
     await db().execute(
       sql`update audit_log set new = '{"name":"Forged"}' where action = 'device.rename' and new->>'name' = 'Two'`,
     );
@@ -174,6 +174,7 @@ describe("the audit trail of a subscription", () => {
       intact: false,
       firstFault: { seq: 3, why: "its content does not match its hash (edited)" },
       faults: 1,
+      anchoredAt: null,
     });
   });
 });

@@ -229,7 +229,7 @@ describe("Check integrity with this instance's anchors", () => {
     for (const name of ["One", "Two", "Three"])
       await admin.json(`/api/v1/device-data/update-device/${id}`, { name }, "PATCH");
     const intact = (await (await admin.json("/api/v1/audit/verify", {})).json()).data;
-    expect(intact).toMatchObject({ intact: true, faults: 0 });
+    expect(intact).toMatchObject({ intact: true, faults: 0, anchoredAt: expect.stringMatching(/^\d{4}-/) });
     await anchors.flush();
     const [head] = await rows<{ sub: number; seq: number }>(
       ctx.database.db,
