@@ -138,7 +138,8 @@ export function anchorMark(a: AuditAnchor, key: string): string {
 
 /** Where the sealer tells each new head (nothing by default; a file and the log in a portal). */
 export interface AnchorSink {
-  note(anchor: AuditAnchor): void;
+  /** `from`: the head the seal started from (a chain that went back shows there). */
+  note(anchor: AuditAnchor, from?: { seq: number; hash: string }): void;
 }
 
 /** "row 4", or "rows 4–6". */
@@ -172,6 +173,7 @@ export class ChainCheck {
     key?: string,
     start?: { seq: number; prevHash: string },
     anchors: AuditAnchor[] = [],
+    keepSince?: string,
   ) {
     this.subscriptionId = subscriptionId;
     this.key = key;
@@ -184,6 +186,18 @@ export class ChainCheck {
       if (!this.lastAnchor || a.seq > this.lastAnchor.seq) this.lastAnchor = a;
     }
     for (const a of anchors) if (a.firstSeq > (this.trimmedBy?.firstSeq ?? 1)) this.trimmedBy = a;
+    // Retention removes rows from the start only once older than its floor (`keepSince`): a
+    // start past a row sealed later than that was moved outside the portal.
+    const startSeq = this.lastSeq + 1;
+    const tooYoung = anchors
+      .filter((a) => a.seq < startSeq && keepSince !== undefined && Date.parse(a.at) > Date.parse(keepSince))
+      .reduce<AuditAnchor | undefined>((most, a) => (a.seq > (most?.seq ?? 0) ? a : most), undefined);
+    if (tooYoung)
+      this.faults.push({
+        subscriptionId,
+        seq: startSeq,
+        why: `the chain starts at row ${startSeq}, but row ${tooYoung.seq} was sealed by ${tooYoung.at} (anchored outside the database), later than retention may remove: rows up to it were removed outside the portal`,
+      });
     this.matchAnchors(this.lastSeq, this.lastHash);
   }
 
@@ -211,12 +225,14 @@ export class ChainCheck {
       );
       this.trimmedBy = undefined;
     }
-    if (row.seq !== this.lastSeq + 1)
-      fault(
-        row.seq > this.lastSeq + 1
-          ? `rows ${this.lastSeq + 1}–${row.seq - 1} are missing before it`
-          : "it repeats or goes back in the sequence",
-      );
+    if (row.seq <= this.lastSeq) {
+      // Not a place in the chain (a row put in below its start): named, and the walk goes on
+      // from the rows before it, so the rows after it are judged as they are.
+      fault("it repeats or goes back in the sequence");
+      if (!rowFits(row, this.key)) fault("its content does not match its hash (edited)");
+      return;
+    }
+    if (row.seq > this.lastSeq + 1) fault(`rows ${this.lastSeq + 1}–${row.seq - 1} are missing before it`);
     else if (row.prevHash !== this.lastHash)
       fault("it does not follow the row before it (moved or replaced)");
     if (!rowFits(row, this.key)) fault("its content does not match its hash (edited)");

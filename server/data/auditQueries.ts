@@ -36,7 +36,7 @@ const entryOf = (r: EntryRow): AuditEntry => ({
 function where(subscriptionId: number, f: AuditFilter, before: number | null): SQL {
   // Chained rows only: one not (yet) in the chain has no place to be shown at, and one the
   // sealer would never chain (slipped in outside the portal) is for the check to name.
-  const parts: SQL[] = [sql`l.subscription_id = ${subscriptionId}`, sql`l.seq is not null`];
+  const parts: SQL[] = [sql`l.subscription_id = ${subscriptionId}`, sql`l.seq > 0`];
   if (before !== null) parts.push(sql`l.seq < ${before}`);
   if (f.actor) parts.push(sql`lower(l.actor_label) = lower(${f.actor})`);
   if (f.deviceId) parts.push(sql`l.device_id = ${Number(f.deviceId)}`);

@@ -7,6 +7,13 @@ import { contentHash, GENESIS, linkHash, rowHash, type AnchorSink } from "../cor
 import { auditRowOf } from "./audit.ts";
 
 const BATCH = 1000;
+/**
+ * A row is written moments before it is sealed, so it is never much older than the chain's
+ * newest row: the longest transaction, far under an hour. One older than that was put in (or
+ * back, from a backup, after retention removed it) outside the portal: it is not chained, and
+ * the check names it (issue 37's attack review of the anchors).
+ */
+export const LATE_MS = 3_600_000;
 
 type Unsealed = Parameters<typeof auditRowOf>[0] & { id: string | number; content_hash: string | null };
 /**
@@ -44,7 +51,8 @@ export async function sealChain(
     if (!head) return null;
     let { seq, hash } = head;
     let sealed = 0;
-    for (let afterId = 0; ;) {
+    let newest = seq > 0 ? await rowTime(tx, subscriptionId, seq) : null;
+    for (let afterId = Number.MIN_SAFE_INTEGER; ;) {
       const batch = await rows<Unsealed>(
         tx,
         sql`select * from audit_log where subscription_id = ${subscriptionId} and seq is null and id > ${afterId}
@@ -52,8 +60,11 @@ export async function sealChain(
       );
       const chained: { id: number; seq: number; prev: string; hash: string }[] = [];
       for (const raw of batch) {
+        const at = new Date(raw.at).getTime();
+        if (newest !== null && at < newest - LATE_MS) continue;
         const link = linkOf(raw, hash, seq + 1, key);
         if (!link) continue;
+        newest = Math.max(newest ?? at, at);
         const next = { id: Number(raw.id), seq: seq + 1, prev: hash, hash: link };
         chained.push(next);
         ({ seq, hash } = next);
@@ -72,18 +83,30 @@ export async function sealChain(
       await tx.execute(
         sql`update audit_heads set seq = ${seq}, hash = ${hash} where subscription_id = ${subscriptionId}`,
       );
-    return { sealed, seq, hash, firstSeq: head.firstSeq };
+    return { sealed, seq, hash, firstSeq: head.firstSeq, from: { seq: head.seq, hash: head.hash } };
   });
   if (!done) return null;
   if (done.sealed && anchors)
-    anchors.note({
-      subscriptionId,
-      seq: done.seq,
-      hash: done.hash,
-      firstSeq: done.firstSeq,
-      at: new Date().toISOString(),
-    });
+    anchors.note(
+      {
+        subscriptionId,
+        seq: done.seq,
+        hash: done.hash,
+        firstSeq: done.firstSeq,
+        at: new Date().toISOString(),
+      },
+      done.from,
+    );
   return done.sealed;
+}
+
+/** When the row at `seq` of a chain was written (ms), or null when it is not there. */
+async function rowTime(tx: Db, subscriptionId: number, seq: number) {
+  const [row] = await rows<{ at: Date | string }>(
+    tx,
+    sql`select at from audit_log where subscription_id = ${subscriptionId} and seq = ${seq}`,
+  );
+  return row ? new Date(row.at).getTime() : null;
 }
 
 /** The chain's head, locked (made at the chain's first row); null when another sealer has it and we do not wait. */
@@ -129,16 +152,24 @@ export async function sealAll(
   return sealed;
 }
 
-/** The rows still unsealed, with whether their content fits the hash they were written with. */
+/**
+ * The rows still unsealed, with whether their content fits the hash they were written with, and
+ * whether one is older than its chain's newest row by more than LATE_MS (never chained).
+ */
 export async function unsealedRows(db: Db, subscriptionId: number | undefined, key: string | undefined) {
-  const found = await rows<Unsealed>(
+  const found = await rows<Unsealed & { late: boolean | null }>(
     db,
-    sql`select * from audit_log where seq is null
-        ${subscriptionId === undefined ? sql`` : sql`and subscription_id = ${subscriptionId}`} order by id`,
+    sql`select l.*, l.at < (select n.at from audit_heads h join audit_log n
+                             on n.subscription_id = h.subscription_id and n.seq = h.seq
+                             where h.subscription_id = l.subscription_id) - ${`${LATE_MS / 1000} seconds`}::interval as late
+        from audit_log l where l.seq is null
+        ${subscriptionId === undefined ? sql`` : sql`and l.subscription_id = ${subscriptionId}`} order by l.id`,
   );
   return found.map((raw) => ({
     id: Number(raw.id),
     subscriptionId: Number(raw.subscription_id),
+    at: new Date(raw.at),
     fits: raw.content_hash === contentHash(auditRowOf({ ...raw, seq: 0 }), key),
+    late: raw.late === true,
   }));
 }

@@ -4,8 +4,20 @@ import type { Db } from "../db/client.ts";
 import { ChainCheck, type AnchorSink, type AuditAnchor, type ChainFault } from "../core/auditChain.ts";
 import { chainHeads, chainPage, repeatedRows } from "../data/audit.ts";
 import { sealAll, sealChain, unsealedRows } from "../data/auditSeal.ts";
+import { AUDIT_MIN_YEARS, UNOWNED_DAYS } from "./auditRetention.ts";
 
 const PAGE = 5000;
+/** A row may have waited this long to be sealed (an instance down for a while): its anchor is that much younger. */
+const SEAL_DELAY_MARGIN_MS = 30 * 86_400_000;
+
+/**
+ * The newest moment (ISO) a row retention removed from the chain can have been sealed: its
+ * floor (AUDIT_MIN_YEARS; UNOWNED_DAYS for chain 0) ago, plus a margin for late sealing.
+ */
+function retentionFloor(subscriptionId: number, now: Date): string {
+  const floorMs = subscriptionId === 0 ? UNOWNED_DAYS * 86_400_000 : AUDIT_MIN_YEARS * 365 * 86_400_000;
+  return new Date(now.getTime() - floorMs + SEAL_DELAY_MARGIN_MS).toISOString();
+}
 
 export interface VerifyResult {
   chains: number;
@@ -30,6 +42,8 @@ export async function verifyAudit(
     key?: string | undefined;
     anchors?: AuditAnchor[];
     sink?: AnchorSink;
+    /** The check's clock, for what retention may have removed by now. */
+    now?: Date;
   } = {},
 ): Promise<VerifyResult> {
   const result: VerifyResult = { chains: 0, rows: 0, faults: [], anchoredAt: null };
@@ -42,9 +56,16 @@ export async function verifyAudit(
       if (!result.anchoredAt || a.at > result.anchoredAt) result.anchoredAt = a.at;
     }
   for (const { subscriptionId, head, start } of await chainHeads(db, opts.subscriptionId)) {
-    const check = new ChainCheck(subscriptionId, opts.key, start, anchored.get(subscriptionId));
+    const check = new ChainCheck(
+      subscriptionId,
+      opts.key,
+      start,
+      anchored.get(subscriptionId),
+      retentionFloor(subscriptionId, opts.now ?? new Date()),
+    );
     anchored.delete(subscriptionId);
-    for (let after = 0; ;) {
+    // From the lowest seq there is: a row slipped in at 0 or below is walked (and named) too.
+    for (let after = Number.MIN_SAFE_INTEGER; ;) {
       const page = await chainPage(db, subscriptionId, after, PAGE);
       for (const row of page) check.add(row);
       if (page.length < PAGE) break;
@@ -76,6 +97,12 @@ export async function verifyAudit(
         subscriptionId: row.subscriptionId,
         seq: 0,
         why: `a row not yet chained (id ${row.id}) does not match the hash it was written with: added or edited outside the portal`,
+      });
+    else if (row.late)
+      result.faults.push({
+        subscriptionId: row.subscriptionId,
+        seq: 0,
+        why: `a row not chained (id ${row.id}), written ${row.at.toISOString()}, is older than the chain's newest row by more than an hour: put in or back outside the portal`,
       });
   return result;
 }
