@@ -152,7 +152,7 @@ function Tools() {
       <p role="status" className="audit-check">
         {check.status === "done" &&
           (check.intact
-            ? `Intact: all ${check.rows.toLocaleString("en-US")} rows fit their chain${
+            ? `Intact: ${check.rows === 1 ? "the one row fits its chain" : `all ${check.rows.toLocaleString("en-US")} rows fit their chain`}${
                 check.anchoredAt
                   ? `, which matches its heads kept outside the database up to ${withMomentsIn(check.anchoredAt, zone)}`
                   : ""
