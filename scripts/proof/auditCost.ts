@@ -7,6 +7,7 @@
 // Each round sends the same number of requests from the same number of clients; the figure is
 // the median and p95 latency of each side over all its rounds, and on/off of the medians.
 import { randomBytes } from "node:crypto";
+import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "drizzle-orm";
 import { rows } from "../../server/db/client.ts";
@@ -107,7 +108,12 @@ export async function auditCostRun(
   opts: { rounds: number; payments: number; settings: number },
 ): Promise<AuditCostResult> {
   const servers = {
-    on: new ServerProcess(port, { ...target.env }, logFile),
+    // As a portal runs: its chains' heads anchored in a file too (proofs keep none by default).
+    on: new ServerProcess(
+      port,
+      { ...target.env, AUDIT_ANCHOR_FILE: join(dirname(logFile), "audit-anchors.jsonl") },
+      logFile,
+    ),
     off: new ServerProcess(port + 10, { ...target.env, AUDIT_TRAIL: "0" }, logFile),
   };
   // The first start seeds the demo; the people and their sessions are added beside it.
