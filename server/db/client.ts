@@ -69,6 +69,12 @@ export async function postgresPool(
     connectionString: url,
     max: opts.max ?? 10,
     connectionTimeoutMillis: opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+    // Literals sent as text (literal.ts) are quoted for UTF-8: a role or database set to
+    // another client encoding must not change how a quote is read. Awaited before the pool
+    // hands the connection out, so no query ever runs beside it.
+    onConnect: async (client: { query(text: string): Promise<unknown> }) => {
+      await client.query("set client_encoding to 'UTF8'");
+    },
   });
   // A client checked out (inside a transaction, between two queries) has no pool listener: a
   // connection the database cuts then emits 'error' on it, which would end the process. Its
@@ -77,10 +83,6 @@ export async function postgresPool(
     client.on("error", (err) =>
       console.warn(JSON.stringify({ level: "warn", what: "database connection lost", error: err.message })),
     );
-    // Literals sent as text (literal.ts) are quoted for UTF-8: a role or database set to
-    // another client encoding must not change how a quote is read. Queued before any other
-    // query on this connection.
-    client.query("set client_encoding to 'UTF8'").catch(() => undefined);
   });
   pool.on("error", (err) =>
     console.warn(

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inTransaction, rows, withCommit, type Database } from "../../server/db/client.ts";
+import { inTransaction, postgresPool, rows, withCommit, type Database } from "../../server/db/client.ts";
 import { literal } from "../../server/db/literal.ts";
 import { watchingWrites } from "../../server/db/requestWrites.ts";
 import { openTestDatabase } from "./helpers.ts";
@@ -120,6 +120,28 @@ describe("statements sent with a transaction's COMMIT", () => {
         leaked = tx;
       });
       await expect(withCommit(leaked!, "tail_test", { id: 301 })).rejects.toThrow("has ended");
+    },
+  );
+
+  it.runIf(process.env["TEST_DATABASE_URL"])(
+    "speaks UTF-8 on every pooled connection, even where the database says otherwise, before any query",
+    async () => {
+      const [row] = await rows<{ name: string }>(db(), sql`select current_database() as name`);
+      const name = row!.name;
+      await db().execute(sql.raw(`alter database "${name}" set client_encoding = 'LATIN1'`));
+      const url = new URL(process.env["TEST_DATABASE_URL"]!);
+      url.pathname = `/${name}`;
+      const pool = await postgresPool(url.toString(), { max: 2 });
+      try {
+        // Two at once on fresh connections: each is set before its first query runs.
+        const seen = await Promise.all(
+          [1, 2].map(async () => (await pool.query("show client_encoding")).rows[0].client_encoding),
+        );
+        expect(seen).toEqual(["UTF8", "UTF8"]);
+      } finally {
+        await pool.end();
+        await db().execute(sql.raw(`alter database "${name}" reset client_encoding`));
+      }
     },
   );
 
