@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import { rows, type Db } from "../../server/db/client.ts";
 import { verifyAudit } from "../../server/flows/auditVerify.ts";
 import type { Before } from "./paymentCheck.ts";
+import type { AuditAnchor } from "../../server/core/auditChain.ts";
 
 export interface AuditCounts {
   /** Payment rows the run made, and the audit rows that record a payment. */
@@ -15,11 +16,13 @@ export interface AuditCounts {
   doubled: number;
   /** An audit row naming a payment that does not exist (a change recorded but not made). */
   phantom: number;
-  /** Rows of any chain that do not fit it (an edit, a gap, a head that ran ahead). */
+  /** Rows of any chain that do not fit it (an edit, a gap, a head that ran ahead, an anchor it no longer matches). */
   chainFaults: number;
+  /** Heads the portal anchored outside the database during the run, compared with the chains. */
+  anchors: number;
 }
 
-export async function checkAudit(db: Db, before: Before): Promise<AuditCounts> {
+export async function checkAudit(db: Db, before: Before, anchors: AuditAnchor[] = []): Promise<AuditCounts> {
   const payments = (await rows<{ id: number }>(db, sql`select id from payments`))
     .map((r) => Number(r.id))
     .filter((id) => !before.payments.has(id));
@@ -30,7 +33,7 @@ export async function checkAudit(db: Db, before: Before): Promise<AuditCounts> {
   const rowsOf = new Map<number, number>();
   for (const r of recorded) rowsOf.set(Number(r.pid), (rowsOf.get(Number(r.pid)) ?? 0) + 1);
   const made = new Set(payments);
-  const chain = await verifyAudit(db);
+  const chain = await verifyAudit(db, { anchors });
   return {
     payments: payments.length,
     rows: recorded.length,
@@ -38,5 +41,6 @@ export async function checkAudit(db: Db, before: Before): Promise<AuditCounts> {
     doubled: [...rowsOf.values()].filter((n) => n > 1).length,
     phantom: [...rowsOf.keys()].filter((id) => !made.has(id) && !before.payments.has(id)).length,
     chainFaults: chain.faults.length,
+    anchors: anchors.length,
   };
 }

@@ -92,11 +92,12 @@ export function killTables(results: KillResult[]): string {
       "Payments without their row",
       "Recorded twice",
       "Rows without their payment",
+      "Heads anchored",
       "Chain faults",
     ],
     results.map((r) => {
       const a = r.audit;
-      return [r.database, a.payments, a.rows, a.unrecorded, a.doubled, a.phantom, a.chainFaults];
+      return [r.database, a.payments, a.rows, a.unrecorded, a.doubled, a.phantom, a.anchors, a.chainFaults];
     }),
   );
   return `${payments}\n\n${pushes}\n\n${audit}`;
