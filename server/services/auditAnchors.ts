@@ -1,4 +1,4 @@
-// The audit chains' heads kept outside the database (docs/decisions.md, "Anchors"): someone who
+// The audit chains' heads kept outside the database (docs/decisions.md, "…and the anchors"): someone who
 // can write the database can unseal its last rows, move a head back or cut a chain short, and
 // the chain alone would still fit. Each instance appends the heads it seals to a file of its
 // own and to its log, which the database's writers cannot reach; the check compares the chains
