@@ -157,7 +157,7 @@ function Tools() {
                   ? `, which matches its heads kept outside the database up to ${withMomentsIn(check.anchoredAt, zone)}`
                   : ""
               }.`
-            : `Not intact: ${check.first!.seq ? `row ${check.first!.seq} does not fit (${withMomentsIn(check.first!.why, zone)})` : withMomentsIn(check.first!.why, zone)}${
+            : `Not intact${check.first!.seq ? ` at row ${check.first!.seq}` : ""}: ${withMomentsIn(check.first!.why, zone)}${
                 check.faults > 1 ? `, and ${check.faults - 1} more` : ""
               }.`)}
         {check.status === "failed" && check.message}

@@ -1,4 +1,5 @@
-import { readFile } from "node:fs/promises";
+import { appendFile, readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { expect, test } from "./fixtures.ts";
 import { deviceIds, signInAs } from "./helpers.ts";
 import { onOwnPortal } from "./ownPortalSuite.ts";
@@ -11,7 +12,7 @@ const OWN = 4429;
 const PHONE = { width: 390, height: 844 };
 
 test.describe("the audit trail", () => {
-  onOwnPortal(OWN);
+  const portal = onOwnPortal(OWN);
 
   test("shows a rename and a sensor adjustment with old and new values, checks the chain and exports the CSV", async ({
     page,
@@ -77,6 +78,32 @@ test.describe("the audit trail", () => {
     }));
     expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
     await page.screenshot({ path: "test-results/screens/phone-audit.png", fullPage: true });
+  });
+
+  test("names a chain cut back, from a head the portal kept outside the database", async ({ page }) => {
+    await signInAs(page, "owner@northwind.example.com");
+    await page.goto("/s/audit");
+    const check = page.getByRole("button", { name: "Check integrity" });
+    const status = page.getByRole("status").filter({ hasText: "ntact" });
+    await check.click();
+    await expect(status).toContainText("Intact:");
+    // What the database no longer shows, an anchor still does: a head sealed at row 9999 of
+    // every chain (written beside the portal's own anchors; this portal has no AUDIT_KEY).
+    const forged = Array.from({ length: 20 }, (_, i) =>
+      JSON.stringify({
+        what: "audit anchor",
+        subscriptionId: i + 1,
+        seq: 9999,
+        hash: "a".repeat(64),
+        firstSeq: 1,
+        at: "2026-11-29T12:00:00.000Z",
+      }),
+    );
+    await appendFile(join(portal().dataDir, "audit-anchors.jsonl"), `${forged.join("\n")}\n`);
+    await check.click();
+    await expect(status).toContainText(
+      /^Not intact at row 9999: rows \d+–9999 had been sealed by November 29, 2026, \d+:00 [AP]M \(anchored outside the database\) and are gone: the chain was cut back\.$/,
+    );
   });
 
   test("tells a Manager the trail is for Administrators, and has no menu link for them", async ({ page }) => {

@@ -13,6 +13,8 @@ export interface OwnPortal {
   base: string;
   /** The test identity provider, when Northwind signs in through one. */
   idp: RunningIdp | null;
+  /** Its DATA_DIR (the database, and the audit chains' anchor file). */
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -80,5 +82,5 @@ export async function startOwnPortal(
     await stop();
     throw error;
   }
-  return { base, idp, stop };
+  return { base, idp, stop, dataDir: env.DATA_DIR };
 }

@@ -27,4 +27,6 @@ export function onOwnPortal(port: number, opts: Parameters<typeof startOwnPortal
     portal = await (early ?? startOwnPortal(port, opts));
   });
   test.afterAll(async () => portal?.stop());
+  /** The running portal, for a test that looks into its folder. */
+  return () => portal!;
 }
