@@ -4,25 +4,14 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inTransaction, rows, type Database } from "../../server/db/client.ts";
-import { appendAudit, type AuditEntry } from "../../server/data/audit.ts";
+import { appendAudit } from "../../server/data/audit.ts";
 import { sealAll } from "../../server/data/auditSeal.ts";
 import { verifyAudit } from "../../server/flows/auditVerify.ts";
 import type { AuditAnchor } from "../../server/core/auditChain.ts";
 import { fileAnchors, parseAnchors } from "../../server/services/auditAnchors.ts";
 import { deviceId, signedIn } from "./deviceTestKit.ts";
 import { openTestDatabase, TEST_NOW, useTestApp } from "./helpers.ts";
-
-const KEY = "a-key-of-thirty-two-characters!!";
-const rename = (subscriptionId: number, n: number): AuditEntry => ({
-  subscriptionId,
-  actor: { kind: "user", id: 1, label: "admin@example.com" },
-  action: "device.rename",
-  entityType: 3,
-  entityId: 5,
-  deviceId: 5,
-  before: { name: `Freezer ${n}` },
-  after: { name: `Freezer ${n + 1}` },
-});
+import { anchorKit, KEY, rename } from "./auditAnchorKit.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "anchors-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -37,27 +26,7 @@ describe("the audit chains' heads kept outside the database", () => {
   });
   afterAll(() => database.drop());
 
-  /** n rows in a chain, sealed, with the heads the sealer told. */
-  const chain = async (sub: number, n: number) => {
-    const anchors: AuditAnchor[] = [];
-    const sink = { note: (a: AuditAnchor) => void anchors.push(a) };
-    for (let i = 1; i <= n; i++) {
-      await inTransaction(db(), (tx) => appendAudit(tx, rename(sub, i), TEST_NOW, KEY));
-      await sealAll(db(), KEY, true, sink);
-    }
-    return anchors;
-  };
-  const check = (sub: number, anchors?: AuditAnchor[]) =>
-    verifyAudit(db(), { subscriptionId: sub, key: KEY, ...(anchors ? { anchors } : {}) });
-  const whys = async (sub: number, anchors: AuditAnchor[]) =>
-    (await check(sub, anchors)).faults.map((f) => `${f.seq}: ${f.why.split(" (")[0]}`);
-  const hashAt = async (sub: number, seq: number) =>
-    (
-      await rows<{ hash: string }>(
-        db(),
-        sql`select hash from audit_log where subscription_id = ${sub} and seq = ${seq}`,
-      )
-    )[0]!.hash;
+  const { chain, check, faultsOf: whys, hashAt } = anchorKit(db);
 
   it("tells the sealer's every new head, with the seq, hash and start it left", async () => {
     const anchors = await chain(701, 3);

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { inTransaction, rows, type Database } from "../../server/db/client.ts";
-import { appendAudit, type AuditEntry } from "../../server/data/audit.ts";
+import { appendAudit } from "../../server/data/audit.ts";
 import { sealAll, sealChain } from "../../server/data/auditSeal.ts";
 import { auditPage } from "../../server/data/auditQueries.ts";
 import { verifyAudit } from "../../server/flows/auditVerify.ts";
@@ -21,20 +21,9 @@ import { GENESIS, type AuditAnchor } from "../../server/core/auditChain.ts";
 import { fileAnchors, parseAnchors } from "../../server/services/auditAnchors.ts";
 import { lineOf } from "../../server/http/requestLog.ts";
 import { openTestDatabase, TEST_NOW } from "./helpers.ts";
+import { anchorKit, collect, KEY, rename } from "./auditAnchorKit.ts";
 
-const KEY = "a-key-of-thirty-two-characters!!";
 const YEAR_MS = 365 * 86_400_000;
-const rename = (subscriptionId: number, n: number): AuditEntry => ({
-  subscriptionId,
-  actor: { kind: "user", id: 1, label: "admin@example.com" },
-  action: "device.rename",
-  entityType: 3,
-  entityId: 5,
-  deviceId: 5,
-  before: { name: `Freezer ${n}` },
-  after: { name: `Freezer ${n + 1}` },
-});
-
 const dir = mkdtempSync(join(tmpdir(), "anchors-attack-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -46,30 +35,7 @@ describe("attacks on the anchored audit chains, by a database writer without AUD
   });
   afterAll(() => database.drop());
 
-  const collect = () => {
-    const anchors: AuditAnchor[] = [];
-    return { anchors, sink: { note: (a: AuditAnchor) => void anchors.push(a) } };
-  };
-  /** n rows (at `at`), each sealed at once, every head anchored (the best case for the defence). */
-  const chain = async (sub: number, n: number, at = TEST_NOW, from = 1) => {
-    const { anchors, sink } = collect();
-    for (let i = from; i < from + n; i++) {
-      await inTransaction(db(), (tx) => appendAudit(tx, rename(sub, i), at, KEY));
-      await sealAll(db(), KEY, true, sink);
-    }
-    return anchors;
-  };
-  const check = (sub: number, anchors: AuditAnchor[]) =>
-    verifyAudit(db(), { subscriptionId: sub, key: KEY, anchors });
-  const faultsOf = async (sub: number, anchors: AuditAnchor[]) =>
-    (await check(sub, anchors)).faults.map((f) => `${f.seq}: ${f.why.split(" (")[0]}`);
-  const hashAt = async (sub: number, seq: number) =>
-    (
-      await rows<{ hash: string }>(
-        db(),
-        sql`select hash from audit_log where subscription_id = ${sub} and seq = ${seq}`,
-      )
-    )[0]!.hash;
+  const { chain, check, faultsOf, hashAt } = anchorKit(db);
   const names = async (sub: number) =>
     (
       await rows<{ name: string }>(
