@@ -16,6 +16,10 @@ const YEAR_S = 365 * 86_400;
  */
 export const UNOWNED_DAYS = 90;
 
+/** The least a chain keeps (seconds): chain 0 UNOWNED_DAYS, any other `minYears` (its plan may ask longer). */
+export const auditFloorSeconds = (subscriptionId: number, minYears = AUDIT_MIN_YEARS) =>
+  subscriptionId === 0 ? UNOWNED_DAYS * 86_400 : minYears * YEAR_S;
+
 /** Removes what every chain may let go of; returns how many rows left. */
 export async function trimAuditTrail(db: Db, now: Date, minYears = AUDIT_MIN_YEARS): Promise<number> {
   const chains = await rows<{ subscription_id: number; limits: Record<string, unknown> | null }>(
@@ -24,10 +28,9 @@ export async function trimAuditTrail(db: Db, now: Date, minYears = AUDIT_MIN_YEA
   );
   let removed = 0;
   for (const chain of chains) {
+    const floor = auditFloorSeconds(chain.subscription_id, minYears);
     const keep =
-      chain.subscription_id === 0
-        ? UNOWNED_DAYS * 86_400
-        : Math.max(minYears * YEAR_S, dataAgeLimitSeconds(chain.limits ?? {}) ?? 0);
+      chain.subscription_id === 0 ? floor : Math.max(floor, dataAgeLimitSeconds(chain.limits ?? {}) ?? 0);
     const cutoff = new Date(now.getTime() - keep * 1000);
     removed += await inTransaction(db, (tx) => trimChain(tx, chain.subscription_id, cutoff));
   }

@@ -4,19 +4,20 @@ import type { Db } from "../db/client.ts";
 import { ChainCheck, type AnchorSink, type AuditAnchor, type ChainFault } from "../core/auditChain.ts";
 import { chainHeads, chainPage, repeatedRows } from "../data/audit.ts";
 import { sealAll, sealChain, unsealedRows } from "../data/auditSeal.ts";
-import { AUDIT_MIN_YEARS, UNOWNED_DAYS } from "./auditRetention.ts";
+import { auditFloorSeconds } from "./auditRetention.ts";
 
 const PAGE = 5000;
 /** A row may have waited this long to be sealed (an instance down for a while): its anchor is that much younger. */
 const SEAL_DELAY_MARGIN_MS = 30 * 86_400_000;
 
 /**
- * The newest moment (ISO) a row retention removed from the chain can have been sealed: its
- * floor (AUDIT_MIN_YEARS; UNOWNED_DAYS for chain 0) ago, plus a margin for late sealing.
+ * The newest moment (ISO) a row retention removed from the chain can have been sealed: the
+ * least it keeps (auditFloorSeconds) ago, plus a margin for late sealing.
  */
 function retentionFloor(subscriptionId: number, now: Date): string {
-  const floorMs = subscriptionId === 0 ? UNOWNED_DAYS * 86_400_000 : AUDIT_MIN_YEARS * 365 * 86_400_000;
-  return new Date(now.getTime() - floorMs + SEAL_DELAY_MARGIN_MS).toISOString();
+  return new Date(
+    now.getTime() - auditFloorSeconds(subscriptionId) * 1000 + SEAL_DELAY_MARGIN_MS,
+  ).toISOString();
 }
 
 export interface VerifyResult {
@@ -53,7 +54,7 @@ export async function verifyAudit(
   for (const a of opts.anchors ?? [])
     if (opts.subscriptionId === undefined || a.subscriptionId === opts.subscriptionId) {
       anchored.set(a.subscriptionId, [...(anchored.get(a.subscriptionId) ?? []), a]);
-      if (!result.anchoredAt || a.at > result.anchoredAt) result.anchoredAt = a.at;
+      if (!result.anchoredAt || Date.parse(a.at) > Date.parse(result.anchoredAt)) result.anchoredAt = a.at;
     }
   for (const { subscriptionId, head, start } of await chainHeads(db, opts.subscriptionId)) {
     const check = new ChainCheck(
