@@ -24,6 +24,7 @@ import {
   startPartitionJob,
   startRepeatingJob,
 } from "./core/repeatingJob.ts";
+import { foldRollups } from "./data/rollupFold.ts";
 import { trimAuditTrail } from "./flows/auditRetention.ts";
 import { sealAll } from "./data/auditSeal.ts";
 import { fileAnchors, noAnchors } from "./services/auditAnchors.ts";
@@ -145,6 +146,13 @@ const websocket = { server: wss as unknown as WebSocketServerLike };
 
 let stopping = false;
 
+// Pushes write the finest rollups; the coarser ones are folded from them a quarter-hour behind.
+const stopRollupFold = startRepeatingJob(
+  "rollup fold",
+  (now) => foldRollups(database.db, now, () => stopping),
+  { intervalMs: 60_000 },
+);
+
 /**
  * While stopping, every answer says Connection: close, so a keep-alive client opens its next
  * request elsewhere instead of holding this process open (server.close() waits for every
@@ -219,6 +227,7 @@ async function shutdown(signal: string) {
   stopAuditRetention();
   stopAuditSealer();
   stopDataRetention();
+  stopRollupFold();
   alertWork.stop();
   stopReportSchedules();
   const force = setTimeout(() => process.exit(1), 10_000);

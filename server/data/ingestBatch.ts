@@ -79,9 +79,16 @@ export function storeBatch(db: Db, pushes: readonly CheckedPush[]): Promise<Outc
   return inTransaction(db, async (tx) => {
     await tx.execute(sql.raw(`set local lock_timeout = '${ROW_LOCK_TIMEOUT}'`));
     const ids = [...new Set(pushes.map((p) => p.deviceId))].sort((a, b) => a - b);
-    const locked = await rowsOf<{ id: number; hash: string; suspended: boolean; subscriptionId: number }>(
+    const locked = await rowsOf<{
+      id: number;
+      hash: string;
+      suspended: boolean;
+      subscriptionId: number;
+      horizon: number;
+    }>(
       tx,
-      sql`select id, ingest_key_hash as hash, is_suspended as suspended, subscription_id as "subscriptionId"
+      sql`select id, ingest_key_hash as hash, is_suspended as suspended, subscription_id as "subscriptionId",
+            date_part('epoch', rolled_until)::float8 as horizon
           from devices where id = any(${arr(ids, "int[]")}) order by id for update`,
     );
     const byId = new Map(locked.map((d) => [d.id, d]));
@@ -96,6 +103,7 @@ export function storeBatch(db: Db, pushes: readonly CheckedPush[]): Promise<Outc
     if (!kept.length) return outcomes;
 
     const all = kept.flatMap((p) => p.rows);
+    const horizons = kept.flatMap((p) => p.rows.map(() => byId.get(p.deviceId)!.horizon));
     // New samples first; what conflicts was stored before (a repeat or a correction) and is
     // overwritten next: the insert tells which is which (rollupBatch.ts needs it).
     const inserted = all.length
@@ -116,7 +124,11 @@ export function storeBatch(db: Db, pushes: readonly CheckedPush[]): Promise<Outc
     // The report charts' rollups, brought up to date with these samples (issue 10).
     await rollUpBatch(
       tx,
-      all.map((r) => ({ ...r, fresh: fresh.has(`${r.channelId}@${r.time.getTime()}`) })),
+      all.map((r, i) => ({
+        ...r,
+        fresh: fresh.has(`${r.channelId}@${r.time.getTime()}`),
+        horizon: horizons[i]!,
+      })),
     );
     await storeSensors(tx, kept);
     const keptIds = kept.map((p) => p.deviceId);

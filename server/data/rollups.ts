@@ -1,146 +1,107 @@
 import { sql, type SQL } from "drizzle-orm";
 import { rows, type Db } from "../db/client.ts";
 import { ROLLUP_LEVELS } from "../../src/domain/downsample.ts";
+import { foldChannels } from "./rollupFold.ts";
+import { COLUMNS, epoch, OF_FINER, OF_SAMPLES, SUMMARY, UPSERT, width } from "./rollupSql.ts";
 
-/** Any fixed number: the namespace of the per-channel rollup locks. */
-const ROLLUP_LOCK = 727_002;
 const FINEST = ROLLUP_LEVELS[0];
 const COARSEST = ROLLUP_LEVELS[ROLLUP_LEVELS.length - 1]!;
 
-/** Channel and bucket start pairs as two SQL arrays (ids, timestamptz), for unnest. */
-function pairs(touched: ReadonlyMap<number, ReadonlySet<number>>): { ids: SQL; starts: SQL } {
+/** A channel's buckets to recompute (epoch seconds), and how far its device's folding stands. */
+type Touched = ReadonlyMap<number, { buckets: ReadonlySet<number>; horizon: number }>;
+
+/** Channel, bucket start and horizon triples as three SQL arrays, for unnest. */
+function triples(touched: Touched): { ids: SQL; starts: SQL; horizons: SQL } {
   const ids: number[] = [];
   const starts: string[] = [];
-  for (const [id, set] of touched)
-    for (const s of set) {
+  const horizons: string[] = [];
+  for (const [id, { buckets, horizon }] of touched)
+    for (const s of buckets) {
       ids.push(id);
       starts.push(new Date(s * 1000).toISOString());
+      horizons.push(Number.isFinite(horizon) ? new Date(horizon * 1000).toISOString() : "infinity");
     }
-  return { ids: sql`${`{${ids.join(",")}}`}::int[]`, starts: sql`${`{${starts.join(",")}}`}::timestamptz[]` };
+  return {
+    ids: sql`${`{${ids.join(",")}}`}::int[]`,
+    starts: sql`${`{${starts.join(",")}}`}::timestamptz[]`,
+    horizons: sql`${`{${horizons.join(",")}}`}::timestamptz[]`,
+  };
 }
 
-/** The buckets of `level` holding the given buckets of a finer level (or times). */
-function parents(touched: ReadonlyMap<number, ReadonlySet<number>>, level: number) {
-  const out = new Map<number, Set<number>>();
-  for (const [id, set] of touched) out.set(id, new Set([...set].map((s) => Math.floor(s / level) * level)));
+/**
+ * The buckets of `level` holding the given buckets of a finer level (or times). A coarser level
+ * keeps only what starts before the horizon (data/rollupFold.ts), so with `folded` a finer
+ * bucket at or after it has no parent to recompute.
+ */
+function parents(touched: Touched, level: number, folded = false): Touched {
+  const out = new Map<number, { buckets: Set<number>; horizon: number }>();
+  for (const [id, { buckets, horizon }] of touched) {
+    const kept = [...buckets].filter((s) => !folded || s < horizon);
+    if (kept.length)
+      out.set(id, { buckets: new Set(kept.map((s) => Math.floor(s / level) * level)), horizon });
+  }
   return out;
 }
-
-const COLUMNS = sql.raw(`(channel_id, level, bucket, min_value, max_value, sum_value, sample_count,
-  min_at, max_at, first_at, last_at)`);
-const UPSERT = sql`on conflict (channel_id, level, bucket) do update set
-  min_value = excluded.min_value, max_value = excluded.max_value, sum_value = excluded.sum_value,
-  sample_count = excluded.sample_count, min_at = excluded.min_at, max_at = excluded.max_at,
-  first_at = excluded.first_at, last_at = excluded.last_at`;
-/** A bucket's summary of raw samples (s), or of finer rolled-up buckets (r). */
-const OF_SAMPLES = sql.raw(`min(s.value) as lo, max(s.value) as hi, sum(s.value) as total, count(*)::int as n,
-  (array_agg(s.time order by s.value, s.time))[1] as lo_at,
-  (array_agg(s.time order by s.value desc, s.time))[1] as hi_at, min(s.time) as first_at, max(s.time) as last_at`);
-const OF_FINER = sql.raw(`min(r.min_value) as lo, max(r.max_value) as hi, sum(r.sum_value) as total,
-  sum(r.sample_count)::int as n, (array_agg(r.min_at order by r.min_value, r.min_at))[1] as lo_at,
-  (array_agg(r.max_at order by r.max_value desc, r.max_at))[1] as hi_at, min(r.first_at) as first_at,
-  max(r.last_at) as last_at`);
-const SUMMARY = sql.raw(`a.lo, a.hi, a.total, a.n, a.lo_at, a.hi_at, a.first_at, a.last_at`);
-const width = (seconds: number) => sql`make_interval(secs => ${seconds})`;
-const epoch = sql.raw(`timestamptz '1970-01-01 00:00:00+00'`);
 
 /**
  * Recomputes the given buckets of `level`, each read on its own through the primary key
  * (a lateral lookup: a push touches a bucket or two of channels with a year of samples).
  */
-async function recomputeBuckets(
-  db: Db,
-  touched: ReadonlyMap<number, ReadonlySet<number>>,
-  level: number,
-  finer: number | null,
-) {
-  const { ids, starts } = pairs(touched);
+async function recomputeBuckets(db: Db, touched: Touched, level: number, finer: number | null) {
+  if (!touched.size) return;
+  const { ids, starts, horizons } = triples(touched);
   const inside = (col: SQL) => sql`${col} >= t.b and ${col} < t.b + ${width(level)}`;
   const summary =
     finer === null
       ? sql`select ${OF_SAMPLES} from samples s where s.channel_id = t.c and ${inside(sql.raw("s.time"))}`
       : sql`select ${OF_FINER} from sample_rollups r
-            where r.channel_id = t.c and r.level = ${finer} and ${inside(sql.raw("r.bucket"))}`;
+            where r.channel_id = t.c and r.level = ${finer} and ${inside(sql.raw("r.bucket"))} and r.bucket < t.h`;
   await db.execute(sql`
     insert into sample_rollups ${COLUMNS}
     select t.c, ${level}, t.b, ${SUMMARY}
-    from unnest(${ids}, ${starts}) as t(c, b) cross join lateral (${summary}) as a
+    from unnest(${ids}, ${starts}, ${horizons}) as t(c, b, h) cross join lateral (${summary}) as a
     where a.n > 0
     ${UPSERT}`);
 }
 
-/** Rebuilds `level` over [start, end) for the channels in one grouped pass (the range is aligned). */
-async function rebuildLevel(
-  db: Db,
-  ids: SQL,
-  level: number,
-  finer: number | null,
-  start: number,
-  end: number,
-) {
-  const range = (col: string) =>
-    sql`${sql.raw(col)} >= to_timestamp(${start}) and ${sql.raw(col)} < to_timestamp(${end})`;
-  const grouped =
-    finer === null
-      ? sql`select s.channel_id as c, date_bin(${width(level)}, s.time, ${epoch}) as b, ${OF_SAMPLES}
-            from samples s where s.channel_id in (${ids}) and ${range("s.time")} group by 1, 2`
-      : sql`select r.channel_id as c, date_bin(${width(level)}, r.bucket, ${epoch}) as b, ${OF_FINER}
-            from sample_rollups r where r.channel_id in (${ids}) and r.level = ${finer} and ${range("r.bucket")}
-            group by 1, 2`;
+/** Rebuilds the finest level over [start, end) from the samples, for the channels in one grouped pass. */
+async function rebuildFinest(db: Db, ids: SQL, start: number, end: number) {
   await db.execute(sql`insert into sample_rollups ${COLUMNS}
-    select a.c, ${level}, a.b, ${SUMMARY} from (${grouped}) as a ${UPSERT}`);
+    select a.c, ${FINEST}, a.b, ${SUMMARY} from (
+      select s.channel_id as c, date_bin(${width(FINEST)}, s.time, ${epoch}) as b, ${OF_SAMPLES}
+      from samples s where s.channel_id in (${ids})
+        and s.time >= to_timestamp(${start}) and s.time < to_timestamp(${end}) group by 1, 2) as a
+    ${UPSERT}`);
 }
 
 /**
  * Brings every level's buckets that hold the given samples up to date, recomputed from the
  * samples (then level from level), so an overwritten reading or one pushed late leaves them
- * exact. Run it in the transaction that wrote the samples: a lock per channel makes a second
- * push of the same channel wait, so its recomputation sees the first one's samples.
+ * exact. The coarser levels only where the sample's finest bucket starts before its device's
+ * horizon (`horizon`, epoch seconds; the fold job takes the rest). For a writer holding the
+ * channels' devices' rows (a batch of pushes, data/rollupBatch.ts), which rollUpRange and the
+ * fold take too.
  */
-export async function rollUpSamples(db: Db, written: readonly { channelId: number; time: Date }[]) {
+export async function recomputeSamples(
+  db: Db,
+  written: readonly { channelId: number; time: Date; horizon: number }[],
+) {
   if (!written.length) return;
-  const times = new Map<number, Set<number>>();
+  const times = new Map<number, { buckets: Set<number>; horizon: number }>();
   for (const w of written) {
-    const set = times.get(w.channelId) ?? new Set<number>();
-    set.add(Math.floor(w.time.getTime() / 1000));
-    times.set(w.channelId, set);
-  }
-  await lockChannels(db, [...times.keys()]);
-  await recompute(db, parents(times, FINEST));
-}
-
-/**
- * rollUpSamples without the channel locks: for a writer already holding the channels' devices'
- * rows (a batch of pushes, data/rollupBatch.ts), which rollUpRange takes too.
- */
-export async function recomputeSamples(db: Db, written: readonly { channelId: number; time: Date }[]) {
-  if (!written.length) return;
-  const times = new Map<number, Set<number>>();
-  for (const w of written) {
-    const set = times.get(w.channelId) ?? new Set<number>();
-    set.add(Math.floor(w.time.getTime() / 1000));
-    times.set(w.channelId, set);
+    const entry = times.get(w.channelId) ?? { buckets: new Set<number>(), horizon: w.horizon };
+    entry.buckets.add(Math.floor(w.time.getTime() / 1000));
+    times.set(w.channelId, entry);
   }
   await recompute(db, parents(times, FINEST));
-}
-
-/**
- * Holds the channels' rollup locks until the transaction ends. One statement with the ids
- * sorted: two writers lock the channels they share in the same order.
- */
-async function lockChannels(db: Db, ids: readonly number[]) {
-  const sorted = [...new Set(ids)].sort((a, b) => a - b);
-  await db.execute(
-    sql`select pg_advisory_xact_lock(${ROLLUP_LOCK}, c) from unnest(${`{${sorted.join(",")}}`}::int[]) as c`,
-  );
 }
 
 /** Recomputes the given finest-level buckets and, level by level, the buckets above them. */
-async function recompute(db: Db, finest: ReadonlyMap<number, ReadonlySet<number>>) {
+async function recompute(db: Db, finest: Touched) {
   await recomputeBuckets(db, finest, FINEST, null);
   let touched = finest;
   for (let i = 1; i < ROLLUP_LEVELS.length; i++) {
-    touched = parents(touched, ROLLUP_LEVELS[i]!);
+    touched = parents(touched, ROLLUP_LEVELS[i]!, i === 1);
     await recomputeBuckets(db, touched, ROLLUP_LEVELS[i]!, ROLLUP_LEVELS[i - 1]!);
   }
 }
@@ -148,17 +109,21 @@ async function recompute(db: Db, finest: ReadonlyMap<number, ReadonlySet<number>
 /**
  * Rebuilds every level over [from, to) (epoch seconds, widened to whole coarsest buckets) for
  * the channels: the rollups of samples written in bulk (the demo history, or samples stored
- * before rollups existed). Buckets left without samples are removed. Run it in the
- * transaction that wrote the samples.
+ * before rollups existed). Buckets left without samples are removed. The finest level is
+ * rebuilt from the samples and the coarser ones folded from it up to `to` at least, which
+ * becomes the devices' horizon if it was behind. Run it in the transaction that wrote the samples.
  */
 export async function rollUpRange(db: Db, channelIds: readonly number[], from: number, to: number) {
   if (!channelIds.length || to <= from) return;
-  await lockChannels(db, channelIds);
-  // A batch of pushes writes its channels' rollups under its devices' row locks alone (a lock
-  // per channel of 200 pushes overflowed the lock table): a rebuild waits for those rows too.
-  await db.execute(sql`select d.id from devices d where d.id in (select s.device_id from sensors s
-      join channel_groups g on g.sensor_id = s.id join channels c on c.channel_group_id = g.id
-      where c.id = any(${`{${channelIds.join(",")}}`}::int[])) order by d.id for update of d`);
+  // A batch of pushes and the fold job write a device's rollups under its row lock: a rebuild
+  // takes it too, in id order.
+  const owners = await rows<{ c: number; d: number; h: number }>(
+    db,
+    sql`select c.id as c, d.id as d, date_part('epoch', d.rolled_until)::float8 as h from devices d
+      join sensors s on s.device_id = d.id join channel_groups g on g.sensor_id = s.id
+      join channels c on c.channel_group_id = g.id
+      where c.id = any(${`{${channelIds.join(",")}}`}::int[]) order by d.id for update of d`,
+  );
   const start = Math.floor(from / COARSEST) * COARSEST;
   const end = Math.ceil(to / COARSEST) * COARSEST;
   const ids = sql.join(
@@ -169,8 +134,14 @@ export async function rollUpRange(db: Db, channelIds: readonly number[], from: n
   for (const level of ROLLUP_LEVELS)
     await db.execute(sql`delete from sample_rollups where channel_id in (${ids}) and level = ${level}
       and bucket >= to_timestamp(${start}) and bucket < to_timestamp(${end})`);
-  for (const [i, level] of ROLLUP_LEVELS.entries())
-    await rebuildLevel(db, ids, level, i === 0 ? null : ROLLUP_LEVELS[i - 1]!, start, end);
+  await rebuildFinest(db, ids, start, end);
+  await foldChannels(
+    db,
+    owners.map((o) => ({ channelId: o.c, from: Math.min(o.h, start), until: Math.max(o.h, to) })),
+  );
+  const devices = [...new Set(owners.map((o) => o.d))];
+  await db.execute(sql`update devices set rolled_until = greatest(rolled_until, to_timestamp(${to}))
+    where id = any(${`{${devices.join(",")}}`}::int[])`);
 }
 
 /** The oldest sample of a channel and the oldest bucket of its finest rollup level (epoch seconds). */
@@ -224,7 +195,11 @@ const absolute = (r: number[]) => {
   return r;
 };
 
-/** Each channel's buckets of `level` starting in [from, to) (epoch seconds). */
+/**
+ * Each channel's buckets of `level` starting in [from, to) (epoch seconds). A coarser level
+ * holds the finest buckets before its device's horizon (rollupFold.ts): the buckets from the
+ * horizon's own on are composed here from what they hold and the finest buckets after it.
+ */
 export async function readRollups(
   db: Db,
   channelIds: readonly number[],
@@ -236,13 +211,34 @@ export async function readRollups(
     channelIds.map((id) => sql`${id}`),
     sql`, `,
   );
+  const inRange = sql`r.bucket >= to_timestamp(${from}) and r.bucket < to_timestamp(${to})`;
+  const source =
+    level === FINEST
+      ? sql`select r.* from sample_rollups r where r.channel_id in (${ids}) and r.level = ${level} and ${inRange}`
+      : sql`select r.* from sample_rollups r join horizons h on h.c = r.channel_id
+            where r.level = ${level} and ${inRange} and r.bucket < h.b
+          union all
+          select a.c, ${level}::int, a.b, ${SUMMARY} from (
+            select r.channel_id as c, date_bin(${width(level)}, r.bucket, ${epoch}) as b, ${OF_FINER} from (
+              select r.* from sample_rollups r join horizons h on h.c = r.channel_id
+                where r.level = ${level} and ${inRange} and r.bucket >= h.b
+              union all
+              select r.* from sample_rollups r join horizons h on h.c = r.channel_id
+                where r.level = ${FINEST} and r.bucket >= h.h and r.bucket >= to_timestamp(${from})
+                  and r.bucket < to_timestamp(${to})) as r
+            group by 1, 2) as a`;
+  const horizons =
+    level === FINEST
+      ? sql``
+      : sql`with horizons as (select c.id as c, d.rolled_until as h,
+            date_bin(${width(level)}, d.rolled_until, ${epoch}) as b from channels c
+          join channel_groups g on g.id = c.channel_group_id join sensors s on s.id = g.sensor_id
+          join devices d on d.id = s.device_id where c.id in (${ids}))`;
   const found = await perChannel(
     db,
-    sql`select r.channel_id as id, ${jsonRows(OFFSETS)} as data,
+    sql`${horizons} select r.channel_id as id, ${jsonRows(OFFSETS)} as data,
           sum(r.sum_value) as total, sum(r.sample_count)::int as n
-        from sample_rollups r where r.channel_id in (${ids}) and r.level = ${level}
-          and r.bucket >= to_timestamp(${from}) and r.bucket < to_timestamp(${to})
-        group by r.channel_id`,
+        from (${source}) as r group by r.channel_id`,
   );
   return new Map([...found].map(([id, f]) => [id, { ...f, rows: f.rows.map(absolute) }] as const));
 }

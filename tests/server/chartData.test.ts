@@ -2,7 +2,8 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { rows, type Db } from "../../server/db/client.ts";
-import { rollUpRange } from "../../server/data/rollups.ts";
+import { foldRollups, foldTarget } from "../../server/data/rollupFold.ts";
+import { readRollups, rollUpRange } from "../../server/data/rollups.ts";
 import { DEMO } from "../../server/seed/demo.ts";
 import { fillHistory } from "../../server/seed/history.ts";
 import { emptyDatabase, seedDemo } from "../../server/seed/index.ts";
@@ -38,6 +39,43 @@ async function rollupsVersusSamples(db: Db) {
         group by 1, 2, 3 order by 1, 2, 3`,
   );
   return { stored: stored.map(shape), recomputed: recomputed.map(shape) };
+}
+
+/**
+ * What a chart reads of every level (readRollups: the coarser levels composed from what is folded
+ * and the finest buckets after the horizon), and the same recomputed from the raw samples.
+ */
+async function readsVersusSamples(db: Db) {
+  const { recomputed } = await rollupsVersusSamples(db);
+  const expected = recomputed.map((r) => {
+    const o = JSON.parse(r) as Record<string, string | number>;
+    const sec = (k: string) => new Date(o[k] as string).getTime() / 1000;
+    return JSON.stringify([
+      o["channel_id"],
+      o["level"],
+      sec("bucket"),
+      o["min_value"],
+      o["max_value"],
+      o["n"],
+      sec("min_at"),
+      sec("max_at"),
+      sec("first_at"),
+      sec("last_at"),
+    ]);
+  });
+  const ids = [...new Set(recomputed.map((r) => (JSON.parse(r) as { channel_id: number }).channel_id))];
+  const read: string[] = [];
+  for (const level of [300, 900, 3600, 10800]) {
+    const found = await readRollups(db, ids, level, 0, 4e9);
+    for (const id of ids.sort((a, b) => a - b))
+      for (const r of [...(found.get(id)?.rows ?? [])].sort((a, b) => a[0]! - b[0]!))
+        read.push(JSON.stringify([id, level, r[0], r[1], r[2], null, r[3], r[4], r[5], r[6]]));
+  }
+  const counts = (list: string[]) => list.map((r) => JSON.parse(r) as unknown[]).map((r) => r[5]);
+  return {
+    read: read.sort(),
+    expected: expected.map((e, i) => e.replace(`,${counts(expected)[i]},`, ",null,")).sort(),
+  };
 }
 
 describe("chart rollups", () => {
@@ -82,6 +120,82 @@ describe("chart rollups", () => {
     const { stored, recomputed } = await rollupsVersusSamples(db());
     expect(stored.length).toBeGreaterThan(20);
     expect(stored).toEqual(recomputed);
+  });
+
+  it("are read exactly before the fold job runs, and stored exactly after it, with the horizon mid-bucket", async () => {
+    await db().execute(sql`delete from samples`);
+    await db().execute(sql`delete from sample_rollups`);
+    // The coarser levels are folded up to two days back, at a moment inside every level's bucket.
+    const horizon = NOW - 2 * DAY + 137;
+    await db().execute(sql`update devices set rolled_until = to_timestamp(${horizon})`);
+    const at = (secondsAgo: number) => NOW - secondsAgo;
+    const sent = [
+      // Today's readings: the finest level only, until the fold.
+      [
+        { channelKey: COLD_TEMP, value: 4.5, time: at(1800) },
+        { channelKey: COLD_HUM, value: 70, time: at(1700) },
+      ],
+      [{ channelKey: COLD_TEMP, value: 9.5, time: at(1750) }],
+      // The same second again: a repeat, recomputed at the finest level only.
+      [{ channelKey: COLD_TEMP, value: 1.25, time: at(1750) }],
+      // Just before and just after the horizon, in the same five-minute bucket: both late.
+      [
+        { channelKey: COLD_TEMP, value: -1, time: horizon - 30 },
+        { channelKey: COLD_TEMP, value: 15, time: horizon + 30 },
+      ],
+      // Well before it: every level at once, then repeated.
+      [{ channelKey: COLD_TEMP, value: -2, time: at(6 * DAY) }],
+      [{ channelKey: COLD_TEMP, value: 22, time: at(6 * DAY) }],
+      // After it, in the horizon's three-hour bucket.
+      [
+        { channelKey: COLD_TEMP, value: 3, time: horizon + 2400 },
+        { channelKey: INCUBATOR, value: 37, time: horizon + 2400 },
+      ],
+    ];
+    for (const readings of sent) expect((await push(readings)).status).toBe(200);
+    const coarse = await rows<{ n: number }>(
+      db(),
+      sql`select count(*)::int as n from sample_rollups where level > 300 and bucket >= to_timestamp(${NOW - DAY})`,
+    );
+    expect(coarse[0]!.n).toBe(0);
+    const before = await readsVersusSamples(db());
+    expect(before.read).toEqual(before.expected);
+    expect(before.read.length).toBeGreaterThan(20);
+    expect((await rollupsVersusSamples(db())).stored).not.toEqual(
+      (await rollupsVersusSamples(db())).recomputed,
+    );
+
+    const later = new Date((NOW + DAY) * 1000);
+    expect(await foldRollups(db(), later)).toBeGreaterThan(0);
+    const { stored, recomputed } = await rollupsVersusSamples(db());
+    expect(stored).toEqual(recomputed);
+    const horizons = await rows<{ h: number }>(
+      db(),
+      sql`select distinct date_part('epoch', rolled_until)::float8 as h from devices`,
+    );
+    expect(horizons).toEqual([{ h: foldTarget(later) }]);
+    // A second run finds nothing to do.
+    expect(await foldRollups(db(), later)).toBe(0);
+    const after = await readsVersusSamples(db());
+    expect(after.read).toEqual(before.read);
+  });
+
+  it("are folded once per device when two instances run the job at once", async () => {
+    await db().execute(sql`delete from samples`);
+    await db().execute(sql`delete from sample_rollups`);
+    await db().execute(sql`update devices set rolled_until = to_timestamp(${NOW - DAY})`);
+    for (let k = 0; k < 6; k++)
+      expect((await push([{ channelKey: COLD_TEMP, value: k, time: NOW - 3600 * k - 60 }])).status).toBe(200);
+    const [{ n: behind } = { n: 0 }] = await rows<{ n: number }>(
+      db(),
+      sql`select count(*)::int as n from devices`,
+    );
+    const later = new Date((NOW + DAY) * 1000);
+    const [a, b] = await Promise.all([foldRollups(db(), later), foldRollups(db(), later)]);
+    expect(a + b).toBe(behind);
+    const { stored, recomputed } = await rollupsVersusSamples(db());
+    expect(stored).toEqual(recomputed);
+    expect(stored.length).toBeGreaterThanOrEqual(6 * 3);
   });
 
   it("of the demo history equal a recomputation, with the seed's recent days and events included", async () => {
@@ -149,6 +263,25 @@ describe("a year of chart data", () => {
     expect(year.points.length).toBeLessThanOrEqual(3000);
     expect(year.points).toContainEqual([spikeAt, 95]);
     expect(year.stats).toMatchObject({ max: 95, count: 365 * 144 + 1 - 72 + 1 });
+  });
+
+  it("draws the same year while its last days wait for the fold job, and after it", async () => {
+    const whole = await chart();
+    const month = await chart(`?start=${NOW - 30 * DAY - 1234}&end=${NOW - 77}`);
+    const week = await chart(`?start=${NOW - 7 * DAY}&end=${NOW}`);
+    const quarter = await chart(`?start=${NOW - 120 * DAY}&end=${NOW}`);
+    const horizon = Math.floor((NOW - 3 * DAY) / 10_800) * 10_800;
+    await db().execute(
+      sql`delete from sample_rollups where level > 300 and bucket >= to_timestamp(${horizon})`,
+    );
+    await db().execute(sql`update devices set rolled_until = to_timestamp(${horizon})`);
+    expect(await chart()).toEqual(whole);
+    expect(await chart(`?start=${NOW - 30 * DAY - 1234}&end=${NOW - 77}`)).toEqual(month);
+    expect(await chart(`?start=${NOW - 7 * DAY}&end=${NOW}`)).toEqual(week);
+    expect(await chart(`?start=${NOW - 120 * DAY}&end=${NOW}`)).toEqual(quarter);
+    expect([whole, quarter, month, week].map((c) => c.bucketSeconds)).toEqual([21_600, 7200, 1800, 600]);
+    await foldRollups(db(), new Date((NOW + DAY) * 1000));
+    expect(await chart()).toEqual(whole);
   });
 
   it("shows the twelve silent hours as a gap in the year", async () => {

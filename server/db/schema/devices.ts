@@ -90,9 +90,19 @@ export const devices = pgTable(
     capacityJson: jsonb("capacity_json").$type<Record<string, unknown>>(),
     /** sha256 of the device's push key (Authorization: Device {key}). */
     ingestKeyHash: text("ingest_key_hash").notNull(),
+    /**
+     * How far its channels' coarser rollups are folded from the finest level (data/rollupFold.ts):
+     * a 900/3600/10800 s bucket holds the 300 s buckets that start before this time, and readers
+     * add the rest. A push stores its readings' finest buckets only, unless they start before it.
+     */
+    rolledUntil: tz("rolled_until").notNull().defaultNow(),
     createdAt: createdAt(),
   },
-  (t) => [index("devices_subscription").on(t.subscriptionId)],
+  (t) => [
+    index("devices_subscription").on(t.subscriptionId),
+    /** The fold job's work list: the devices folded least far. */
+    index("devices_rolled_until").on(t.rolledUntil),
+  ],
 );
 
 /** A base station, wireless sensor, wired adapter or other unit attached to a device. */

@@ -1,0 +1,111 @@
+import { sql } from "drizzle-orm";
+import { inTransaction, rows, type Db } from "../db/client.ts";
+import { ROLLUP_LEVELS } from "../../src/domain/downsample.ts";
+import { COLUMNS, epoch, OF_FINER, SUMMARY, UPSERT, width } from "./rollupSql.ts";
+
+/*
+ * A push stores its readings' finest rollup buckets (300 s) only; the coarser levels (900,
+ * 3600, 10800 s) are folded from them here, a device at a time, once its horizon
+ * (devices.rolled_until) is a quarter of an hour behind. The rule every writer keeps: a coarser
+ * bucket holds exactly the finest buckets inside it that start before its device's horizon.
+ * Readers add the finest buckets from the horizon on (readRollups); a reading whose finest
+ * bucket starts before the horizon (pushed late) is folded into every level at once, as before.
+ * docs/decisions.md, "Coarser rollups folded by a job".
+ */
+
+/** How far behind the clock the horizon stays: readings pushed up to this late still go the short way. */
+export const FOLD_GRACE_SECONDS = 600;
+/** The horizon moves in steps of this many seconds: a device is folded once a quarter of an hour. */
+export const FOLD_STEP_SECONDS = 900;
+/** Devices folded in one transaction (their rows are locked while it runs, and pushes wait). */
+export const FOLD_BATCH = 100;
+
+/** Where the fold job brings every device at `now` (epoch seconds). */
+export const foldTarget = (now: Date) =>
+  Math.floor((now.getTime() / 1000 - FOLD_GRACE_SECONDS) / FOLD_STEP_SECONDS) * FOLD_STEP_SECONDS;
+
+const iso = (seconds: number) =>
+  Number.isFinite(seconds) ? new Date(seconds * 1000).toISOString() : "infinity";
+
+/**
+ * Recomputes each channel's coarser buckets that overlap [from, until) (epoch seconds) from the
+ * level below, counting only finer buckets that start before `until`: afterwards `until` is the
+ * channel's horizon. Level by level, so each reads the one just brought up to date. The caller
+ * holds the channels' devices' rows and moves their horizon.
+ */
+export async function foldChannels(
+  db: Db,
+  spans: readonly { channelId: number; from: number; until: number }[],
+) {
+  const todo = spans.filter((s) => s.from < s.until);
+  if (!todo.length) return;
+  const column = (values: (string | number)[], type: string) =>
+    sql`${`{${values.join(",")}}`}::${sql.raw(type)}`;
+  const ids = column(
+    todo.map((s) => s.channelId),
+    "int[]",
+  );
+  const froms = column(
+    todo.map((s) => iso(s.from)),
+    "timestamptz[]",
+  );
+  const untils = column(
+    todo.map((s) => iso(s.until)),
+    "timestamptz[]",
+  );
+  for (let i = 1; i < ROLLUP_LEVELS.length; i++) {
+    const level = ROLLUP_LEVELS[i]!;
+    // Each channel's finer buckets read through the key (offset 0 keeps it a lookup per channel).
+    await db.execute(sql`insert into sample_rollups ${COLUMNS}
+      select a.c, ${level}, a.b, ${SUMMARY} from (
+        select t.c, date_bin(${width(level)}, r.bucket, ${epoch}) as b, ${OF_FINER}
+        from unnest(${ids}, ${froms}, ${untils}) as t(c, f, u)
+        cross join lateral (select * from sample_rollups r where r.channel_id = t.c
+          and r.level = ${ROLLUP_LEVELS[i - 1]!} and r.bucket >= date_bin(${width(level)}, t.f, ${epoch})
+          and r.bucket < t.u offset 0) as r
+        group by 1, 2 order by 1, 2) as a
+      ${UPSERT}`);
+  }
+}
+
+/**
+ * Folds up to FOLD_BATCH devices whose horizon is behind `now`'s target, those furthest behind
+ * first, claimed with FOR UPDATE SKIP LOCKED: several instances share the work without doing it
+ * twice, and a device whose batch of pushes holds its row is taken next time. Returns how many.
+ */
+export async function foldSome(db: Db, now: Date, limit = FOLD_BATCH): Promise<number> {
+  const target = foldTarget(now);
+  return inTransaction(db, async (tx) => {
+    const claimed = await rows<{ id: number; h: number }>(
+      tx,
+      sql`select id, date_part('epoch', rolled_until)::float8 as h from devices
+          where rolled_until < to_timestamp(${target}) order by rolled_until limit ${limit}
+          for update skip locked`,
+    );
+    if (!claimed.length) return 0;
+    const ids = sql`${`{${claimed.map((c) => c.id).join(",")}}`}::int[]`;
+    const horizon = new Map(claimed.map((c) => [c.id, c.h]));
+    const channels = await rows<{ id: number; deviceId: number }>(
+      tx,
+      sql`select c.id, s.device_id as "deviceId" from sensors s
+          join channel_groups g on g.sensor_id = s.id join channels c on c.channel_group_id = g.id
+          where s.device_id = any(${ids}) order by c.id`,
+    );
+    await foldChannels(
+      tx,
+      channels.map((c) => ({ channelId: c.id, from: horizon.get(c.deviceId)!, until: target })),
+    );
+    await tx.execute(sql`update devices set rolled_until = to_timestamp(${target}) where id = any(${ids})`);
+    return claimed.length;
+  });
+}
+
+/** The fold job's task: batch after batch until every device is at `now`'s target (or `stopped`). */
+export async function foldRollups(db: Db, now: Date, stopped: () => boolean = () => false) {
+  let total = 0;
+  for (;;) {
+    const n = await foldSome(db, now);
+    total += n;
+    if (n < FOLD_BATCH || stopped()) return total;
+  }
+}
