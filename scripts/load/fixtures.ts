@@ -70,9 +70,12 @@ export async function addLoadDevices(db: Db, count: number) {
   if (count <= 0) return;
   const key = sql`left(encode(sha256(convert_to('load-device-key:' || i, 'UTF8')), 'hex'), 43)`;
   await db.execute(sql`insert into devices (subscription_id, name, type, device_type, mac_address,
-      serialnumber, ingest_key_hash, push_interval)
+      serialnumber, ingest_key_hash, push_interval, rolled_until)
     select r.subscription_id, 'Load ' || i, 'RA12', 'RA12', 'LD:' || lpad(i::text, 6, '0'), 'SN-LOAD-' || i,
-      encode(sha256(convert_to(${key}, 'UTF8')), 'hex'), 60
+      encode(sha256(convert_to(${key}, 'UTF8')), 'hex'), 60,
+      -- Folded as a running fleet's are (server/data/rollupFold.ts): 10 to 25 minutes behind,
+      -- at phases spread over the quarter hour (they have no rollups yet, so any horizon holds).
+      now() - make_interval(secs => 600 + (i * 719) % 900)
     from reports r, generate_series(0, ${count - 1}) i where r.public_hash = ${DEMO.reportHash}`);
   await db.execute(sql`insert into sensors (device_id, mac_address, kind, label, last_received_at)
     select id, 'LS1', 'wireless', 'Load sensor', timestamptz '2020-01-01 00:00:00+00' from devices where mac_address like 'LD:%'`);

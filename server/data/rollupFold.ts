@@ -5,8 +5,8 @@ import { COLUMNS, epoch, OF_FINER, SUMMARY, UPSERT, width } from "./rollupSql.ts
 
 /*
  * A push stores its readings' finest rollup buckets (300 s) only; the coarser levels (900,
- * 3600, 10800 s) are folded from them here, a device at a time, once its horizon
- * (devices.rolled_until) is a quarter of an hour behind. The rule every writer keeps: a coarser
+ * 3600, 10800 s) are folded from them here, once a quarter of an hour per device, 10 to 25
+ * minutes behind the clock (its horizon, devices.rolled_until). The rule every writer keeps: a coarser
  * bucket holds exactly the finest buckets inside it that start before its device's horizon.
  * Readers add the finest buckets from the horizon on (readRollups); a reading whose finest
  * bucket starts before the horizon (pushed late) is folded into every level at once, as before.
@@ -15,14 +15,26 @@ import { COLUMNS, epoch, OF_FINER, SUMMARY, UPSERT, width } from "./rollupSql.ts
 
 /** How far behind the clock the horizon stays: readings pushed up to this late still go the short way. */
 export const FOLD_GRACE_SECONDS = 600;
-/** The horizon moves in steps of this many seconds: a device is folded once a quarter of an hour. */
+/**
+ * The horizon moves in steps of this many seconds: a device is folded once a quarter of an hour,
+ * each at its own phase within it (from its id), so a fleet's folding is spread over the quarter
+ * instead of all due at once.
+ */
 export const FOLD_STEP_SECONDS = 900;
 /** Devices folded in one transaction (their rows are locked while it runs, and pushes wait). */
 export const FOLD_BATCH = 100;
 
-/** Where the fold job brings every device at `now` (epoch seconds). */
-export const foldTarget = (now: Date) =>
-  Math.floor((now.getTime() / 1000 - FOLD_GRACE_SECONDS) / FOLD_STEP_SECONDS) * FOLD_STEP_SECONDS;
+/** A device's phase in the quarter (seconds): ids next to each other fall far apart. */
+const phase = (deviceId: number) => (deviceId * 719) % FOLD_STEP_SECONDS;
+
+/**
+ * Where the fold job brings a device at `now` (epoch seconds): the last moment of its phase at
+ * least FOLD_GRACE_SECONDS ago, so always within one step after that.
+ */
+export const foldTarget = (now: Date, deviceId: number) => {
+  const edge = now.getTime() / 1000 - FOLD_GRACE_SECONDS - phase(deviceId);
+  return Math.floor(edge / FOLD_STEP_SECONDS) * FOLD_STEP_SECONDS + phase(deviceId);
+};
 
 const iso = (seconds: number) =>
   Number.isFinite(seconds) ? new Date(seconds * 1000).toISOString() : "infinity";
@@ -69,17 +81,18 @@ export async function foldChannels(
 }
 
 /**
- * Folds up to FOLD_BATCH devices whose horizon is behind `now`'s target, those furthest behind
- * first, claimed with FOR UPDATE SKIP LOCKED: several instances share the work without doing it
- * twice, and a device whose batch of pushes holds its row is taken next time. Returns how many.
+ * Folds up to FOLD_BATCH devices whose horizon is a whole step behind the grace (so surely
+ * before their target), those furthest behind first, claimed with FOR UPDATE SKIP LOCKED:
+ * several instances share the work without doing it twice, and a device whose batch of pushes
+ * holds its row is taken next time. Returns how many.
  */
 export async function foldSome(db: Db, now: Date, limit = FOLD_BATCH): Promise<number> {
-  const target = foldTarget(now);
+  const due = now.getTime() / 1000 - FOLD_GRACE_SECONDS - FOLD_STEP_SECONDS;
   return inTransaction(db, async (tx) => {
     const claimed = await rows<{ id: number; h: number }>(
       tx,
       sql`select id, date_part('epoch', rolled_until)::float8 as h from devices
-          where rolled_until < to_timestamp(${target}) order by rolled_until limit ${limit}
+          where rolled_until <= to_timestamp(${due}) order by rolled_until limit ${limit}
           for update skip locked`,
     );
     if (!claimed.length) return 0;
@@ -93,14 +106,20 @@ export async function foldSome(db: Db, now: Date, limit = FOLD_BATCH): Promise<n
     );
     await foldChannels(
       tx,
-      channels.map((c) => ({ channelId: c.id, from: horizon.get(c.deviceId)!, until: target })),
+      channels.map((c) => ({
+        channelId: c.id,
+        from: horizon.get(c.deviceId)!,
+        until: foldTarget(now, c.deviceId),
+      })),
     );
-    await tx.execute(sql`update devices set rolled_until = to_timestamp(${target}) where id = any(${ids})`);
+    const targets = sql`${`{${claimed.map((c) => foldTarget(now, c.id)).join(",")}}`}::float8[]`;
+    await tx.execute(sql`update devices d set rolled_until = to_timestamp(v.t)
+      from unnest(${ids}, ${targets}) as v(id, t) where d.id = v.id`);
     return claimed.length;
   });
 }
 
-/** The fold job's task: batch after batch until every device is at `now`'s target (or `stopped`). */
+/** The fold job's task: batch after batch until no device is due (or `stopped`). */
 export async function foldRollups(db: Db, now: Date, stopped: () => boolean = () => false) {
   let total = 0;
   for (;;) {
