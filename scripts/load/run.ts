@@ -72,7 +72,12 @@ async function startTarget(o: LoadOptions, extraEnv: Record<string, string>) {
     },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
     // For "settle" (target.ts): a full collection before the ingestion ramp.
-    execArgv: [...process.execArgv, "--expose-gc"],
+    // LOAD_TARGET_ARGS: more Node flags for the target alone ("--cpu-prof" to see where its time goes).
+    execArgv: [
+      ...process.execArgv,
+      "--expose-gc",
+      ...(process.env["LOAD_TARGET_ARGS"]?.split(" ").filter(Boolean) ?? []),
+    ],
   });
   const gone = () => child.exitCode !== null || child.signalCode !== null;
   // Seeding 8,000 devices and a month of history takes a minute or two here; ten is a hang.
