@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { inTransaction, rows as rowsOf, type Db } from "../db/client.ts";
 import { keyMatches } from "../core/crypto.ts";
 import { ApiError } from "../core/errors.ts";
@@ -120,7 +120,6 @@ export function storeBatch(db: Db, pushes: readonly CheckedPush[]): Promise<Outc
     if (repeated.length)
       await tx.execute(sql`update samples s set value = v.value from unnest(${columns(repeated)}) as v(c, t, value)
         where s.channel_id = v.c and s.time = v.t`);
-    await storeLatest(tx, kept);
     // The report charts' rollups, brought up to date with these samples (issue 10).
     await rollUpBatch(
       tx,
@@ -132,7 +131,9 @@ export function storeBatch(db: Db, pushes: readonly CheckedPush[]): Promise<Outc
     );
     await storeSensors(tx, kept);
     const keptIds = kept.map((p) => p.deviceId);
-    await tx.execute(sql`update devices d set last_message_at = v.at, push_status = 1,
+    // The channels' values, the groups' and sensors' times and the devices' last message in one
+    // statement: a round trip (and a socket write on both sides) instead of four.
+    const devicesUpdate = sql`update devices d set last_message_at = v.at, push_status = 1,
         uptime = coalesce(v.uptime, d.uptime)
       from unnest(${arr(keptIds, "int[]")}, ${arr(
         kept.map((p) => p.uptime),
@@ -140,7 +141,14 @@ export function storeBatch(db: Db, pushes: readonly CheckedPush[]): Promise<Outc
       )}, ${arr(
         kept.map((p) => p.now.toISOString()),
         "timestamptz[]",
-      )}) as v(id, uptime, at) where d.id = v.id`);
+      )}) as v(id, uptime, at) where d.id = v.id`;
+    const updates = [...latestUpdates(kept), devicesUpdate];
+    await tx.execute(
+      sql`with ${sql.join(
+        updates.map((u, i) => sql`${sql.raw(`u${i}`)} as (${u})`),
+        sql`, `,
+      )} select 1`,
+    );
     // Threshold rules, in the same transaction: an alarm's move commits with its readings.
     // Once per hook for the batch (the route passes one; the latest clock of its pushes).
     for (const hook of new Set(kept.map((p) => p.evaluate))) {
@@ -168,10 +176,10 @@ export function storeBatch(db: Db, pushes: readonly CheckedPush[]): Promise<Outc
 
 /**
  * The newest reading per channel becomes its value unless the value is newer; groups and
- * sensors get their last-received time. Three statements for the whole batch, rows in id
- * order so two writers lock what they share in one order.
+ * sensors get their last-received time. Three updates for the whole batch (run as one
+ * statement's parts), rows in id order.
  */
-async function storeLatest(tx: Db, kept: readonly CheckedPush[]) {
+function latestUpdates(kept: readonly CheckedPush[]): SQL[] {
   const list: (Row & Known)[] = [];
   for (const p of kept) {
     const latest = new Map<number, Row>();
@@ -181,7 +189,7 @@ async function storeLatest(tx: Db, kept: readonly CheckedPush[]) {
     }
     for (const [id, r] of latest) list.push({ ...r, ...p.channels.get(id)! });
   }
-  if (!list.length) return;
+  if (!list.length) return [];
   list.sort((a, b) => a.id - b.id);
   const times = arr(
     list.map((l) => l.time.toISOString()),
@@ -189,7 +197,7 @@ async function storeLatest(tx: Db, kept: readonly CheckedPush[]) {
   );
   // A late push of older readings leaves a channel's newer value alone (a reading at the
   // value's own time is a correction of it, and counts).
-  await tx.execute(sql`update channels c set value = v.value, value_at = v.t
+  const channels = sql`update channels c set value = v.value, value_at = v.t
     from unnest(${arr(
       list.map((l) => l.id),
       "int[]",
@@ -197,14 +205,17 @@ async function storeLatest(tx: Db, kept: readonly CheckedPush[]) {
       list.map((l) => l.value),
       "float8[]",
     )}, ${times}) as v(id, value, t)
-    where c.id = v.id and (c.value_at is null or v.t >= c.value_at)`);
+    where c.id = v.id and (c.value_at is null or v.t >= c.value_at)`;
   // A group's or sensor's newest time among its channels, never earlier than what it had.
   const newest = (ids: number[]) =>
     sql`(select id, max(t) as t from unnest(${arr(ids, "int[]")}, ${times}) as x(id, t) group by id order by id)`;
-  await tx.execute(sql`update channel_groups g set last_received_at = greatest(coalesce(g.last_received_at, v.t), v.t)
-    from ${newest(list.map((l) => l.groupId))} as v where g.id = v.id`);
-  await tx.execute(sql`update sensors s set last_received_at = greatest(coalesce(s.last_received_at, v.t), v.t)
-    from ${newest(list.map((l) => l.sensorId))} as v where s.id = v.id`);
+  return [
+    channels,
+    sql`update channel_groups g set last_received_at = greatest(coalesce(g.last_received_at, v.t), v.t)
+      from ${newest(list.map((l) => l.groupId))} as v where g.id = v.id`,
+    sql`update sensors s set last_received_at = greatest(coalesce(s.last_received_at, v.t), v.t)
+      from ${newest(list.map((l) => l.sensorId))} as v where s.id = v.id`,
+  ];
 }
 
 /** Battery, signal and power of the pushes' sensors, one statement; a field left out keeps its value. */
