@@ -9,32 +9,32 @@ export interface WrittenSample {
   time: Date;
   value: number;
   fresh: boolean;
-  /** Its device's horizon (epoch seconds): the coarser levels hold the finest buckets before it. */
+  /** Its device's horizon (epoch seconds): the rollups hold the samples before it (rollupFold.ts). */
   horizon: number;
 }
 
-const FINEST = ROLLUP_LEVELS[0];
-/** Whether a sample's finest bucket starts before its device's horizon, so every level takes it now. */
-const isLate = (w: WrittenSample) => Math.floor(w.time.getTime() / 1000 / FINEST) * FINEST < w.horizon;
+/** Whether a sample is older than its device's horizon (pushed late), so every level takes it now. */
+const isLate = (w: WrittenSample) => w.time.getTime() / 1000 < w.horizon;
 
-const arr = (values: readonly (string | number | boolean)[], type: string) =>
+const arr = (values: readonly (string | number)[], type: string) =>
   sql`${`{${values.join(",")}}`}::${sql.raw(type)}`;
 
 /**
- * Brings the rollups up to date with a batch's samples: the finest level always, the coarser
- * ones for a sample whose finest bucket starts before its device's horizon (pushed late; the
- * fold job, rollupFold.ts, takes the rest). New samples are folded into their buckets in one
- * statement, all levels at once, without reading the samples again: a
+ * Brings the rollups up to date with a batch's samples older than their device's horizon
+ * (pushed late): the fold job (rollupFold.ts) takes the rest, so a push of current readings
+ * writes no rollup at all. New samples are folded into their buckets in one statement, all
+ * levels at once, without reading the samples again: a
  * bucket's minimum, maximum, sum, count and first and last times follow from the new samples
  * (the extremes' times by the rule the recomputation uses: the earliest of equal values).
  * Overwritten samples may have been a bucket's extreme, so their buckets are recomputed from
  * the samples (rollups.ts). Run it under the batch's device row locks.
  */
 export async function rollUpBatch(db: Db, written: readonly WrittenSample[]) {
-  const fresh = written.filter((w) => w.fresh);
+  const late = written.filter(isLate);
+  const fresh = late.filter((w) => w.fresh);
   await recomputeSamples(
     db,
-    written.filter((w) => !w.fresh),
+    late.filter((w) => !w.fresh),
   );
   if (!fresh.length) return;
   await db.execute(sql`
@@ -52,11 +52,8 @@ export async function rollUpBatch(db: Db, written: readonly WrittenSample[]) {
     )}, ${arr(
       fresh.map((w) => w.value),
       "float8[]",
-    )}, ${arr(
-      fresh.map((w) => isLate(w)),
-      "bool[]",
-    )}) as s(c, t, v, late)
-    join unnest(${arr([...ROLLUP_LEVELS], "int[]")}) as l(level) on l.level = ${FINEST} or s.late
+    )}) as s(c, t, v)
+    cross join unnest(${arr([...ROLLUP_LEVELS], "int[]")}) as l(level)
     group by 1, 2, 3
     order by 1, 2, 3
     on conflict (channel_id, level, bucket) do update set

@@ -1,16 +1,16 @@
 import { sql } from "drizzle-orm";
 import { inTransaction, rows, type Db } from "../db/client.ts";
 import { ROLLUP_LEVELS } from "../../src/domain/downsample.ts";
-import { COLUMNS, epoch, OF_FINER, SUMMARY, UPSERT, width } from "./rollupSql.ts";
+import { COLUMNS, epoch, OF_FINER, OF_SAMPLES, SUMMARY, UPSERT, width } from "./rollupSql.ts";
 
 /*
- * A push stores its readings' finest rollup buckets (300 s) only; the coarser levels (900,
- * 3600, 10800 s) are folded from them here, once a quarter of an hour per device, 10 to 25
- * minutes behind the clock (its horizon, devices.rolled_until). The rule every writer keeps: a coarser
- * bucket holds exactly the finest buckets inside it that start before its device's horizon.
- * Readers add the finest buckets from the horizon on (readRollups); a reading whose finest
- * bucket starts before the horizon (pushed late) is folded into every level at once, as before.
- * docs/decisions.md, "Coarser rollups folded by a job".
+ * A push stores its readings and no rollup; every level (300, 900, 3600 and 10800 s) is folded
+ * from the samples here, once a quarter of an hour per device, 10 to 25 minutes behind the clock
+ * (its horizon, devices.rolled_until). The rule every writer keeps: a bucket of any level holds
+ * exactly the samples inside it that are older than its device's horizon. Readers add the
+ * samples from the horizon on (readRollups); a reading older than the horizon (pushed late) is
+ * folded into every level at once, as all readings were before. docs/decisions.md, "Rollups
+ * folded by a job".
  */
 
 /** How far behind the clock the horizon stays: readings pushed up to this late still go the short way. */
@@ -40,10 +40,10 @@ const iso = (seconds: number) =>
   Number.isFinite(seconds) ? new Date(seconds * 1000).toISOString() : "infinity";
 
 /**
- * Recomputes each channel's coarser buckets that overlap [from, until) (epoch seconds) from the
- * level below, counting only finer buckets that start before `until`: afterwards `until` is the
- * channel's horizon. Level by level, so each reads the one just brought up to date. The caller
- * holds the channels' devices' rows and moves their horizon.
+ * Recomputes each channel's buckets of every level that overlap [from, until) (epoch seconds):
+ * the finest from the samples older than `until`, each level above from the one below, just
+ * brought up to date. Afterwards `until` is the channel's horizon: the caller holds the
+ * channels' devices' rows and moves it.
  */
 export async function foldChannels(
   db: Db,
@@ -65,9 +65,19 @@ export async function foldChannels(
     todo.map((s) => iso(s.until)),
     "timestamptz[]",
   );
+  const finest = ROLLUP_LEVELS[0];
+  // Each channel's samples and finer buckets read through the key (offset 0 keeps it a lookup
+  // per channel).
+  await db.execute(sql`insert into sample_rollups ${COLUMNS}
+    select a.c, ${finest}, a.b, ${SUMMARY} from (
+      select t.c, date_bin(${width(finest)}, s.time, ${epoch}) as b, ${OF_SAMPLES}
+      from unnest(${ids}, ${froms}, ${untils}) as t(c, f, u)
+      cross join lateral (select * from samples s where s.channel_id = t.c
+        and s.time >= date_bin(${width(finest)}, t.f, ${epoch}) and s.time < t.u offset 0) as s
+      group by 1, 2 order by 1, 2) as a
+    ${UPSERT}`);
   for (let i = 1; i < ROLLUP_LEVELS.length; i++) {
     const level = ROLLUP_LEVELS[i]!;
-    // Each channel's finer buckets read through the key (offset 0 keeps it a lookup per channel).
     await db.execute(sql`insert into sample_rollups ${COLUMNS}
       select a.c, ${level}, a.b, ${SUMMARY} from (
         select t.c, date_bin(${width(level)}, r.bucket, ${epoch}) as b, ${OF_FINER}

@@ -28,24 +28,19 @@ function triples(touched: Touched): { ids: SQL; starts: SQL; horizons: SQL } {
   };
 }
 
-/**
- * The buckets of `level` holding the given buckets of a finer level (or times). A coarser level
- * keeps only what starts before the horizon (data/rollupFold.ts), so with `folded` a finer
- * bucket at or after it has no parent to recompute.
- */
-function parents(touched: Touched, level: number, folded = false): Touched {
+/** The buckets of `level` holding the given buckets of a finer level (or times). */
+function parents(touched: Touched, level: number): Touched {
   const out = new Map<number, { buckets: Set<number>; horizon: number }>();
-  for (const [id, { buckets, horizon }] of touched) {
-    const kept = [...buckets].filter((s) => !folded || s < horizon);
-    if (kept.length)
-      out.set(id, { buckets: new Set(kept.map((s) => Math.floor(s / level) * level)), horizon });
-  }
+  for (const [id, { buckets, horizon }] of touched)
+    out.set(id, { buckets: new Set([...buckets].map((s) => Math.floor(s / level) * level)), horizon });
   return out;
 }
 
 /**
  * Recomputes the given buckets of `level`, each read on its own through the primary key
- * (a lateral lookup: a push touches a bucket or two of channels with a year of samples).
+ * (a lateral lookup: a push touches a bucket or two of channels with a year of samples). The
+ * finest level counts the samples before the channel's horizon only (rollupFold.ts); the levels
+ * above it then hold no more either.
  */
 async function recomputeBuckets(db: Db, touched: Touched, level: number, finer: number | null) {
   if (!touched.size) return;
@@ -53,9 +48,10 @@ async function recomputeBuckets(db: Db, touched: Touched, level: number, finer: 
   const inside = (col: SQL) => sql`${col} >= t.b and ${col} < t.b + ${width(level)}`;
   const summary =
     finer === null
-      ? sql`select ${OF_SAMPLES} from samples s where s.channel_id = t.c and ${inside(sql.raw("s.time"))}`
+      ? sql`select ${OF_SAMPLES} from samples s
+            where s.channel_id = t.c and ${inside(sql.raw("s.time"))} and s.time < t.h`
       : sql`select ${OF_FINER} from sample_rollups r
-            where r.channel_id = t.c and r.level = ${finer} and ${inside(sql.raw("r.bucket"))} and r.bucket < t.h`;
+            where r.channel_id = t.c and r.level = ${finer} and ${inside(sql.raw("r.bucket"))}`;
   await db.execute(sql`
     insert into sample_rollups ${COLUMNS}
     select t.c, ${level}, t.b, ${SUMMARY}
@@ -64,23 +60,12 @@ async function recomputeBuckets(db: Db, touched: Touched, level: number, finer: 
     ${UPSERT}`);
 }
 
-/** Rebuilds the finest level over [start, end) from the samples, for the channels in one grouped pass. */
-async function rebuildFinest(db: Db, ids: SQL, start: number, end: number) {
-  await db.execute(sql`insert into sample_rollups ${COLUMNS}
-    select a.c, ${FINEST}, a.b, ${SUMMARY} from (
-      select s.channel_id as c, date_bin(${width(FINEST)}, s.time, ${epoch}) as b, ${OF_SAMPLES}
-      from samples s where s.channel_id in (${ids})
-        and s.time >= to_timestamp(${start}) and s.time < to_timestamp(${end}) group by 1, 2) as a
-    ${UPSERT}`);
-}
-
 /**
  * Brings every level's buckets that hold the given samples up to date, recomputed from the
- * samples (then level from level), so an overwritten reading or one pushed late leaves them
- * exact. The coarser levels only where the sample's finest bucket starts before its device's
- * horizon (`horizon`, epoch seconds; the fold job takes the rest). For a writer holding the
- * channels' devices' rows (a batch of pushes, data/rollupBatch.ts), which rollUpRange and the
- * fold take too.
+ * samples (then level from level), so an overwritten reading leaves them exact. For samples
+ * older than their device's horizon (`horizon`, epoch seconds; the fold job takes the rest),
+ * by a writer holding the channels' devices' rows (a batch of pushes, data/rollupBatch.ts),
+ * which rollUpRange and the fold take too.
  */
 export async function recomputeSamples(
   db: Db,
@@ -101,7 +86,7 @@ async function recompute(db: Db, finest: Touched) {
   await recomputeBuckets(db, finest, FINEST, null);
   let touched = finest;
   for (let i = 1; i < ROLLUP_LEVELS.length; i++) {
-    touched = parents(touched, ROLLUP_LEVELS[i]!, i === 1);
+    touched = parents(touched, ROLLUP_LEVELS[i]!);
     await recomputeBuckets(db, touched, ROLLUP_LEVELS[i]!, ROLLUP_LEVELS[i - 1]!);
   }
 }
@@ -109,9 +94,9 @@ async function recompute(db: Db, finest: Touched) {
 /**
  * Rebuilds every level over [from, to) (epoch seconds, widened to whole coarsest buckets) for
  * the channels: the rollups of samples written in bulk (the demo history, or samples stored
- * before rollups existed). Buckets left without samples are removed. The finest level is
- * rebuilt from the samples and the coarser ones folded from it up to `to` at least, which
- * becomes the devices' horizon if it was behind. Run it in the transaction that wrote the samples.
+ * before rollups existed). Buckets left without samples are removed. The levels are folded
+ * from the samples up to `to` at least (rollupFold.ts), which becomes the devices' horizon if
+ * it was behind. Run it in the transaction that wrote the samples.
  */
 export async function rollUpRange(db: Db, channelIds: readonly number[], from: number, to: number) {
   if (!channelIds.length || to <= from) return;
@@ -134,7 +119,6 @@ export async function rollUpRange(db: Db, channelIds: readonly number[], from: n
   for (const level of ROLLUP_LEVELS)
     await db.execute(sql`delete from sample_rollups where channel_id in (${ids}) and level = ${level}
       and bucket >= to_timestamp(${start}) and bucket < to_timestamp(${end})`);
-  await rebuildFinest(db, ids, start, end);
   await foldChannels(
     db,
     owners.map((o) => ({ channelId: o.c, from: Math.min(o.h, start), until: Math.max(o.h, to) })),
@@ -195,11 +179,37 @@ const absolute = (r: number[]) => {
   return r;
 };
 
+/** Each given channel's device's horizon (h) and the start of its bucket of `level` (b), as a CTE. */
+const horizons = (ids: SQL, level: number) => sql`with horizons as (select c.id as c, d.rolled_until as h,
+    date_bin(${width(level)}, d.rolled_until, ${epoch}) as b from channels c
+  join channel_groups g on g.id = c.channel_group_id join sensors s on s.id = g.sensor_id
+  join devices d on d.id = s.device_id where c.id in (${ids}))`;
+
+/** A sample as a bucket of `level` holding it alone, in sample_rollups' columns. */
+const asBucket = (
+  level: number,
+) => sql`s.channel_id, ${level}::int, date_bin(${width(level)}, s.time, ${epoch}),
+  s.value, s.value, s.value, 1, s.time, s.time, s.time, s.time`;
+
 /**
- * Each channel's buckets of `level` starting in [from, to) (epoch seconds). A coarser level
- * holds the finest buckets before its device's horizon (rollupFold.ts): the buckets from the
- * horizon's own on are composed here from what they hold and the finest buckets after it.
+ * The buckets of `level` of channel `c` whose start `range(column)` admits, as the readers see
+ * them: the rollups hold the samples older than the device's horizon (rollupFold.ts), so the
+ * buckets before the horizon's own are read as stored, and from it on each is summed from what
+ * it holds and the samples after the horizon (the `horizons` row of `c` is `h`).
  */
+const composed = (level: number, c: SQL, range: (column: string) => SQL) => sql`
+  select r.* from sample_rollups r where r.channel_id = ${c} and r.level = ${level} and ${range("r.bucket")}
+    and r.bucket < h.b
+  union all
+  select a.c, ${level}::int, a.b, ${SUMMARY} from (
+    select r.channel_id as c, r.bucket as b, ${OF_FINER} from (
+      select r.* from sample_rollups r where r.channel_id = ${c} and r.level = ${level} and ${range("r.bucket")}
+        and r.bucket >= h.b
+      union all
+      select ${asBucket(level)} from samples s where s.channel_id = ${c} and ${range("s.time")} and s.time >= h.h
+    ) as r group by 1, 2) as a`;
+
+/** Each channel's buckets of `level` starting in [from, to) (epoch seconds, whole buckets of it). */
 export async function readRollups(
   db: Db,
   channelIds: readonly number[],
@@ -211,41 +221,21 @@ export async function readRollups(
     channelIds.map((id) => sql`${id}`),
     sql`, `,
   );
-  const inRange = sql`r.bucket >= to_timestamp(${from}) and r.bucket < to_timestamp(${to})`;
-  const source =
-    level === FINEST
-      ? sql`select r.* from sample_rollups r where r.channel_id in (${ids}) and r.level = ${level} and ${inRange}`
-      : sql`select r.* from sample_rollups r join horizons h on h.c = r.channel_id
-            where r.level = ${level} and ${inRange} and r.bucket < h.b
-          union all
-          select a.c, ${level}::int, a.b, ${SUMMARY} from (
-            select r.channel_id as c, date_bin(${width(level)}, r.bucket, ${epoch}) as b, ${OF_FINER} from (
-              select r.* from sample_rollups r join horizons h on h.c = r.channel_id
-                where r.level = ${level} and ${inRange} and r.bucket >= h.b
-              union all
-              select r.* from sample_rollups r join horizons h on h.c = r.channel_id
-                where r.level = ${FINEST} and r.bucket >= h.h and r.bucket >= to_timestamp(${from})
-                  and r.bucket < to_timestamp(${to})) as r
-            group by 1, 2) as a`;
-  const horizons =
-    level === FINEST
-      ? sql``
-      : sql`with horizons as (select c.id as c, d.rolled_until as h,
-            date_bin(${width(level)}, d.rolled_until, ${epoch}) as b from channels c
-          join channel_groups g on g.id = c.channel_group_id join sensors s on s.id = g.sensor_id
-          join devices d on d.id = s.device_id where c.id in (${ids}))`;
+  const range = (column: string) =>
+    sql`${sql.raw(column)} >= to_timestamp(${from}) and ${sql.raw(column)} < to_timestamp(${to})`;
   const found = await perChannel(
     db,
-    sql`${horizons} select r.channel_id as id, ${jsonRows(OFFSETS)} as data,
+    sql`${horizons(ids, level)} select h.c as id, ${jsonRows(OFFSETS)} as data,
           sum(r.sum_value) as total, sum(r.sample_count)::int as n
-        from (${source}) as r group by r.channel_id`,
+        from horizons h cross join lateral (${composed(level, sql.raw("h.c"), range)}) as r
+        group by h.c`,
   );
   return new Map([...found].map(([id, f]) => [id, { ...f, rows: f.rows.map(absolute) }] as const));
 }
 
 /**
- * Each channel's buckets of `level` inside its spans [from, to), each span read through the key
- * (offset 0 keeps the planner from turning the lateral lookup into a join over the whole table).
+ * Each channel's buckets of `level` inside its spans [from, to) (whole buckets of it), each span
+ * read through the key.
  */
 export async function readRollupsIn(
   db: Db,
@@ -256,13 +246,19 @@ export async function readRollupsIn(
   if (!flat.length) return new Map<number, RolledRows>();
   const column = (i: 0 | 1 | 2, type: string) =>
     sql`${`{${flat.map((f) => f[i]).join(",")}}`}::${sql.raw(type)}`;
+  const ids = sql.join(
+    [...spans.keys()].map((id) => sql`${id}`),
+    sql`, `,
+  );
+  const range = (col: string) =>
+    sql`${sql.raw(col)} >= to_timestamp(t.f) and ${sql.raw(col)} < to_timestamp(t.e)`;
   const found = await perChannel(
     db,
-    sql`select t.c as id, ${jsonRows(OFFSETS)} as data,
+    sql`${horizons(ids, level)} select t.c as id, ${jsonRows(OFFSETS)} as data,
           sum(r.sum_value) as total, sum(r.sample_count)::int as n
         from unnest(${column(0, "int[]")}, ${column(1, "float8[]")}, ${column(2, "float8[]")}) as t(c, f, e)
-        cross join lateral (select * from sample_rollups r where r.channel_id = t.c and r.level = ${level}
-          and r.bucket >= to_timestamp(t.f) and r.bucket < to_timestamp(t.e) offset 0) as r
+        join horizons h on h.c = t.c
+        cross join lateral (${composed(level, sql.raw("t.c"), range)}) as r
         group by t.c`,
   );
   return new Map([...found].map(([id, f]) => [id, { ...f, rows: f.rows.map(absolute) }] as const));

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { rows, type Db } from "../../server/db/client.ts";
 import { foldRollups, foldTarget } from "../../server/data/rollupFold.ts";
-import { readRollups, rollUpRange } from "../../server/data/rollups.ts";
+import { readRollups, readRollupsIn, rollUpRange } from "../../server/data/rollups.ts";
 import { DEMO } from "../../server/seed/demo.ts";
 import { fillHistory } from "../../server/seed/history.ts";
 import { emptyDatabase, seedDemo } from "../../server/seed/index.ts";
@@ -71,10 +71,18 @@ async function readsVersusSamples(db: Db) {
       for (const r of [...(found.get(id)?.rows ?? [])].sort((a, b) => a[0]! - b[0]!))
         read.push(JSON.stringify([id, level, r[0], r[1], r[2], null, r[3], r[4], r[5], r[6]]));
   }
-  const counts = (list: string[]) => list.map((r) => JSON.parse(r) as unknown[]).map((r) => r[5]);
+  // The excursions' reader of the finest level, over spans, sees the same.
+  const spans = new Map(ids.map((id) => [id, [[0, 4e9] as [number, number]]]));
+  const within = await readRollupsIn(db, 300, spans);
+  for (const id of ids.sort((a, b) => a - b))
+    for (const r of [...(within.get(id)?.rows ?? [])].sort((a, b) => a[0]! - b[0]!))
+      read.push(JSON.stringify([id, "in", r[0], r[1], r[2], null, r[3], r[4], r[5], r[6]]));
+  const finest = expected.filter((e) => (JSON.parse(e) as unknown[])[1] === 300);
   return {
     read: read.sort(),
-    expected: expected.map((e, i) => e.replace(`,${counts(expected)[i]},`, ",null,")).sort(),
+    expected: [...expected, ...finest.map((e) => e.replace(",300,", ',"in",'))]
+      .map((e) => e.replace(/^(\[[^,]+,[^,]+,[^,]+,[^,]+,[^,]+,)[^,]+,/, "$1null,"))
+      .sort(),
   };
 }
 
@@ -125,20 +133,20 @@ describe("chart rollups", () => {
   it("are read exactly before the fold job runs, and stored exactly after it, with the horizon mid-bucket", async () => {
     await db().execute(sql`delete from samples`);
     await db().execute(sql`delete from sample_rollups`);
-    // The coarser levels are folded up to two days back, at a moment inside every level's bucket.
+    // The rollups are folded up to two days back, at a moment inside every level's bucket.
     const horizon = NOW - 2 * DAY + 137;
     await db().execute(sql`update devices set rolled_until = to_timestamp(${horizon})`);
     const at = (secondsAgo: number) => NOW - secondsAgo;
     const sent = [
-      // Today's readings: the finest level only, until the fold.
+      // Today's readings: no rollup until the fold.
       [
         { channelKey: COLD_TEMP, value: 4.5, time: at(1800) },
         { channelKey: COLD_HUM, value: 70, time: at(1700) },
       ],
       [{ channelKey: COLD_TEMP, value: 9.5, time: at(1750) }],
-      // The same second again: a repeat, recomputed at the finest level only.
+      // The same second again: a repeat, and still no rollup.
       [{ channelKey: COLD_TEMP, value: 1.25, time: at(1750) }],
-      // Just before and just after the horizon, in the same five-minute bucket: both late.
+      // Just before the horizon (late: every level at once) and just after it, in one bucket.
       [
         { channelKey: COLD_TEMP, value: -1, time: horizon - 30 },
         { channelKey: COLD_TEMP, value: 15, time: horizon + 30 },
@@ -155,7 +163,7 @@ describe("chart rollups", () => {
     for (const readings of sent) expect((await push(readings)).status).toBe(200);
     const coarse = await rows<{ n: number }>(
       db(),
-      sql`select count(*)::int as n from sample_rollups where level > 300 and bucket >= to_timestamp(${NOW - DAY})`,
+      sql`select count(*)::int as n from sample_rollups where bucket >= to_timestamp(${NOW - DAY})`,
     );
     expect(coarse[0]!.n).toBe(0);
     const before = await readsVersusSamples(db());
@@ -272,9 +280,7 @@ describe("a year of chart data", () => {
     const week = await chart(`?start=${NOW - 7 * DAY}&end=${NOW}`);
     const quarter = await chart(`?start=${NOW - 120 * DAY}&end=${NOW}`);
     const horizon = Math.floor((NOW - 3 * DAY) / 10_800) * 10_800;
-    await db().execute(
-      sql`delete from sample_rollups where level > 300 and bucket >= to_timestamp(${horizon})`,
-    );
+    await db().execute(sql`delete from sample_rollups where bucket >= to_timestamp(${horizon})`);
     await db().execute(sql`update devices set rolled_until = to_timestamp(${horizon})`);
     expect(await chart()).toEqual(whole);
     expect(await chart(`?start=${NOW - 30 * DAY - 1234}&end=${NOW - 77}`)).toEqual(month);
