@@ -41,14 +41,15 @@ const iso = (seconds: number) =>
 
 /**
  * Recomputes each channel's buckets of every level that overlap [from, until) (epoch seconds):
- * the finest from the samples older than `until`, each level above from the one below, just
- * brought up to date. Afterwards `until` is the channel's horizon: the caller holds the
- * channels' devices' rows and moves it.
+ * the finest from their samples older than `cutoff` (`until` unless given), each level above
+ * from the one below, just brought up to date. Afterwards `cutoff` is the channel's horizon:
+ * the caller holds the channels' devices' rows and moves it.
  */
 export async function foldChannels(
   db: Db,
-  spans: readonly { channelId: number; from: number; until: number }[],
+  spans: readonly { channelId: number; from: number; until: number; cutoff?: number }[],
 ) {
+  const finest = ROLLUP_LEVELS[0];
   const todo = spans.filter((s) => s.from < s.until);
   if (!todo.length) return;
   const column = (values: (string | number)[], type: string) =>
@@ -65,15 +66,19 @@ export async function foldChannels(
     todo.map((s) => iso(s.until)),
     "timestamptz[]",
   );
-  const finest = ROLLUP_LEVELS[0];
+  // The samples read: from the first bucket's start to the last one's end, before the cutoff.
+  const ends = column(
+    todo.map((s) => iso(Math.min(s.cutoff ?? s.until, Math.ceil(s.until / finest) * finest))),
+    "timestamptz[]",
+  );
   // Each channel's samples and finer buckets read through the key (offset 0 keeps it a lookup
   // per channel).
   await db.execute(sql`insert into sample_rollups ${COLUMNS}
     select a.c, ${finest}, a.b, ${SUMMARY} from (
       select t.c, date_bin(${width(finest)}, s.time, ${epoch}) as b, ${OF_SAMPLES}
-      from unnest(${ids}, ${froms}, ${untils}) as t(c, f, u)
+      from unnest(${ids}, ${froms}, ${ends}) as t(c, f, e)
       cross join lateral (select * from samples s where s.channel_id = t.c
-        and s.time >= date_bin(${width(finest)}, t.f, ${epoch}) and s.time < t.u offset 0) as s
+        and s.time >= date_bin(${width(finest)}, t.f, ${epoch}) and s.time < t.e offset 0) as s
       group by 1, 2 order by 1, 2) as a
     ${UPSERT}`);
   for (let i = 1; i < ROLLUP_LEVELS.length; i++) {

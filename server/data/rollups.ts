@@ -121,7 +121,14 @@ export async function rollUpRange(db: Db, channelIds: readonly number[], from: n
       and bucket >= to_timestamp(${start}) and bucket < to_timestamp(${end})`);
   await foldChannels(
     db,
-    owners.map((o) => ({ channelId: o.c, from: Math.min(o.h, start), until: Math.max(o.h, to) })),
+    // The range's buckets, and any between the horizon and the range: the horizon moves to `to`
+    // when it was behind it, and each bucket counts the samples before it.
+    owners.map((o) => ({
+      channelId: o.c,
+      from: Math.min(o.h, start),
+      until: end,
+      cutoff: Math.max(o.h, to),
+    })),
   );
   const devices = [...new Set(owners.map((o) => o.d))];
   await db.execute(sql`update devices set rolled_until = greatest(rolled_until, to_timestamp(${to}))
