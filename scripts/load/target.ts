@@ -9,6 +9,8 @@ import type { Server } from "node:http";
 import { buildApp } from "../../server/app.ts";
 import { parseConfig } from "../../server/config.ts";
 import { openDatabase } from "../../server/db/client.ts";
+import { startRepeatingJob } from "../../server/core/repeatingJob.ts";
+import { foldRollups } from "../../server/data/rollupFold.ts";
 import { fillHistory } from "../../server/seed/history.ts";
 import { seedDemo } from "../../server/seed/index.ts";
 import {
@@ -61,6 +63,10 @@ const config = parseConfig({
   PUSH_BATCH_RUNNING: env["PUSH_BATCH_RUNNING"],
 });
 const app = buildApp({ db: database.db, config });
+// The rollup fold runs as in server/index.ts: its work is part of what ingestion costs.
+const stopFold = startRepeatingJob("rollup fold", (now) => foldRollups(database.db, now), {
+  intervalMs: 60_000,
+});
 const hello = new Hono().get("/", (c) => c.text("Hello Hono!"));
 
 const listen = (fetch: (r: Request) => Response | Promise<Response>, port: number) =>
@@ -80,6 +86,7 @@ process.on("message", async (m) => {
     return;
   }
   if (m !== "stop") return;
+  stopFold();
   for (const s of servers) s.closeAllConnections();
   await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
   await database.close().catch(() => {});
