@@ -24,7 +24,7 @@ import {
   startPartitionJob,
   startRepeatingJob,
 } from "./core/repeatingJob.ts";
-import { foldRollups } from "./data/rollupFold.ts";
+import { FOLD_EVERY_MS, foldRollups } from "./data/rollupFold.ts";
 import { trimAuditTrail } from "./flows/auditRetention.ts";
 import { sealAll } from "./data/auditSeal.ts";
 import { fileAnchors, noAnchors } from "./services/auditAnchors.ts";
@@ -150,7 +150,7 @@ let stopping = false;
 const stopRollupFold = startRepeatingJob(
   "rollup fold",
   (now) => foldRollups(database.db, now, () => stopping),
-  { intervalMs: 60_000 },
+  { intervalMs: FOLD_EVERY_MS },
 );
 
 /**

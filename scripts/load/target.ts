@@ -10,7 +10,7 @@ import { buildApp } from "../../server/app.ts";
 import { parseConfig } from "../../server/config.ts";
 import { openDatabase } from "../../server/db/client.ts";
 import { startRepeatingJob } from "../../server/core/repeatingJob.ts";
-import { foldRollups } from "../../server/data/rollupFold.ts";
+import { FOLD_EVERY_MS, foldRollups } from "../../server/data/rollupFold.ts";
 import { fillHistory } from "../../server/seed/history.ts";
 import { seedDemo } from "../../server/seed/index.ts";
 import {
@@ -65,7 +65,7 @@ const config = parseConfig({
 const app = buildApp({ db: database.db, config });
 // The rollup fold runs as in server/index.ts: its work is part of what ingestion costs.
 const stopFold = startRepeatingJob("rollup fold", (now) => foldRollups(database.db, now), {
-  intervalMs: 60_000,
+  intervalMs: FOLD_EVERY_MS,
 });
 const hello = new Hono().get("/", (c) => c.text("Hello Hono!"));
 

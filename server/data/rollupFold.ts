@@ -21,8 +21,14 @@ export const FOLD_GRACE_SECONDS = 600;
  * instead of all due at once.
  */
 export const FOLD_STEP_SECONDS = 900;
-/** Devices folded in one transaction (their rows are locked while it runs, and pushes wait). */
-export const FOLD_BATCH = 100;
+/**
+ * Devices folded in one transaction: their rows are locked while it runs, and their pushes
+ * wait (100 at a time held them about 150 ms, and a ten-minute run at 20,000 devices measured
+ * p99 566 ms).
+ */
+export const FOLD_BATCH = 25;
+/** How often each instance looks for due devices: small bursts, not one a minute. */
+export const FOLD_EVERY_MS = 15_000;
 
 /** A device's phase in the quarter (seconds): ids next to each other fall far apart. */
 const phase = (deviceId: number) => (deviceId * 719) % FOLD_STEP_SECONDS;
