@@ -72,8 +72,10 @@ export async function postgresPool(
     // Literals sent as text (literal.ts) are quoted for UTF-8: a role or database set to
     // another client encoding must not change how a quote is read. Awaited before the pool
     // hands the connection out, so no query ever runs beside it.
+    // No JIT: the portal's queries are short, and a chart read whose estimate passed
+    // jit_above_cost spent 50 ms compiling to run in 4 (docs/decisions.md, "Rollups folded...").
     onConnect: async (client: { query(text: string): Promise<unknown> }) => {
-      await client.query("set client_encoding to 'UTF8'");
+      await client.query("set client_encoding to 'UTF8'; set jit = off");
     },
   });
   // A client checked out (inside a transaction, between two queries) has no pool listener: a

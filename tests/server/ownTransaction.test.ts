@@ -124,23 +124,30 @@ describe("statements sent with a transaction's COMMIT", () => {
   );
 
   it.runIf(process.env["TEST_DATABASE_URL"])(
-    "speaks UTF-8 on every pooled connection, even where the database says otherwise, before any query",
+    "speaks UTF-8 without JIT on every pooled connection, even where the database says otherwise, before any query",
     async () => {
       const [row] = await rows<{ name: string }>(db(), sql`select current_database() as name`);
       const name = row!.name;
       await db().execute(sql.raw(`alter database "${name}" set client_encoding = 'LATIN1'`));
+      await db().execute(sql.raw(`alter database "${name}" set jit = on`));
       const url = new URL(process.env["TEST_DATABASE_URL"]!);
       url.pathname = `/${name}`;
       const pool = await postgresPool(url.toString(), { max: 2 });
       try {
         // Two at once on fresh connections: each is set before its first query runs.
         const seen = await Promise.all(
-          [1, 2].map(async () => (await pool.query("show client_encoding")).rows[0].client_encoding),
+          [1, 2].map(async () => {
+            const { rows: found } = await pool.query(
+              "select current_setting('client_encoding') as e, current_setting('jit') as j",
+            );
+            return `${found[0].e} ${found[0].j}`;
+          }),
         );
-        expect(seen).toEqual(["UTF8", "UTF8"]);
+        expect(seen).toEqual(["UTF8 off", "UTF8 off"]);
       } finally {
         await pool.end();
         await db().execute(sql.raw(`alter database "${name}" reset client_encoding`));
+        await db().execute(sql.raw(`alter database "${name}" reset jit`));
       }
     },
   );
