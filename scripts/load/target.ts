@@ -64,7 +64,7 @@ const config = parseConfig({
 });
 const app = buildApp({ db: database.db, config });
 // The rollup fold runs as in server/index.ts: its work is part of what ingestion costs.
-const stopFold = startRepeatingJob("rollup fold", (now) => foldRollups(database.db, now), {
+const stopFold = startRepeatingJob("rollup fold", (at) => foldRollups(database.db, at), {
   intervalMs: FOLD_EVERY_MS,
 });
 const hello = new Hono().get("/", (c) => c.text("Hello Hono!"));
