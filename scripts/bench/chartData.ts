@@ -27,7 +27,7 @@ const WINDOWS = [
 ] as const;
 
 /** One device with four channels, a year of minute samples each, a report over them, rollups. */
-export async function seed(db: Db): Promise<number[]> {
+async function seed(db: Db): Promise<number[]> {
   const one = async <T>(q: ReturnType<typeof sql>) => (await rows<T>(db, q))[0]!;
   const sub = await one<{ id: number }>(sql`insert into subscriptions (name, tier_name, limits, features)
     values ('Bench', 'Bench', '{}', '{}') returning id`);
