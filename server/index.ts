@@ -146,7 +146,7 @@ const websocket = { server: wss as unknown as WebSocketServerLike };
 
 let stopping = false;
 
-// Pushes write the finest rollups; the coarser ones are folded from them a quarter-hour behind.
+// Pushes write no rollup; every level is folded from the samples 10 to 25 minutes behind.
 const stopRollupFold = startRepeatingJob(
   "rollup fold",
   (now) => foldRollups(database.db, now, () => stopping),

@@ -102,13 +102,18 @@ export async function rollUpRange(db: Db, channelIds: readonly number[], from: n
   if (!channelIds.length || to <= from) return;
   // A batch of pushes and the fold job write a device's rollups under its row lock: a rebuild
   // takes it too, in id order.
+  // Every channel of the devices: the horizon is the device's, so when it moves, the channels
+  // outside the range are folded up to it too.
   const owners = await rows<{ c: number; d: number; h: number }>(
     db,
     sql`select c.id as c, d.id as d, date_part('epoch', d.rolled_until)::float8 as h from devices d
       join sensors s on s.device_id = d.id join channel_groups g on g.sensor_id = s.id
       join channels c on c.channel_group_id = g.id
-      where c.id = any(${`{${channelIds.join(",")}}`}::int[]) order by d.id for update of d`,
+      where d.id in (select s.device_id from sensors s join channel_groups g on g.sensor_id = s.id
+        join channels c on c.channel_group_id = g.id where c.id = any(${`{${channelIds.join(",")}}`}::int[]))
+      order by d.id for update of d`,
   );
+  const inRange = new Set(channelIds);
   const start = Math.floor(from / COARSEST) * COARSEST;
   const end = Math.ceil(to / COARSEST) * COARSEST;
   const ids = sql.join(
@@ -122,13 +127,13 @@ export async function rollUpRange(db: Db, channelIds: readonly number[], from: n
   await foldChannels(
     db,
     // The range's buckets, and any between the horizon and the range: the horizon moves to `to`
-    // when it was behind it, and each bucket counts the samples before it.
-    owners.map((o) => ({
-      channelId: o.c,
-      from: Math.min(o.h, start),
-      until: end,
-      cutoff: Math.max(o.h, to),
-    })),
+    // when it was behind it, and each bucket counts the samples before it. The devices' other
+    // channels: only what the horizon's move takes in.
+    owners.map((o) =>
+      inRange.has(o.c)
+        ? { channelId: o.c, from: Math.min(o.h, start), until: end, cutoff: Math.max(o.h, to) }
+        : { channelId: o.c, from: o.h, until: to, cutoff: to },
+    ),
   );
   const devices = [...new Set(owners.map((o) => o.d))];
   await db.execute(sql`update devices set rolled_until = greatest(rolled_until, to_timestamp(${to}))
