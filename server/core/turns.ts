@@ -45,3 +45,25 @@ export function turnsByKey(limits: {
     }
   };
 }
+
+/**
+ * Keeps one key's callers in the order they arrived across the steps they take before their
+ * turn (a push's device lookup: two lookup batches may answer out of order). Each caller waits
+ * for `before`, takes its turn, then calls `pass`; one that fails first passes at once, so it
+ * holds the next one up only for its own step. Keys are forgotten once their last caller passed.
+ */
+export function arrivalsByKey() {
+  const tails = new Map<string, Promise<void>>();
+  return function arrive(key: string): { before: Promise<void>; pass: () => void } {
+    const before = tails.get(key) ?? Promise.resolve();
+    let pass = () => {};
+    const passed = new Promise<void>((resolve) => (pass = resolve));
+    // The next caller goes after this one and everyone before it, whatever order they pass in.
+    const tail = Promise.all([before, passed]).then(() => undefined);
+    tails.set(key, tail);
+    void tail.then(() => {
+      if (tails.get(key) === tail) tails.delete(key);
+    });
+    return { before, pass };
+  };
+}

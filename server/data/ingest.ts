@@ -2,7 +2,7 @@ import type { Db } from "../db/client.ts";
 import { keyMatches } from "../core/crypto.ts";
 import { ApiError, type FieldError } from "../core/errors.ts";
 import { groupCommit, type GroupCommit, type GroupCommitOptions } from "../core/groupCommit.ts";
-import { ABANDONED, turnsByKey, type TurnOptions } from "../core/turns.ts";
+import { ABANDONED, arrivalsByKey, turnsByKey, type TurnOptions } from "../core/turns.ts";
 import type { Push } from "../../src/api/readings.ts";
 import { lookUpPushDevice } from "./ingestLookup.ts";
 import {
@@ -37,6 +37,26 @@ export async function ingestPush(
   now: Date,
   turn: TurnOptions & { batch?: GroupCommitOptions } = {},
   evaluate: ReadingsHook = async (_, batch) => batch.map(() => 0),
+): Promise<{ accepted: number } & Stored> {
+  // A place in the line of this MAC's pushes, taken before anything is awaited: the lookup and
+  // the weight check below may answer a later push first (two lookup batches on two
+  // connections), and the device's turn must still come in the order the pushes arrived.
+  const place = pushArrivals(push.macAddress);
+  try {
+    return await checkAndStore(db, key, push, now, turn, evaluate, place);
+  } finally {
+    place.pass();
+  }
+}
+
+async function checkAndStore(
+  db: Db,
+  key: string | null,
+  push: Push,
+  now: Date,
+  turn: TurnOptions & { batch?: GroupCommitOptions },
+  evaluate: ReadingsHook,
+  place: { before: Promise<void>; pass: () => void },
 ): Promise<{ accepted: number } & Stored> {
   const device = await lookUpPushDevice(db, push.macAddress);
   if (!device || !key || !keyMatches(key, device.hash)) throw new ApiError(401, BAD_DEVICE_KEY);
@@ -89,9 +109,15 @@ export async function ingestPush(
   // device's row lock, taken first in each batch, orders them.
   // Asked before the turn: the read holds nothing, and a device's pushes stay in order either way.
   const batches = (await isHeavyPush(db, rows)) ? batchesOf(db, SOLO) : batchesOf(db, turn.batch);
-  const stored = await devicePushTurn(device.id, () => batches.submit(checked), turn);
-  return { accepted: rows.length, ...stored };
+  await place.before;
+  // The turn is queued as it is called, so the next push of the MAC may go on from here.
+  const storing = devicePushTurn(device.id, () => batches.submit(checked), turn);
+  place.pass();
+  return { accepted: rows.length, ...(await storing) };
 }
+
+/** The order of each MAC address's pushes as they reached this process. */
+const pushArrivals = arrivalsByKey();
 
 /** How many of one device's pushes may wait behind its running one in a process; more get a 429. */
 export const MAX_WAITING_PUSHES = 64;

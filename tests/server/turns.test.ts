@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../server/core/errors.ts";
-import { ABANDONED, turnsByKey } from "../../server/core/turns.ts";
+import { ABANDONED, arrivalsByKey, turnsByKey } from "../../server/core/turns.ts";
 
 /** A piece of work that records when it starts and ends, and ends when told. */
 function step(log: string[], name: string) {
@@ -99,5 +99,46 @@ describe("turns by key", () => {
     });
     // The queue is free again: new work runs at once.
     expect(await take(9, async () => "fresh")).toBe("fresh");
+  });
+});
+
+describe("arrivals by key", () => {
+  /** Callers that each take a step of their own length, then join one key's turns. */
+  const arriveAll = async (
+    delays: number[],
+    key: (i: number) => string = () => "a",
+    fail: (i: number) => boolean = () => false,
+  ) => {
+    const arrive = arrivalsByKey();
+    const take = turns(10);
+    const order: number[] = [];
+    await Promise.allSettled(
+      delays.map(async (ms, i) => {
+        const place = arrive(key(i));
+        try {
+          await new Promise((r) => setTimeout(r, ms));
+          if (fail(i)) throw new Error("refused");
+          await place.before;
+          const turn = take(1, async () => void order.push(i));
+          place.pass();
+          await turn;
+        } finally {
+          place.pass();
+        }
+      }),
+    );
+    return order;
+  };
+
+  it("gives a key's callers their turns in the order they arrived when their steps end in another", async () => {
+    expect(await arriveAll([40, 0, 20, 5])).toEqual([0, 1, 2, 3]);
+  });
+
+  it("lets the next caller on at once when one before it fails its step", async () => {
+    expect(await arriveAll([30, 0, 10], undefined, (i) => i === 0)).toEqual([1, 2]);
+  });
+
+  it("does not hold one key's callers behind another key's", async () => {
+    expect(await arriveAll([40, 0], (i) => `k${i}`)).toEqual([1, 0]);
   });
 });
