@@ -83,8 +83,7 @@ export async function addLoadDevices(db: Db, count: number) {
     select s.id, d.mac_address || '_LS1_1200_' || g, 1200, g, timestamptz '2020-01-01 00:00:00+00'
     from sensors s join devices d on d.id = s.device_id, generate_series(0, ${CHANNELS_PER_DEVICE / 4 - 1}) g
     where d.mac_address like 'LD:%'`);
-  // A fleet that has pushed before: each channel holds a value (a first update that grows
-  // every row of a freshly loaded table measured the table's first touch, not ingestion).
+  // A fleet that has pushed before: each channel holds a value, older than any push.
   await db.execute(sql`insert into channels (channel_group_id, channel_key, channel_type, kind, name, value, value_at)
     select g.id, g.channel_key || '_' || t, t, 'temperature', 'Channel ' || t, 20, timestamptz '2020-01-01 00:00:00+00'
     from channel_groups g, generate_series(1, 4) t where g.channel_key like 'LD:%'`);

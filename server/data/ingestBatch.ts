@@ -131,8 +131,8 @@ export function storeBatch(db: Db, pushes: readonly CheckedPush[]): Promise<Outc
     );
     await storeSensors(tx, kept);
     const keptIds = kept.map((p) => p.deviceId);
-    // The channels' values, the groups' and sensors' times and the devices' last message in one
-    // statement: a round trip (and a socket write on both sides) instead of four.
+    // The groups' and sensors' times and the devices' last message in one statement: a round
+    // trip (and a socket write on both sides) instead of three.
     const devicesUpdate = sql`update devices d set last_message_at = v.at, push_status = 1,
         uptime = coalesce(v.uptime, d.uptime)
       from unnest(${arr(keptIds, "int[]")}, ${arr(
@@ -175,46 +175,39 @@ export function storeBatch(db: Db, pushes: readonly CheckedPush[]): Promise<Outc
 }
 
 /**
- * The newest reading per channel becomes its value unless the value is newer; groups and
- * sensors get their last-received time. Three updates for the whole batch (run as one
- * statement's parts), rows in id order.
+ * Groups and sensors get their last-received time, never earlier than what they had: two
+ * updates for the whole batch (run as one statement's parts), rows in id order. A channel's
+ * latest value is its newest sample (channelValue.ts): nothing to write for it here.
  */
 function latestUpdates(kept: readonly CheckedPush[]): SQL[] {
-  const list: (Row & Known)[] = [];
-  for (const p of kept) {
-    const latest = new Map<number, Row>();
+  const groups = new Map<number, Date>();
+  const sensors = new Map<number, Date>();
+  const later = (m: Map<number, Date>, id: number, t: Date) => {
+    const cur = m.get(id);
+    if (!cur || t > cur) m.set(id, t);
+  };
+  for (const p of kept)
     for (const r of p.rows) {
-      const cur = latest.get(r.channelId);
-      if (!cur || r.time > cur.time) latest.set(r.channelId, r);
+      const known = p.channels.get(r.channelId)!;
+      later(groups, known.groupId, r.time);
+      later(sensors, known.sensorId, r.time);
     }
-    for (const [id, r] of latest) list.push({ ...r, ...p.channels.get(id)! });
-  }
-  if (!list.length) return [];
-  list.sort((a, b) => a.id - b.id);
-  const times = arr(
-    list.map((l) => l.time.toISOString()),
-    "timestamptz[]",
-  );
-  // A late push of older readings leaves a channel's newer value alone (a reading at the
-  // value's own time is a correction of it, and counts).
-  const channels = sql`update channels c set value = v.value, value_at = v.t
-    from unnest(${arr(
-      list.map((l) => l.id),
+  const newest = (m: Map<number, Date>) => {
+    const list = [...m].sort((a, b) => a[0] - b[0]);
+    return sql`unnest(${arr(
+      list.map(([id]) => id),
       "int[]",
     )}, ${arr(
-      list.map((l) => l.value),
-      "float8[]",
-    )}, ${times}) as v(id, value, t)
-    where c.id = v.id and (c.value_at is null or v.t >= c.value_at)`;
-  // A group's or sensor's newest time among its channels, never earlier than what it had.
-  const newest = (ids: number[]) =>
-    sql`(select id, max(t) as t from unnest(${arr(ids, "int[]")}, ${times}) as x(id, t) group by id order by id)`;
+      list.map(([, t]) => t.toISOString()),
+      "timestamptz[]",
+    )}) as v(id, t)`;
+  };
+  if (!groups.size) return [];
   return [
-    channels,
     sql`update channel_groups g set last_received_at = greatest(coalesce(g.last_received_at, v.t), v.t)
-      from ${newest(list.map((l) => l.groupId))} as v where g.id = v.id`,
+      from ${newest(groups)} where g.id = v.id`,
     sql`update sensors s set last_received_at = greatest(coalesce(s.last_received_at, v.t), v.t)
-      from ${newest(list.map((l) => l.sensorId))} as v where s.id = v.id`,
+      from ${newest(sensors)} where s.id = v.id`,
   ];
 }
 

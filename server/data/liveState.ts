@@ -3,6 +3,7 @@ import type { Db } from "../db/client.ts";
 import { channelGroups, channels, devices, sensors, subscriptions } from "../db/schema/index.ts";
 import { secondsOf } from "../core/time.ts";
 import { adjusted } from "./sensors.ts";
+import { latestValue } from "./channelValue.ts";
 import { deviceStatus } from "../../src/domain/device.ts";
 import { planAllows } from "../../src/domain/plan.ts";
 import type { EpochSeconds } from "../../src/domain/brand.ts";
@@ -86,7 +87,13 @@ async function readSome(db: Db, ids: number[]): Promise<LiveDevice[]> {
     .where(inArray(devices.id, ids));
   if (!rows.length) return [];
   const parts = await db
-    .select({ deviceId: sensors.deviceId, sensor: sensors, group: channelGroups, channel: channels })
+    .select({
+      deviceId: sensors.deviceId,
+      sensor: sensors,
+      group: channelGroups,
+      channel: channels,
+      latest: latestValue,
+    })
     .from(sensors)
     .innerJoin(channelGroups, eq(channelGroups.sensorId, sensors.id))
     .leftJoin(channels, eq(channels.channelGroupId, channelGroups.id))
@@ -102,6 +109,8 @@ type Part = {
   sensor: typeof sensors.$inferSelect;
   group: typeof channelGroups.$inferSelect;
   channel: typeof channels.$inferSelect | null;
+  /** The channel's latest reading (channelValue.ts), not its row's stored value. */
+  latest: number | null;
 };
 
 /** One device's live fields from its row and its sensors' groups and channels (in id order). */
@@ -113,7 +122,7 @@ function liveOf(
   const sensorsById = new Map<number, LiveSensor>();
   const groupsByKey = new Map<string, Group>();
   const readings: Reading[] = [];
-  for (const { sensor: s, group: g, channel: c } of parts) {
+  for (const { sensor: s, group: g, channel: c, latest } of parts) {
     sensorsById.set(s.id, {
       id: s.id,
       macAddress: s.macAddress,
@@ -128,7 +137,7 @@ function liveOf(
       lastReceived: seconds(g.lastReceivedAt),
       sensorId: s.id,
     });
-    if (c) readings.push({ key: c.channelKey, groupKey: g.channelKey, value: adjusted(c.value, c.adjust) });
+    if (c) readings.push({ key: c.channelKey, groupKey: g.channelKey, value: adjusted(latest, c.adjust) });
   }
   return {
     id: d.id,

@@ -1,5 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
+import { latestValue } from "./channelValue.ts";
 import {
   channelGroups,
   channels,
@@ -71,7 +72,7 @@ export async function reportChannelList(db: Db, reportId: number) {
       channelName: channels.name,
       kind: channels.kind,
       units: channels.units,
-      value: channels.value,
+      value: latestValue,
       adjust: channels.adjust,
       // The sensor's name as the device pages show it (server/data/channels.ts).
       sensorName: SENSOR_NAME,

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { inTransaction, rows, type Db } from "../db/client.ts";
 import { ROLLUP_LEVELS } from "../../src/domain/downsample.ts";
 import { COLUMNS, epoch, OF_FINER, OF_SAMPLES, SUMMARY, UPSERT, width } from "./rollupSql.ts";
+import { storeLatestValues } from "./channelValue.ts";
 
 /*
  * A push stores its readings and no rollup; every level (300, 900, 3600 and 10800 s) is folded
@@ -132,6 +133,12 @@ export async function foldSome(db: Db, now: Date, limit = FOLD_BATCH): Promise<n
         from: horizon.get(c.deviceId)!,
         until: foldTarget(now, c.deviceId),
       })),
+    );
+    // The channels' rows catch up with their newest samples: the reads of a latest value then
+    // start from there (channelValue.ts).
+    await storeLatestValues(
+      tx,
+      channels.map((c) => c.id),
     );
     const targets = sql`${`{${claimed.map((c) => foldTarget(now, c.id)).join(",")}}`}::float8[]`;
     await tx.execute(sql`update devices d set rolled_until = to_timestamp(v.t)

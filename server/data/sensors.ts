@@ -1,7 +1,8 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, getTableColumns } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { channelGroups, channels, devices, sensors } from "../db/schema/index.ts";
 import { secondsOf } from "../core/time.ts";
+import { latestValue } from "./channelValue.ts";
 import type { ChannelGroup, Sensor } from "../../src/api/devices.ts";
 
 type GroupRow = typeof channelGroups.$inferSelect;
@@ -66,7 +67,7 @@ export async function sensorsOfDevice(
   audience: "owner" | "public",
 ): Promise<Sensor[]> {
   const rows = await db
-    .select({ sensor: sensors, group: channelGroups, channel: channels })
+    .select({ sensor: sensors, group: channelGroups, channel: channels, latest: latestValue })
     .from(sensors)
     .innerJoin(channelGroups, eq(channelGroups.sensorId, sensors.id))
     .leftJoin(channels, eq(channels.channelGroupId, channelGroups.id))
@@ -78,7 +79,7 @@ export async function sensorsOfDevice(
     bySensor.set(r.sensor.id, entry);
     const group = entry.groups.get(r.group.id) ?? [r.group, []];
     entry.groups.set(r.group.id, group);
-    if (r.channel) group[1].push(r.channel);
+    if (r.channel) group[1].push({ ...r.channel, value: r.latest });
   }
   const rank = (s: SensorRow) => (isKind(s.kind) ? KIND_ORDER.indexOf(s.kind) : KIND_ORDER.length);
   return [...bySensor.values()]
@@ -108,7 +109,7 @@ export async function groupByKey(db: Db, key: string) {
     .where(eq(channelGroups.channelKey, key));
   if (!row) return null;
   const chans = await db
-    .select()
+    .select({ ...getTableColumns(channels), value: latestValue })
     .from(channels)
     .where(eq(channels.channelGroupId, row.group.id))
     .orderBy(asc(channels.id));

@@ -6,6 +6,7 @@ import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import { inTransaction, rows, type Db } from "../db/client.ts";
 import { alarms, alertRules, channels } from "../db/schema/index.ts";
 import type { AlarmRow, RuleRow } from "../data/alerts.ts";
+import { latestValue } from "../data/channelValue.ts";
 import { breaches, limitCrossed, STALE_AFTER_SECONDS, type Thresholds } from "../../src/domain/alerts.ts";
 import { EntityType } from "../../src/domain/enums.ts";
 import { delayMet } from "./alertEvaluation.ts";
@@ -88,7 +89,7 @@ async function duePending(tx: Db, now: Date): Promise<number> {
   for (const alarm of due) {
     const rule = rules.get(alarm.ruleId ?? 0);
     const [ch] = await tx
-      .select({ value: channels.value, adjust: channels.adjust })
+      .select({ value: latestValue, adjust: channels.adjust })
       .from(channels)
       .where(eq(channels.id, alarm.channelId ?? 0));
     if (!rule || !ch || ch.value === null) {

@@ -90,13 +90,19 @@ export async function seedReports(
   for (const rc of REPORT_CHANNELS) {
     const days = Math.min(sampleDays, RECENT_DAYS);
     const id = channelIds.get(rc.key)!;
-    await seedSamples(db, id, rc.shape, { end, days, stepMinutes: 1 });
+    // Without days of history the one sample is the channel's seeded value (a channel's value
+    // is its newest sample, data/channelValue.ts); with them the chart's curve ends where it ends.
+    const [seeded] = await rows<{ value: number | null }>(
+      db,
+      sql`select value from channels where id = ${id}`,
+    );
+    const endValue = days === 0 && seeded?.value != null ? { endValue: seeded.value } : {};
+    await seedSamples(db, id, rc.shape, { end, days, stepMinutes: 1, ...endValue });
     // The device card shows the newest sample, as after a push: not a value the chart never had.
-    if (days > 0)
-      await db.execute(sql`
-        update channels c set value = s.value, value_at = s.time
-        from (select value, time from samples where channel_id = ${id} order by time desc limit 1) s
-        where c.id = ${id}`);
+    await db.execute(sql`
+      update channels c set value = s.value, value_at = s.time
+      from (select value, time from samples where channel_id = ${id} order by time desc limit 1) s
+      where c.id = ${id}`);
   }
   // Every other channel gets two days of ten-minute samples for device pages and downloads,
   // ending on its current value when its sensor last reported (a stale sensor's stop then).

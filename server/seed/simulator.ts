@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { channelGroups, channels, devices, sensors } from "../db/schema/index.ts";
 import { demoDeviceKey } from "./keys.ts";
+import { latestValue } from "../data/channelValue.ts";
 
 /**
  * Keeps demo devices pushing: every interval each unsuspended device posts its channels'
@@ -17,7 +18,7 @@ export function startSimulator(db: Db, baseUrl: string, intervalSeconds: number)
         mac: devices.macAddress,
         key: channels.channelKey,
         kind: channels.kind,
-        value: channels.value,
+        value: latestValue,
         last: sensors.lastReceivedAt,
         uptime: devices.uptime,
       })

@@ -7,6 +7,7 @@ import { BAD_DEVICE_KEY, SUSPENDED, TIME_OUT_OF_RANGE, UNKNOWN_CHANNEL } from ".
 import { MAX_READING, READING_RULE } from "../../src/api/readings.ts";
 import { TEST_NOW } from "./helpers.ts";
 import { COLD_HUM, COLD_TEMP, KEY, MAC, NOW_S, useIngestApp } from "./ingestKit.ts";
+import { latestValue } from "../../server/data/channelValue.ts";
 
 describe("device push ingestion", () => {
   const { ctx, push, sampleCount } = useIngestApp({ unlimited: true });
@@ -27,7 +28,10 @@ describe("device push ingestion", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ success: true, data: { accepted: 3 } });
     expect(await sampleCount()).toBe(before + 2);
-    const [temp] = await ctx.database.db.select().from(channels).where(eq(channels.channelKey, COLD_TEMP));
+    const [temp] = await ctx.database.db
+      .select({ value: latestValue })
+      .from(channels)
+      .where(eq(channels.channelKey, COLD_TEMP));
     expect(temp!.value).toBe(6.25);
     const [device] = await ctx.database.db.select().from(devices).where(eq(devices.macAddress, MAC));
     expect(device!.uptime).toBe(4242);
@@ -40,7 +44,12 @@ describe("device push ingestion", () => {
 
   it("keeps a channel's newer value when older readings arrive late", async () => {
     const value = async () =>
-      (await ctx.database.db.select().from(channels).where(eq(channels.channelKey, COLD_TEMP)))[0]!.value;
+      (
+        await ctx.database.db
+          .select({ value: latestValue })
+          .from(channels)
+          .where(eq(channels.channelKey, COLD_TEMP))
+      )[0]!.value;
     const at = (time: number, v: number) =>
       push({ macAddress: MAC, readings: [{ channelKey: COLD_TEMP, value: v, time }] });
     expect((await at(NOW_S, 9.5)).status).toBe(200);
@@ -105,7 +114,10 @@ describe("device push ingestion", () => {
     expect(res.status).toBe(400);
     expect((await res.json()).data).toEqual([{ field: "readings.1.channelKey", message: UNKNOWN_CHANNEL }]);
     expect(await sampleCount()).toBe(before);
-    const [temp] = await ctx.database.db.select().from(channels).where(eq(channels.channelKey, COLD_TEMP));
+    const [temp] = await ctx.database.db
+      .select({ value: latestValue })
+      .from(channels)
+      .where(eq(channels.channelKey, COLD_TEMP));
     expect(temp!.value).toBe(4.2);
   });
 
@@ -207,7 +219,10 @@ describe("device push ingestion", () => {
           order by s.time`,
     );
     expect(found.map((r) => r.value)).toEqual([8, 2]);
-    const [temp] = await ctx.database.db.select().from(channels).where(eq(channels.channelKey, COLD_TEMP));
+    const [temp] = await ctx.database.db
+      .select({ value: latestValue })
+      .from(channels)
+      .where(eq(channels.channelKey, COLD_TEMP));
     expect(temp!.value).toBe(2);
   });
 

@@ -4,6 +4,7 @@ import { buildApp } from "../../server/app.ts";
 import { rows } from "../../server/db/client.ts";
 import { channels, devices } from "../../server/db/schema/index.ts";
 import { LIVE_CHANNEL } from "../../server/data/liveNotify.ts";
+import { latestValue } from "../../server/data/channelValue.ts";
 import { addLoadDevices, loadChannelKey, loadKey, loadMac } from "../../scripts/load/fixtures.ts";
 import { TEST_NOW, testConfig, useTestApp } from "./helpers.ts";
 
@@ -115,7 +116,7 @@ describe("pushes stored together", () => {
     // The three pushes wrote the same channels and second: the last one sent is what stays.
     expect((await samplesOf(0)).map((r) => r.value)).toEqual([3, 3.1, 3.2]);
     const [channel] = await ctx.database.db
-      .select({ value: channels.value })
+      .select({ value: latestValue })
       .from(channels)
       .where(eq(channels.channelKey, loadChannelKey(0, 0)));
     expect(channel!.value).toBe(3);
@@ -179,7 +180,7 @@ describe("pushes stored together", () => {
     const answers = await Promise.all([push(0, 1, { seconds: 90 }), push(1, 2)]);
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
     const [channel] = await ctx.database.db
-      .select({ value: channels.value })
+      .select({ value: latestValue })
       .from(channels)
       .where(eq(channels.channelKey, loadChannelKey(0, 0)));
     expect(channel!.value).toBe(5);
