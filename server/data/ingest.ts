@@ -4,9 +4,10 @@ import { ApiError, type FieldError } from "../core/errors.ts";
 import { groupCommit, type GroupCommit, type GroupCommitOptions } from "../core/groupCommit.ts";
 import { ABANDONED, arrivalsByKey, turnsByKey, type TurnOptions } from "../core/turns.ts";
 import type { Push } from "../../src/api/readings.ts";
-import { lookUpPushDevice } from "./ingestLookup.ts";
+import { lookUpPushDevice, type PushDevice } from "./ingestLookup.ts";
 import {
   BAD_DEVICE_KEY,
+  ShapeChanged,
   storeBatch,
   SUSPENDED,
   type CheckedPush,
@@ -58,7 +59,67 @@ async function checkAndStore(
   evaluate: ReadingsHook,
   place: { before: Promise<void>; pass: () => void },
 ): Promise<{ accepted: number } & Stored> {
-  const device = await lookUpPushDevice(db, push.macAddress);
+  const check = (fresh: boolean) => checkPush(db, key, push, now, evaluate, turn.gone, fresh);
+  // Asked before the turn: the read holds nothing, and a device's pushes stay in order either way.
+  const laneOf = async (checked: Queued) =>
+    (await isHeavyPush(db, checked.rows)) ? batchesOf(db, SOLO) : batchesOf(db, turn.batch);
+  const checked = await check(false);
+  const lane = await laneOf(checked);
+  await place.before;
+  // One push of a device at a time, waiting in this process first (off the database pool): a
+  // device's next push waits for its previous one's batch to commit, so a batch never holds two
+  // pushes of one device and they are stored in the order they came. Across instances the
+  // device's row lock, taken first in each batch, orders them. The turn is queued as it is
+  // called, so the next push of the MAC may go on from here.
+  const storing = devicePushTurn(
+    checked.deviceId,
+    async () => {
+      try {
+        return { accepted: checked.rows.length, ...(await lane.submit(checked)) };
+      } catch (e) {
+        if (!(e instanceof ShapeChanged)) throw e;
+        // Checked against a copy of the device that is not the device any more: checked again
+        // against the device as it is now, still in this push's turn.
+        const again = await check(true);
+        try {
+          return { accepted: again.rows.length, ...(await (await laneOf(again)).submit(again)) };
+        } catch (e2) {
+          if (e2 instanceof ShapeChanged) throw new ApiError(503, PUSH_WAITED_TOO_LONG);
+          throw e2;
+        }
+      }
+    },
+    turn,
+  );
+  place.pass();
+  return storing;
+}
+
+/** Whether a remembered device fits a push: its key, not suspended, and every channel and sensor known. */
+const fits = (device: PushDevice, key: string | null, push: Push) =>
+  !!key &&
+  keyMatches(key, device.hash) &&
+  !device.suspended &&
+  push.readings.every((r) => device.channels.has(r.channelKey)) &&
+  (push.sensors ?? []).every((s) => device.sensors.has(s.macAddress));
+
+/**
+ * A push checked against its device (remembered, or looked up with `fresh`): its key, each
+ * reading's channel and time, each sensor; what its batch stores. A remembered device the push
+ * does not fit (a new key, a channel added since) is looked up again before the push is refused.
+ */
+async function checkPush(
+  db: Db,
+  key: string | null,
+  push: Push,
+  now: Date,
+  evaluate: ReadingsHook,
+  gone: (() => boolean) | undefined,
+  fresh: boolean,
+): Promise<Queued> {
+  let { device, remembered } = await lookUpPushDevice(db, push.macAddress, fresh);
+  if (device && remembered && !fits(device, key, push))
+    ({ device, remembered } = await lookUpPushDevice(db, push.macAddress, true));
   if (!device || !key || !keyMatches(key, device.hash)) throw new ApiError(401, BAD_DEVICE_KEY);
   if (device.suspended) throw new ApiError(403, SUSPENDED);
 
@@ -87,8 +148,10 @@ async function checkAndStore(
       value: r.value,
     })),
   );
-  const checked: Queued = {
+  return {
     deviceId: device.id,
+    shape: device.shape,
+    remembered,
     key,
     rows,
     channels: new Map(push.readings.map((r) => [byKey.get(r.channelKey)!.id, byKey.get(r.channelKey)!])),
@@ -101,19 +164,8 @@ async function checkAndStore(
     uptime: push.uptime,
     now,
     evaluate,
-    gone: turn.gone,
+    gone,
   };
-  // One push of a device at a time, waiting in this process first (off the database pool): a
-  // device's next push waits for its previous one's batch to commit, so a batch never holds two
-  // pushes of one device and they are stored in the order they came. Across instances the
-  // device's row lock, taken first in each batch, orders them.
-  // Asked before the turn: the read holds nothing, and a device's pushes stay in order either way.
-  const batches = (await isHeavyPush(db, rows)) ? batchesOf(db, SOLO) : batchesOf(db, turn.batch);
-  await place.before;
-  // The turn is queued as it is called, so the next push of the MAC may go on from here.
-  const storing = devicePushTurn(device.id, () => batches.submit(checked), turn);
-  place.pass();
-  return { accepted: rows.length, ...(await storing) };
 }
 
 /** The order of each MAC address's pushes as they reached this process. */

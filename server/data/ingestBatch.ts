@@ -9,6 +9,17 @@ import { rollUpBatch } from "./rollupBatch.ts";
 export const BAD_DEVICE_KEY = "Unknown device or wrong device key.";
 export const SUSPENDED = "This device is suspended and cannot push data.";
 
+/**
+ * A push checked against a copy of its device's sensors and channels that is no longer the
+ * device's (its row's shape_version moved, or the row is gone): data/ingest.ts looks the device
+ * up afresh and checks the push again.
+ */
+export class ShapeChanged extends Error {
+  constructor() {
+    super("The device's sensors or channels changed since the push was checked.");
+  }
+}
+
 export type Row = { channelId: number; time: Date; value: number };
 /** What one stored push did: the alarms it moved, and the finest rollup buckets its repeats made recompute. */
 export type Stored = { alarmsMoved: number; recomputed: number };
@@ -33,6 +44,9 @@ export type ReadingsHook = (
 /** A push already checked against its device's channels and sensors (data/ingest.ts), ready to store. */
 export interface CheckedPush {
   deviceId: number;
+  /** The device's shape_version the push was checked against, and whether that was a remembered copy. */
+  shape: number;
+  remembered: boolean;
   key: string | null;
   rows: Row[];
   /** The channel, group and sensor of each channel the rows name. */
@@ -85,18 +99,23 @@ export function storeBatch(db: Db, pushes: readonly CheckedPush[]): Promise<Outc
       suspended: boolean;
       subscriptionId: number;
       horizon: number;
+      shape: number;
     }>(
       tx,
       sql`select id, ingest_key_hash as hash, is_suspended as suspended, subscription_id as "subscriptionId",
-            date_part('epoch', rolled_until)::float8 as horizon
+            date_part('epoch', rolled_until)::float8 as horizon, shape_version as shape
           from devices where id = any(${arr(ids, "int[]")}) order by id for update`,
     );
     const byId = new Map(locked.map((d) => [d.id, d]));
     const outcomes: Outcome<Stored>[] = pushes.map((p) => {
       const current = byId.get(p.deviceId);
+      // A remembered device may have been removed since (and its MAC given to another).
+      if (!current && p.remembered) return { ok: false, error: new ShapeChanged() };
       if (!current || !p.key || !keyMatches(p.key, current.hash))
         return { ok: false, error: new ApiError(401, BAD_DEVICE_KEY) };
       if (current.suspended) return { ok: false, error: new ApiError(403, SUSPENDED) };
+      // Its channel ids are the device's only while nothing moved them: else no sample is written.
+      if (current.shape !== p.shape) return { ok: false, error: new ShapeChanged() };
       return { ok: true, value: { alarmsMoved: 0, recomputed: 0 } };
     });
     const kept = pushes.filter((_, i) => outcomes[i]!.ok);

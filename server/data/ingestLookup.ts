@@ -8,6 +8,8 @@ export interface PushDevice {
   id: number;
   hash: string;
   suspended: boolean;
+  /** Its row's count of changes to its sensors, groups and channels, when this copy was read. */
+  shape: number;
   /** Its channels by channel key. */
   channels: Map<string, Known>;
   /** Its sensors' ids by MAC address. */
@@ -26,12 +28,13 @@ export async function pushDevices(db: Db, macs: readonly string[]): Promise<Map<
     mac: string;
     hash: string;
     suspended: boolean;
+    shape: number;
     channels: [number, string, number, number][] | null;
     sensors: [number, string][] | null;
   }>(
     db,
     sql`select d.id, d.mac_address as mac, d.ingest_key_hash as hash, d.is_suspended as suspended,
-          (select json_agg(json_build_array(c.id, c.channel_key, g.id, s.id)) from sensors s
+          d.shape_version as shape, (select json_agg(json_build_array(c.id, c.channel_key, g.id, s.id)) from sensors s
             join channel_groups g on g.sensor_id = s.id join channels c on c.channel_group_id = g.id
             where s.device_id = d.id) as channels,
           (select json_agg(json_build_array(s.id, s.mac_address)) from sensors s where s.device_id = d.id) as sensors
@@ -44,6 +47,7 @@ export async function pushDevices(db: Db, macs: readonly string[]): Promise<Map<
       id: d.id,
       hash: d.hash,
       suspended: d.suspended,
+      shape: d.shape,
       channels: new Map(
         (d.channels ?? []).map(([id, key, groupId, sensorId]) => [key, { id, groupId, sensorId }]),
       ),
@@ -53,12 +57,36 @@ export async function pushDevices(db: Db, macs: readonly string[]): Promise<Map<
 }
 
 const lookups = new WeakMap<Db, GroupCommit<string, PushDevice | null>>();
+const memories = new WeakMap<Db, Map<string, PushDevice>>();
+/** Devices remembered per process and database: a fleet's worth, the oldest forgotten first. */
+export const REMEMBERED_DEVICES = 100_000;
 
 /**
- * Looks a push's device up together with the other pushes arriving meanwhile: one lookup runs
- * at a time per pool slot, and what arrives during it goes in the next one.
+ * Forgets every remembered device of `db`. A copy is checked by its device's id and
+ * shape_version, which only ever grow; a database wound back to an earlier state (the tests'
+ * seed restored between tests; a backup restored, for which the portal is stopped) repeats them.
  */
-export function lookUpPushDevice(db: Db, mac: string): Promise<PushDevice | null> {
+export function forgetPushDevices(db: Db) {
+  memories.delete(db);
+}
+
+/**
+ * A push's device, from this process's memory when it was looked up before (a device's sensors
+ * and channels change seldom, and a lookup was a statement per push), else from the database
+ * together with the other pushes arriving meanwhile (one lookup runs at a time per pool slot).
+ * A remembered copy is only a guess: the push's key, suspension and the copy's `shape` are
+ * checked again under the device's row lock as the push is stored (ingestBatch.ts), and a push
+ * the copy does not fit (a key, channel or sensor it does not know) asks again with `fresh`.
+ */
+export async function lookUpPushDevice(
+  db: Db,
+  mac: string,
+  fresh = false,
+): Promise<{ device: PushDevice | null; remembered: boolean }> {
+  let memory = memories.get(db);
+  if (!memory) memories.set(db, (memory = new Map()));
+  const known = fresh ? undefined : memory.get(mac);
+  if (known) return { device: known, remembered: true };
   let batches = lookups.get(db);
   if (!batches) {
     batches = groupCommit<string, PushDevice | null>(
@@ -70,5 +98,11 @@ export function lookUpPushDevice(db: Db, mac: string): Promise<PushDevice | null
     );
     lookups.set(db, batches);
   }
-  return batches.submit(mac);
+  const found = await batches.submit(mac);
+  memory.delete(mac);
+  if (found) {
+    memory.set(mac, found);
+    if (memory.size > REMEMBERED_DEVICES) memory.delete(memory.keys().next().value!);
+  }
+  return { device: found, remembered: false };
 }

@@ -7,6 +7,7 @@ import { seedOrders } from "./orders.ts";
 import { seedQuotes } from "./quotes.ts";
 import { seedReference } from "./reference.ts";
 import { seedReports } from "./reports.ts";
+import { forgetPushDevices } from "../data/ingestLookup.ts";
 
 /** True when the database holds no subscriptions yet. */
 export async function isEmpty(db: Db): Promise<boolean> {
@@ -41,4 +42,6 @@ export async function emptyDatabase(db: Db) {
   if (!tables.length) return;
   const list = tables.map((t) => `"${t.tablename}"`).join(", ");
   await db.execute(sql.raw(`truncate ${list} restart identity cascade`));
+  // Ids begin again: this process's remembered push devices would match the next ones.
+  forgetPushDevices(db);
 }

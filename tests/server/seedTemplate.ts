@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { inTransaction, rows, type Db } from "../../server/db/client.ts";
 import { seedDemo } from "../../server/seed/index.ts";
+import { forgetPushDevices } from "../../server/data/ingestLookup.ts";
 
 // The seeded server tests' starting point, without Vitest's hooks so that globalSetup can
 // make it once for every file (tests/server/globalSetup.ts).
@@ -59,6 +60,8 @@ export async function restoreSeed(db: Db, copy: SeedCopy) {
       await tx.execute(sql.raw(`insert into public."${t}" select * from ${SEED_COPY}."${t}"`));
     await placeSequences(tx, copy);
   });
+  // The ids and counts of the devices' shapes begin again: a remembered device would match.
+  forgetPushDevices(db);
 }
 
 /**

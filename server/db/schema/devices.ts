@@ -96,6 +96,12 @@ export const devices = pgTable(
      * add the rest. A push stores its readings' finest buckets only, unless they start before it.
      */
     rolledUntil: tz("rolled_until").notNull().defaultNow(),
+    /**
+     * Counts changes to the device's sensors, channel groups and channels (triggers of
+     * migration 0027): a push checked against a remembered copy of them is stored only if the
+     * count under the device's row lock is still the copy's (server/data/ingestLookup.ts).
+     */
+    shapeVersion: integer("shape_version").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
