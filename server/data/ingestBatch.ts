@@ -5,6 +5,7 @@ import { ApiError } from "../core/errors.ts";
 import type { Outcome } from "../core/groupCommit.ts";
 import { announceDevices } from "./liveNotify.ts";
 import { rollUpBatch } from "./rollupBatch.ts";
+import { THRESHOLD_SQL } from "./alerts.ts";
 
 export const BAD_DEVICE_KEY = "Unknown device or wrong device key.";
 export const SUSPENDED = "This device is suspended and cannot push data.";
@@ -37,7 +38,11 @@ export type Known = { id: number; groupId: number; sensorId: number };
  */
 export type ReadingsHook = (
   tx: Db,
-  batch: { device: { id: number; subscriptionId: number }; readings: Row[] }[],
+  batch: {
+    /** `watched`: whether its subscription has a threshold rule running, read with its row lock. */
+    device: { id: number; subscriptionId: number; watched?: boolean };
+    readings: Row[];
+  }[],
   now: Date,
 ) => Promise<number[]>;
 
@@ -63,7 +68,7 @@ export interface CheckedPush {
   evaluate: ReadingsHook;
 }
 
-const ROW_LOCK_TIMEOUT = "5s";
+const ROW_LOCK_TIMEOUT_MS = 5000;
 
 /** A PostgreSQL array literal of plain values (numbers, ISO times, booleans, nulls) for one parameter. */
 const arr = (values: readonly (string | number | boolean | null | undefined)[], type: string) =>
@@ -90,69 +95,75 @@ const columns = (samples: readonly Row[]) =>
  * Throws when the transaction as a whole fails; the caller then stores each push alone.
  */
 export function storeBatch(db: Db, pushes: readonly CheckedPush[]): Promise<Outcome<Stored>[]> {
-  return inTransaction(db, async (tx) => {
-    await tx.execute(sql.raw(`set local lock_timeout = '${ROW_LOCK_TIMEOUT}'`));
-    const ids = [...new Set(pushes.map((p) => p.deviceId))].sort((a, b) => a - b);
-    const locked = await rowsOf<{
-      id: number;
-      hash: string;
-      suspended: boolean;
-      subscriptionId: number;
-      horizon: number;
-      shape: number;
-    }>(
-      tx,
-      sql`select id, ingest_key_hash as hash, is_suspended as suspended, subscription_id as "subscriptionId",
-            date_part('epoch', rolled_until)::float8 as horizon, shape_version as shape
-          from devices where id = any(${arr(ids, "int[]")}) order by id for update`,
-    );
-    const byId = new Map(locked.map((d) => [d.id, d]));
-    const outcomes: Outcome<Stored>[] = pushes.map((p) => {
-      const current = byId.get(p.deviceId);
-      // A remembered device may have been removed since (and its MAC given to another).
-      if (!current && p.remembered) return { ok: false, error: new ShapeChanged() };
-      if (!current || !p.key || !keyMatches(p.key, current.hash))
-        return { ok: false, error: new ApiError(401, BAD_DEVICE_KEY) };
-      if (current.suspended) return { ok: false, error: new ApiError(403, SUSPENDED) };
-      // Its channel ids are the device's only while nothing moved them: else no sample is written.
-      if (current.shape !== p.shape) return { ok: false, error: new ShapeChanged() };
-      return { ok: true, value: { alarmsMoved: 0, recomputed: 0 } };
-    });
-    const kept = pushes.filter((_, i) => outcomes[i]!.ok);
-    if (!kept.length) return outcomes;
+  return inTransaction(
+    db,
+    async (tx) => {
+      const ids = [...new Set(pushes.map((p) => p.deviceId))].sort((a, b) => a - b);
+      const locked = await rowsOf<{
+        id: number;
+        hash: string;
+        suspended: boolean;
+        subscriptionId: number;
+        horizon: number;
+        shape: number;
+        watched: boolean;
+      }>(
+        tx,
+        // Whether the device's subscription has a threshold rule running, in the same statement:
+        // the rules' hook then needs no statement of its own for the many pushes nobody watches.
+        sql`select d.id, d.ingest_key_hash as hash, d.is_suspended as suspended, d.subscription_id as "subscriptionId",
+            date_part('epoch', d.rolled_until)::float8 as horizon, d.shape_version as shape,
+            exists (select 1 from alert_rules r where r.subscription_id = d.subscription_id
+              and not r.paused and r.kind in ${THRESHOLD_SQL}) as watched
+          from devices d where d.id = any(${arr(ids, "int[]")}) order by d.id for update of d`,
+      );
+      const byId = new Map(locked.map((d) => [d.id, d]));
+      const outcomes: Outcome<Stored>[] = pushes.map((p) => {
+        const current = byId.get(p.deviceId);
+        // A remembered device may have been removed since (and its MAC given to another).
+        if (!current && p.remembered) return { ok: false, error: new ShapeChanged() };
+        if (!current || !p.key || !keyMatches(p.key, current.hash))
+          return { ok: false, error: new ApiError(401, BAD_DEVICE_KEY) };
+        if (current.suspended) return { ok: false, error: new ApiError(403, SUSPENDED) };
+        // Its channel ids are the device's only while nothing moved them: else no sample is written.
+        if (current.shape !== p.shape) return { ok: false, error: new ShapeChanged() };
+        return { ok: true, value: { alarmsMoved: 0, recomputed: 0 } };
+      });
+      const kept = pushes.filter((_, i) => outcomes[i]!.ok);
+      if (!kept.length) return outcomes;
 
-    const all = kept.flatMap((p) => p.rows);
-    const horizons = kept.flatMap((p) => p.rows.map(() => byId.get(p.deviceId)!.horizon));
-    // New samples first; what conflicts was stored before (a repeat or a correction) and is
-    // overwritten next: the insert tells which is which (rollupBatch.ts needs it).
-    const inserted = all.length
-      ? await rowsOf<{ c: number; t: number }>(
-          tx,
-          sql`insert into samples (channel_id, time, value)
+      const all = kept.flatMap((p) => p.rows);
+      const horizons = kept.flatMap((p) => p.rows.map(() => byId.get(p.deviceId)!.horizon));
+      // New samples first; what conflicts was stored before (a repeat or a correction) and is
+      // overwritten next: the insert tells which is which (rollupBatch.ts needs it).
+      const inserted = all.length
+        ? await rowsOf<{ c: number; t: number }>(
+            tx,
+            sql`insert into samples (channel_id, time, value)
           select * from unnest(${columns(all)}) on conflict (channel_id, time) do nothing
           returning channel_id as c, date_part('epoch', time)::float8 as t`,
-        )
-      : [];
-    const fresh = new Set(inserted.map((w) => `${w.c}@${Number(w.t) * 1000}`));
-    const isRepeat = (r: Row) => !fresh.has(`${r.channelId}@${r.time.getTime()}`);
-    const repeated = all.filter(isRepeat);
-    if (repeated.length)
-      await tx.execute(sql`update samples s set value = v.value from unnest(${columns(repeated)}) as v(c, t, value)
+          )
+        : [];
+      const fresh = new Set(inserted.map((w) => `${w.c}@${Number(w.t) * 1000}`));
+      const isRepeat = (r: Row) => !fresh.has(`${r.channelId}@${r.time.getTime()}`);
+      const repeated = all.filter(isRepeat);
+      if (repeated.length)
+        await tx.execute(sql`update samples s set value = v.value from unnest(${columns(repeated)}) as v(c, t, value)
         where s.channel_id = v.c and s.time = v.t`);
-    // The report charts' rollups, brought up to date with these samples (issue 10).
-    await rollUpBatch(
-      tx,
-      all.map((r, i) => ({
-        ...r,
-        fresh: fresh.has(`${r.channelId}@${r.time.getTime()}`),
-        horizon: horizons[i]!,
-      })),
-    );
-    await storeSensors(tx, kept);
-    const keptIds = kept.map((p) => p.deviceId);
-    // The groups' and sensors' times and the devices' last message in one statement: a round
-    // trip (and a socket write on both sides) instead of three.
-    const devicesUpdate = sql`update devices d set last_message_at = v.at, push_status = 1,
+      // The report charts' rollups, brought up to date with these samples (issue 10).
+      await rollUpBatch(
+        tx,
+        all.map((r, i) => ({
+          ...r,
+          fresh: fresh.has(`${r.channelId}@${r.time.getTime()}`),
+          horizon: horizons[i]!,
+        })),
+      );
+      await storeSensors(tx, kept);
+      const keptIds = kept.map((p) => p.deviceId);
+      // The groups' and sensors' times and the devices' last message in one statement: a round
+      // trip (and a socket write on both sides) instead of three.
+      const devicesUpdate = sql`update devices d set last_message_at = v.at, push_status = 1,
         uptime = coalesce(v.uptime, d.uptime)
       from unnest(${arr(keptIds, "int[]")}, ${arr(
         kept.map((p) => p.uptime),
@@ -161,36 +172,42 @@ export function storeBatch(db: Db, pushes: readonly CheckedPush[]): Promise<Outc
         kept.map((p) => p.now.toISOString()),
         "timestamptz[]",
       )}) as v(id, uptime, at) where d.id = v.id`;
-    const updates = [...latestUpdates(kept), devicesUpdate];
-    await tx.execute(
-      sql`with ${sql.join(
-        updates.map((u, i) => sql`${sql.raw(`u${i}`)} as (${u})`),
-        sql`, `,
-      )} select 1`,
-    );
-    // Threshold rules, in the same transaction: an alarm's move commits with its readings.
-    // Once per hook for the batch (the route passes one; the latest clock of its pushes).
-    for (const hook of new Set(kept.map((p) => p.evaluate))) {
-      const mine = pushes.flatMap((p, i) => (outcomes[i]!.ok && p.evaluate === hook ? [i] : []));
-      const at = new Date(Math.max(...mine.map((i) => pushes[i]!.now.getTime())));
-      const batch = mine.map((i) => ({
-        device: { id: pushes[i]!.deviceId, subscriptionId: byId.get(pushes[i]!.deviceId)!.subscriptionId },
-        readings: pushes[i]!.rows,
-      }));
-      const moved = await hook(tx, batch, at);
-      mine.forEach((i, k) => {
-        const recomputed = bucketsOf(pushes[i]!.rows.filter(isRepeat)).size;
-        outcomes[i] = { ok: true, value: { alarmsMoved: moved[k] ?? 0, recomputed } };
-      });
-    }
-    // Inside the transaction: PostgreSQL delivers it at commit, and never after a rollback.
-    await announceDevices(
-      tx,
-      [...keptIds].sort((a, b) => a - b),
-      db,
-    );
-    return outcomes;
-  });
+      const updates = [...latestUpdates(kept), devicesUpdate];
+      await tx.execute(
+        sql`with ${sql.join(
+          updates.map((u, i) => sql`${sql.raw(`u${i}`)} as (${u})`),
+          sql`, `,
+        )} select 1`,
+      );
+      // Threshold rules, in the same transaction: an alarm's move commits with its readings.
+      // Once per hook for the batch (the route passes one; the latest clock of its pushes).
+      for (const hook of new Set(kept.map((p) => p.evaluate))) {
+        const mine = pushes.flatMap((p, i) => (outcomes[i]!.ok && p.evaluate === hook ? [i] : []));
+        const at = new Date(Math.max(...mine.map((i) => pushes[i]!.now.getTime())));
+        const batch = mine.map((i) => ({
+          device: {
+            id: pushes[i]!.deviceId,
+            subscriptionId: byId.get(pushes[i]!.deviceId)!.subscriptionId,
+            watched: byId.get(pushes[i]!.deviceId)!.watched,
+          },
+          readings: pushes[i]!.rows,
+        }));
+        const moved = await hook(tx, batch, at);
+        mine.forEach((i, k) => {
+          const recomputed = bucketsOf(pushes[i]!.rows.filter(isRepeat)).size;
+          outcomes[i] = { ok: true, value: { alarmsMoved: moved[k] ?? 0, recomputed } };
+        });
+      }
+      // Inside the transaction: PostgreSQL delivers it at commit, and never after a rollback.
+      await announceDevices(
+        tx,
+        [...keptIds].sort((a, b) => a - b),
+        db,
+      );
+      return outcomes;
+    },
+    { lockTimeoutMs: ROW_LOCK_TIMEOUT_MS },
+  );
 }
 
 /**

@@ -3,9 +3,15 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import * as schema from "./schema/index.ts";
 import { writeWatch } from "./requestWrites.ts";
-import { ownTransaction, withCommit } from "./ownTransaction.ts";
+import {
+  ownTransaction,
+  settingsText,
+  statementWithCommit,
+  withCommit,
+  type TxSettings,
+} from "./ownTransaction.ts";
 
-export { withCommit };
+export { statementWithCommit, withCommit, type TxSettings };
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -21,8 +27,18 @@ export const driverNeutral = (db: unknown): Db => db as Db;
  * transactions. On PostgreSQL the transaction is one of our own (ownTransaction.ts), whose
  * COMMIT can carry statements queued with `withCommit`.
  */
-export function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
-  return ownTransaction(db, work) ?? db.transaction((tx) => work(driverNeutral(tx)));
+export function inTransaction<T>(
+  db: Db,
+  work: (tx: Db) => Promise<T>,
+  settings: TxSettings = {},
+): Promise<T> {
+  return (
+    ownTransaction(db, work, settings) ??
+    db.transaction(async (tx) => {
+      for (const text of settingsText(settings)) await tx.execute(text);
+      return work(driverNeutral(tx));
+    })
+  );
 }
 export interface Database {
   db: Db;

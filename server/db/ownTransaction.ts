@@ -30,7 +30,11 @@ interface PoolSession {
  * runs Drizzle's, in process, where a round trip costs nothing). Inside one, a nested call is
  * Drizzle's savepoint, and what it queued is dropped when it rolls back.
  */
-export function ownTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> | null {
+export function ownTransaction<T>(
+  db: Db,
+  work: (tx: Db) => Promise<T>,
+  settings: TxSettings = {},
+): Promise<T> | null {
   const outer = open.get(db);
   if (outer) return savepoint(db, outer, work);
   const session = (db as unknown as { session: unknown }).session;
@@ -38,10 +42,27 @@ export function ownTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise
   const pooled = session as unknown as PoolSession;
   // Only a pool: a session on one client (a migration's) has no connections to hand out.
   if (!("totalCount" in pooled.client)) return null;
-  return run(pooled, work);
+  return run(pooled, work, settings);
 }
 
-async function run<T>(pooled: PoolSession, work: (tx: Db) => Promise<T>): Promise<T> {
+/** Settings a transaction starts with (`set local`), sent in BEGIN's own message. */
+export interface TxSettings {
+  /** lock_timeout in milliseconds: a row lock waited for longer fails the statement (55P03). */
+  lockTimeoutMs?: number;
+}
+
+/** The `set local` statements of `settings`, as text. */
+export function settingsText(settings: TxSettings): string[] {
+  const out: string[] = [];
+  if (settings.lockTimeoutMs !== undefined) {
+    if (!Number.isSafeInteger(settings.lockTimeoutMs) || settings.lockTimeoutMs < 0)
+      throw new RangeError(`not a lock timeout: ${settings.lockTimeoutMs}`);
+    out.push(`set local lock_timeout = ${settings.lockTimeoutMs}`);
+  }
+  return out;
+}
+
+async function run<T>(pooled: PoolSession, work: (tx: Db) => Promise<T>, settings: TxSettings): Promise<T> {
   const client = await pooled.client.connect();
   const session = new NodePgSession(client, pooled.dialect, pooled.schema, pooled.options);
   const tx = new NodePgTransaction(pooled.dialect, session, pooled.schema);
@@ -49,7 +70,8 @@ async function run<T>(pooled: PoolSession, work: (tx: Db) => Promise<T>): Promis
   open.set(tx, state);
   let lost: Error | undefined;
   try {
-    await client.query("begin");
+    // BEGIN and its settings in one message: one round trip (simple protocol, text only).
+    await client.query(["begin", ...settingsText(settings)].join(";\n"));
     const result = await work(tx as unknown as Db);
     // One message, one round trip: the queued statements run in order, then COMMIT; the first
     // that fails stops the rest (COMMIT too), and the ROLLBACK below ends the transaction.
@@ -89,10 +111,18 @@ async function savepoint<T>(db: Db, outer: Open, work: (tx: Db) => Promise<T>): 
  * row before the commit, so it must be one nothing in the transaction reads back.
  */
 export async function withCommit(tx: Db, table: string, row: Record<string, Literal>): Promise<void> {
-  const text = insertText(table, row);
+  return statementWithCommit(tx, insertText(table, row), `a row for ${table}`);
+}
+
+/**
+ * Runs `text` (a statement written with literal.ts, never with input pasted in) as `tx`
+ * commits, in COMMIT's own message, as withCommit does a row; at once when `tx` is not one of
+ * our own. Its result is not read.
+ */
+export async function statementWithCommit(tx: Db, text: string, what = "a statement"): Promise<void> {
   const state = open.get(tx);
   if (!state) return void (await tx.execute(text));
-  if (state.closed) throw new Error(`a row for ${table} queued on a transaction that has ended`);
+  if (state.closed) throw new Error(`${what} queued on a transaction that has ended`);
   // Sent past Drizzle, so past its logger: told here, as Drizzle would have (requestWrites.ts).
   writeWatch.logQuery(text);
   state.tails.push(text);

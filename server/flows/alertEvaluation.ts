@@ -3,7 +3,7 @@
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import { rows, type Db } from "../db/client.ts";
 import { alarms } from "../db/schema/index.ts";
-import type { AlarmRow, RuleRow } from "../data/alerts.ts";
+import { THRESHOLD_SQL, type AlarmRow, type RuleRow } from "../data/alerts.ts";
 import { limitCrossed, stepAlarm, type AlarmState, type Thresholds } from "../../src/domain/alerts.ts";
 import { EntityType } from "../../src/domain/enums.ts";
 import { dropPending, moveAlarm, openAlarm } from "./alarmMoves.ts";
@@ -47,7 +47,8 @@ async function rulesWatching(
 
 /** A batch's pushes as the alert rules see them: each device with its readings. */
 export interface PushedBatchItem {
-  device: { id: number; subscriptionId: number };
+  /** `watched`, when the caller read it with the device's lock: whether its subscription has a threshold rule running. */
+  device: { id: number; subscriptionId: number; watched?: boolean | undefined };
   readings: PushedReading[];
 }
 
@@ -58,17 +59,20 @@ export interface PushedBatchItem {
  */
 export async function evaluateBatch(tx: Db, batch: readonly PushedBatchItem[], now: Date): Promise<number[]> {
   const subscriptions = [...new Set(batch.map((b) => b.device.subscriptionId))];
-  // Most pushes come from subscriptions without threshold rules: one small indexed lookup.
-  const withRules = new Set(
-    (
-      await rows<{ id: number }>(
-        tx,
-        sql`select distinct subscription_id as id from alert_rules
-          where subscription_id = any(${`{${subscriptions.join(",")}}`}::int[])
-          and not paused and kind in ('above', 'below', 'outside')`,
-      )
-    ).map((r) => r.id),
-  );
+  // Most pushes come from subscriptions without threshold rules: the push batch read that with
+  // its devices' locks (ingestBatch.ts); else one small indexed lookup.
+  const withRules = batch.every((b) => b.device.watched !== undefined)
+    ? new Set(batch.filter((b) => b.device.watched).map((b) => b.device.subscriptionId))
+    : new Set(
+        (
+          await rows<{ id: number }>(
+            tx,
+            sql`select distinct subscription_id as id from alert_rules
+              where subscription_id = any(${`{${subscriptions.join(",")}}`}::int[])
+              and not paused and kind in ${THRESHOLD_SQL}`,
+          )
+        ).map((r) => r.id),
+      );
   const watched = batch.filter((b) => b.readings.length && withRules.has(b.device.subscriptionId));
   if (!watched.length) return batch.map(() => 0);
   const pairs = watched.flatMap((b) =>

@@ -1,6 +1,13 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inTransaction, postgresPool, rows, withCommit, type Database } from "../../server/db/client.ts";
+import {
+  inTransaction,
+  postgresPool,
+  rows,
+  statementWithCommit,
+  withCommit,
+  type Database,
+} from "../../server/db/client.ts";
 import { literal } from "../../server/db/literal.ts";
 import { watchingWrites } from "../../server/db/requestWrites.ts";
 import { openTestDatabase } from "./helpers.ts";
@@ -151,6 +158,26 @@ describe("statements sent with a transaction's COMMIT", () => {
       }
     },
   );
+
+  it("starts a transaction with its lock timeout, and leaves the connection's own as it was", async () => {
+    const setting = (d: Parameters<typeof rows>[0]) =>
+      rows<{ t: string }>(d, sql`select current_setting('lock_timeout') as t`);
+    const inside = await inTransaction(db(), (tx) => setting(tx), { lockTimeoutMs: 250 });
+    expect(inside[0]!.t).toBe("250ms");
+    expect((await setting(db()))[0]!.t).toBe("0");
+    await expect(inTransaction(db(), async () => 1, { lockTimeoutMs: -1 })).rejects.toThrow(RangeError);
+  });
+
+  it("runs a statement queued with the COMMIT as part of the transaction", async () => {
+    await inTransaction(db(), async (tx) => {
+      await statementWithCommit(tx, "update tail_test set note = 'tail' where id = 5");
+      const seen = await rows<{ note: string | null }>(tx, sql`select note from tail_test where id = 5`);
+      expect(seen[0]!.note).toBe(database.kind === "postgres" ? null : "tail");
+    });
+    expect((await rows<{ note: string }>(db(), sql`select note from tail_test where id = 5`))[0]!.note).toBe(
+      "tail",
+    );
+  });
 
   it("refuses to write a number that is not finite as text", () => {
     expect(() => literal(Number.NaN)).toThrow(RangeError);
