@@ -66,8 +66,11 @@ export async function addLoadSessions(db: Db, count: number) {
  * `count` devices of the demo subscription, one sensor with 5 groups of 4 channels each, in
  * four set-based statements (keys and their hashes computed in SQL as loadKey does in JS).
  */
-export async function addLoadDevices(db: Db, count: number) {
+export async function addLoadDevices(db: Db, count: number, opts: { valueAt?: Date } = {}) {
   if (count <= 0) return;
+  const valueAt = opts.valueAt
+    ? sql`${opts.valueAt.toISOString()}::timestamptz`
+    : sql`now() - interval '30 minutes'`;
   const key = sql`left(encode(sha256(convert_to('load-device-key:' || i, 'UTF8')), 'hex'), 43)`;
   await db.execute(sql`insert into devices (subscription_id, name, type, device_type, mac_address,
       serialnumber, ingest_key_hash, push_interval, rolled_until)
@@ -83,9 +86,11 @@ export async function addLoadDevices(db: Db, count: number) {
     select s.id, d.mac_address || '_LS1_1200_' || g, 1200, g, timestamptz '2020-01-01 00:00:00+00'
     from sensors s join devices d on d.id = s.device_id, generate_series(0, ${CHANNELS_PER_DEVICE / 4 - 1}) g
     where d.mac_address like 'LD:%'`);
-  // A fleet that has pushed before: each channel holds a value, older than any push.
+  // A fleet that has pushed before: each channel holds a value, stored by the fold job as a
+  // running fleet's are (server/data/channelValue.ts), half an hour before any push (tests on
+  // a pinned clock pass their own time).
   await db.execute(sql`insert into channels (channel_group_id, channel_key, channel_type, kind, name, value, value_at)
-    select g.id, g.channel_key || '_' || t, t, 'temperature', 'Channel ' || t, 20, timestamptz '2020-01-01 00:00:00+00'
+    select g.id, g.channel_key || '_' || t, t, 'temperature', 'Channel ' || t, 20, ${valueAt}
     from channel_groups g, generate_series(1, 4) t where g.channel_key like 'LD:%'`);
   // A running fleet's tables have statistics: without them a push's channel lookup read every
   // channel group (a plan for a few hundred sensors), 16 ms instead of 0.1 ms, until

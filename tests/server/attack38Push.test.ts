@@ -32,7 +32,7 @@ const oneReading = (i: number, value: number) => ({
 
 describe("a push re-sending a week of readings", () => {
   const ctx = useTestApp({ seeded: true });
-  beforeEach(() => addLoadDevices(ctx.database.db, 4));
+  beforeEach(() => addLoadDevices(ctx.database.db, 4, { valueAt: new Date(TEST_NOW.getTime() - 3_600_000) }));
 
   const push = (body: unknown, i = 0, forwarded = `10.0.0.${i + 1}`) =>
     ctx.app.request("/api/v1/device-data/push", {

@@ -53,7 +53,7 @@ describe("pushes stored together", () => {
   });
   afterAll(() => listener?.close());
   beforeEach(async () => {
-    await addLoadDevices(ctx.database.db, DEVICES);
+    await addLoadDevices(ctx.database.db, DEVICES, { valueAt: new Date(TEST_NOW.getTime() - 3_600_000) });
     const found = await ctx.database.db
       .select({ id: devices.id, mac: devices.macAddress })
       .from(devices)
