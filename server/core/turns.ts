@@ -24,8 +24,12 @@ export function turnsByKey(limits: {
   maxWaitMs: number;
   staleMessage: string;
 }) {
-  const queues = new Map<number, { tail: Promise<unknown>; count: number }>();
-  return async function take<T>(key: number, work: () => Promise<T>, opts: TurnOptions = {}): Promise<T> {
+  const queues = new Map<number | string, { tail: Promise<unknown>; count: number }>();
+  return async function take<T>(
+    key: number | string,
+    work: () => Promise<T>,
+    opts: TurnOptions = {},
+  ): Promise<T> {
     const queue = queues.get(key) ?? { tail: Promise.resolve(), count: 0 };
     // The one running plus maxWaiting behind it; beyond that a 429 at once.
     if (queue.count > limits.maxWaiting) throw new ApiError(429, limits.busyMessage);

@@ -17,7 +17,8 @@ export const latestValue = sql<number | null>`coalesce((select s.value from samp
   order by s.time desc limit 1), ${channels.value})`;
 
 /**
- * Stores the newest sample of each of these channels on its row, never moving a value back:
+ * Stores the newest sample of each of these channels on its row, never moving a value back (a
+ * correction at the row's own second is taken, as the read takes it):
  * the fold job (rollupFold.ts) calls it for the devices it folds, once a quarter hour each, so
  * `latestValue` reads at most the last half hour's partitions.
  */
@@ -29,5 +30,6 @@ export async function storeLatestValues(db: Db, channelIds: readonly number[]) {
         where s.channel_id = c2.id and s.time >= coalesce(c2.value_at, '-infinity'::timestamptz)
         order by s.time desc limit 1) l
       where c2.id = any(${`{${channelIds.join(",")}}`}::int[])) n
-    where c.id = n.id and (c.value_at is null or n.time > c.value_at)`);
+    where c.id = n.id and (c.value_at is null or n.time > c.value_at
+      or (n.time = c.value_at and n.value is distinct from c.value))`);
 }

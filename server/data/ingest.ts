@@ -71,8 +71,11 @@ async function checkAndStore(
   // pushes of one device and they are stored in the order they came. Across instances the
   // device's row lock, taken first in each batch, orders them. The turn is queued as it is
   // called, so the next push of the MAC may go on from here.
+  // By MAC, not by device id: a push checked again (below) may find its MAC on another device
+  // row than its first check did (removed and added again), and must still go before the
+  // MAC's next push.
   const storing = devicePushTurn(
-    checked.deviceId,
+    push.macAddress,
     async () => {
       try {
         return { accepted: checked.rows.length, ...(await lane.submit(checked)) };

@@ -132,8 +132,14 @@ export function storeBatch(db: Db, pushes: readonly CheckedPush[]): Promise<Outc
       const kept = pushes.filter((_, i) => outcomes[i]!.ok);
       if (!kept.length) return outcomes;
 
-      const all = kept.flatMap((p) => p.rows);
-      const horizons = kept.flatMap((p) => p.rows.map(() => byId.get(p.deviceId)!.horizon));
+      // One row per channel and second, the last push's (pushes are in arrival order): a batch
+      // holds one push of a device, but an insert that met one key twice would keep the first.
+      const last = new Map<string, { row: Row; horizon: number }>();
+      for (const p of kept)
+        for (const row of p.rows)
+          last.set(`${row.channelId}@${row.time.getTime()}`, { row, horizon: byId.get(p.deviceId)!.horizon });
+      const all = [...last.values()].map((l) => l.row);
+      const horizons = [...last.values()].map((l) => l.horizon);
       // New samples first; what conflicts was stored before (a repeat or a correction) and is
       // overwritten next: the insert tells which is which (rollupBatch.ts needs it).
       const inserted = all.length

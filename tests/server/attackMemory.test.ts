@@ -46,7 +46,7 @@ describe("attacks on remembered push devices", () => {
 
   // ---------------------------------------------------------------- findings
 
-  it("finding 1: a device whose MAC changed keeps taking pushes under its old MAC (remembered copy)", async () => {
+  it("finding 1 (closed): a device whose MAC changed keeps taking pushes under its old MAC (remembered copy)", async () => {
     expect((await send(COLD_TEMP, 1)).status).toBe(200);
     // The device gets another MAC (a replaced board, a typo fixed by ops). No shape change.
     await db().execute(sql`update devices set mac_address = '00:1A:2B:3C:4D:99' where mac_address = ${MAC}`);
@@ -56,7 +56,7 @@ describe("attacks on remembered push devices", () => {
     expect(await samplesOf(COLD_TEMP)).toEqual([1]);
   });
 
-  it("finding 1b: after the MAC is given to another device, the old device's key still writes under it", async () => {
+  it("finding 1b (closed): after the MAC is given to another device, the old device's key still writes under it", async () => {
     expect((await send(COLD_TEMP, 1)).status).toBe(200);
     await db().execute(sql`update devices set mac_address = '00:1A:2B:3C:4D:99' where mac_address = ${MAC}`);
     // A new device now owns MAC, with its own key.
@@ -68,9 +68,10 @@ describe("attacks on remembered push devices", () => {
     expect((await send(COLD_TEMP, 3, KEY)).status).toBe(401);
   });
 
-  it("finding 2: a correction at the stored value's second is never stored on the row, and is lost once its month is dropped", async () => {
-    const id = (await db().select({ id: channels.id }).from(channels).where(eq(channels.channelKey, COLD_TEMP)))[0]!
-      .id;
+  it("finding 2 (closed): a correction at the stored value's second is never stored on the row, and is lost once its month is dropped", async () => {
+    const id = (
+      await db().select({ id: channels.id }).from(channels).where(eq(channels.channelKey, COLD_TEMP))
+    )[0]!.id;
     await db().execute(sql`delete from samples where channel_id = ${id}`);
     await db().update(channels).set({ value: null, valueAt: null }).where(eq(channels.id, id));
     const latest = async () =>
@@ -85,9 +86,12 @@ describe("attacks on remembered push devices", () => {
     expect(await latest()).toBe(6);
   });
 
-  it("finding 3: a device re-created under its MAC: a later push (correction) in the same batch as an earlier push's re-check loses", async () => {
+  it("finding 3 (closed): a device re-created under its MAC: a later push (correction) in the same batch as an earlier push's re-check loses", async () => {
     const LINGER = { maxBatch: 500, lingerMs: 300, maxRunning: 1 };
-    const one = (value: number) => ({ macAddress: MAC, readings: [{ channelKey: COLD_TEMP, value, time: T - 1 }] });
+    const one = (value: number) => ({
+      macAddress: MAC,
+      readings: [{ channelKey: COLD_TEMP, value, time: T - 1 }],
+    });
     // Remember the device (old id).
     await ingestPush(db(), KEY, one(0), TEST_NOW, { batch: LINGER });
     await recreate();
@@ -124,7 +128,8 @@ describe("attacks on remembered push devices", () => {
 
   it("holds: a channel group moved to another device's sensor is refused, nothing written", async () => {
     expect((await send(COLD_TEMP, 1)).status).toBe(200);
-    await db().execute(sql`update channel_groups set sensor_id = (select s.id from sensors s join devices d on d.id = s.device_id
+    await db()
+      .execute(sql`update channel_groups set sensor_id = (select s.id from sensors s join devices d on d.id = s.device_id
         where d.mac_address = ${OTHER_MAC} order by s.id limit 1)
       where id = (select channel_group_id from channels where channel_key = ${COLD_TEMP})`);
     expect((await send(COLD_TEMP, 2, KEY, MAC, T - 1)).status).toBe(400);
@@ -133,7 +138,8 @@ describe("attacks on remembered push devices", () => {
 
   it("holds: a channel moved into another device's group is refused, nothing written", async () => {
     expect((await send(COLD_TEMP, 1)).status).toBe(200);
-    await db().execute(sql`update channels set channel_group_id = (select g.id from channel_groups g join sensors s on s.id = g.sensor_id
+    await db()
+      .execute(sql`update channels set channel_group_id = (select g.id from channel_groups g join sensors s on s.id = g.sensor_id
         join devices d on d.id = s.device_id where d.mac_address = ${OTHER_MAC} order by g.id limit 1)
       where channel_key = ${COLD_TEMP}`);
     expect((await send(COLD_TEMP, 2, KEY, MAC, T - 1)).status).toBe(400);
@@ -173,7 +179,8 @@ describe("attacks on remembered push devices", () => {
     const inFlight = Array.from({ length: 10 }, (_, i) => send(COLD_TEMP, 10 + i, KEY, MAC, T - 10 - i));
     await db().update(devices).set({ isSuspended: true }).where(eq(devices.macAddress, MAC));
     await Promise.all(inFlight);
-    for (let i = 0; i < 5; i++) expect((await send(COLD_TEMP, 100 + i, KEY, MAC, T - 30 - i)).status).toBe(403);
+    for (let i = 0; i < 5; i++)
+      expect((await send(COLD_TEMP, 100 + i, KEY, MAC, T - 30 - i)).status).toBe(403);
     await db()
       .update(devices)
       .set({ isSuspended: false, ingestKeyHash: sha256(randomToken()) })
@@ -210,13 +217,21 @@ describe("attacks on remembered push devices", () => {
 
   it("holds: one MAC's pushes for the same second keep arrival order (last wins)", async () => {
     await send(COLD_TEMP, 0, KEY, MAC, T - 8);
-    const all = await Promise.all(Array.from({ length: 30 }, (_, i) => send(COLD_TEMP, i + 1, KEY, MAC, T - 8)));
+    const all = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => send(COLD_TEMP, i + 1, KEY, MAC, T - 8)),
+    );
     expect(all.every((r) => r.status === 200)).toBe(true);
     expect(await samplesOf(COLD_TEMP, T - 8)).toEqual([30]);
   });
 
   it("holds: quoted() literals round-trip quotes and backslashes (statementWithCommit payloads)", async () => {
-    for (const evil of [`a'b`, `x\\'); drop table samples; --`, `\\`, `'||pg_sleep(1)||'`, `{"deviceIds":[1,2]}`]) {
+    for (const evil of [
+      `a'b`,
+      `x\\'); drop table samples; --`,
+      `\\`,
+      `'||pg_sleep(1)||'`,
+      `{"deviceIds":[1,2]}`,
+    ]) {
       const [r] = await rows<{ v: string }>(db(), sql.raw(`select ${quoted(evil)} as v`));
       expect(r!.v).toBe(evil);
     }

@@ -1,4 +1,4 @@
--- An instance remembers each pushing device's sensors, channel groups and channels
+-- An instance remembers each pushing device's MAC, sensors, channel groups and channels
 -- (server/data/ingestLookup.ts). Every change to them counts on the device's row, so a push
 -- checked against a copy is stored only if the count read under the row's lock is the copy's.
 -- Inserts and deletes count once per statement (the seed and the load fixtures insert hundreds
@@ -64,4 +64,12 @@ CREATE TRIGGER channels_removed AFTER DELETE ON channels REFERENCING OLD TABLE A
   FOR EACH STATEMENT EXECUTE FUNCTION push_shape_channels();--> statement-breakpoint
 CREATE TRIGGER channels_moved AFTER UPDATE OF channel_group_id, channel_key ON channels FOR EACH ROW
   WHEN (OLD.channel_group_id IS DISTINCT FROM NEW.channel_group_id OR OLD.channel_key IS DISTINCT FROM NEW.channel_key)
-  EXECUTE FUNCTION push_shape_channels();
+  EXECUTE FUNCTION push_shape_channels();--> statement-breakpoint
+CREATE FUNCTION push_shape_device_mac() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.shape_version := OLD.shape_version + 1;
+  RETURN NEW;
+END $$;--> statement-breakpoint
+CREATE TRIGGER devices_mac_changed BEFORE UPDATE OF mac_address ON devices FOR EACH ROW
+  WHEN (OLD.mac_address IS DISTINCT FROM NEW.mac_address)
+  EXECUTE FUNCTION push_shape_device_mac();

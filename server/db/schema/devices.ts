@@ -97,7 +97,7 @@ export const devices = pgTable(
      */
     rolledUntil: tz("rolled_until").notNull().defaultNow(),
     /**
-     * Counts changes to the device's sensors, channel groups and channels (triggers of
+     * Counts changes to the device's MAC, sensors, channel groups and channels (triggers of
      * migration 0027): a push checked against a remembered copy of them is stored only if the
      * count under the device's row lock is still the copy's (server/data/ingestLookup.ts).
      */
