@@ -4,6 +4,7 @@
 // PGlite in LOAD_DATA_DIR), seeds the demo with a month of history and the load fixtures,
 // then tells the parent (IPC) its ports and what it prepared; "stop" closes everything.
 import { serve } from "@hono/node-server";
+import { sql } from "drizzle-orm";
 import { Hono } from "hono";
 import type { Server } from "node:http";
 import { buildApp } from "../../server/app.ts";
@@ -47,6 +48,9 @@ await addMonthReport(database.db);
 await addStormUsers(database.db, Number(env["LOAD_USERS"] ?? 200));
 await addLoadSessions(database.db, Number(env["LOAD_USERS"] ?? 200));
 await addLoadDevices(database.db, Number(env["LOAD_DEVICES"] ?? 0));
+// A running portal checkpointed its data long ago: without this the first checkpoint after the
+// seed's million rows fell into the first ramp step (on PGlite it holds the one connection).
+await database.db.execute(sql`checkpoint`);
 const samples = await samplesSize(database.db);
 const pushers = await demoPushers(database.db);
 
