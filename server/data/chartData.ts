@@ -1,5 +1,5 @@
 import type { Db } from "../db/client.ts";
-import { readRollups, readRollupsIn, readSamples, type RolledRows } from "./rollups.ts";
+import { readRollups, readRollupsIn, readSamples, type RolledRows } from "./rollupReads.ts";
 import {
   chartPoints,
   groupBuckets,

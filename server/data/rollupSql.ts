@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 
-// The rollups' SQL pieces shared by their writers and readers (rollups.ts, rollupFold.ts).
+// The rollups' SQL pieces shared by their writers and readers (rollups.ts, rollupFold.ts, rollupReads.ts).
 
 export const COLUMNS = sql.raw(`(channel_id, level, bucket, min_value, max_value, sum_value, sample_count,
   min_at, max_at, first_at, last_at)`);

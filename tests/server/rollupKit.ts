@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "../../server/db/client.ts";
-import { readRollups, readRollupsIn } from "../../server/data/rollups.ts";
+import { readRollups, readRollupsIn } from "../../server/data/rollupReads.ts";
 
 // What the chart rollup tests compare (chartData.test.ts, attackFold.test.ts): the rollups as
 // stored and as read, each beside a recomputation from the raw samples.
