@@ -138,13 +138,20 @@ async function openPglite(dataDir: string | undefined, template: Blob | undefine
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
-  const client = dataDir
-    ? new PGlite(dataDir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_WAL] })
-    : new PGlite(template ? { loadDataDir: template } : {});
-  await client.waitReady;
+  const { DRIZZLE_PARSERS, presetParsersClient } = await import("./pgliteParsers.ts");
+  const pglite = dataDir
+    ? new PGlite(dataDir, {
+        startParams: [...PGlite.defaultStartParams, ...PGLITE_WAL],
+        parsers: DRIZZLE_PARSERS,
+      })
+    : new PGlite(
+        template ? { loadDataDir: template, parsers: DRIZZLE_PARSERS } : { parsers: DRIZZLE_PARSERS },
+      );
+  await pglite.waitReady;
+  const client = presetParsersClient(pglite);
   await migrate(drizzle({ client, schema }), { migrationsFolder: MIGRATIONS });
   const db = drizzle({ client, schema, logger: writeWatch });
-  return { db: driverNeutral(db), kind: "pglite", close: () => client.close() };
+  return { db: driverNeutral(db), kind: "pglite", close: () => pglite.close() };
 }
 
 /** Rows of a raw SQL query, the same shape on both drivers. */

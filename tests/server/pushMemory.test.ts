@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { rows } from "../../server/db/client.ts";
 import { devices } from "../../server/db/schema/index.ts";
 import { sha256, randomToken } from "../../server/core/crypto.ts";
+import { pushDevicesQuery } from "../../server/data/ingestLookup.ts";
 import { COLD_HUM, COLD_TEMP, KEY, MAC, NOW_S, useIngestApp } from "./ingestKit.ts";
 
 const OTHER_MAC = "00:1A:2B:3C:4D:02";
@@ -106,5 +107,26 @@ describe("remembered push devices", () => {
     await db().execute(sql`delete from devices where mac_address = 'gone'`);
     expect((await send(COLD_TEMP, 2)).status).toBe(200);
     expect(await samplesOf(COLD_TEMP)).toEqual([2]);
+  });
+
+  it("finds a pushing device among thousands by the index on its MAC, never by reading every device", async () => {
+    await db()
+      .execute(sql`insert into devices (subscription_id, name, type, device_type, mac_address, serialnumber, ingest_key_hash)
+      select subscription_id, 'Fleet ' || i, 'RA12', 'RA12', 'FL:' || lpad(i::text, 6, '0'), 'SN-FL-' || i, ingest_key_hash
+      from devices, generate_series(1, 3000) i where mac_address = ${MAC}`);
+    await db().execute(sql`analyze devices`);
+    const [row] = await rows<Record<string, unknown>>(
+      db(),
+      sql`explain (format json) ${pushDevicesQuery([MAC, OTHER_MAC])}`,
+    );
+    const raw = Object.values(row!)[0];
+    type PlanNode = { "Node Type": string; "Relation Name"?: string; Plans?: PlanNode[] };
+    const [top] = (typeof raw === "string" ? JSON.parse(raw) : raw) as { Plan: PlanNode }[];
+    const scans = (n: PlanNode): string[] => [
+      ...(n["Relation Name"] === "devices" ? [n["Node Type"]] : []),
+      ...(n.Plans ?? []).flatMap(scans),
+    ];
+    expect(scans(top!.Plan)).not.toEqual([]);
+    expect(scans(top!.Plan)).not.toContain("Seq Scan");
   });
 });
