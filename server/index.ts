@@ -24,7 +24,7 @@ import {
   startPartitionJob,
   startRepeatingJob,
 } from "./core/repeatingJob.ts";
-import { FOLD_EVERY_MS, foldRollups } from "./data/rollupFold.ts";
+import { FOLD_EVERY_MS, foldBatchFor, foldRollups } from "./data/rollupFold.ts";
 import { trimAuditTrail } from "./flows/auditRetention.ts";
 import { sealAll } from "./data/auditSeal.ts";
 import { fileAnchors, noAnchors } from "./services/auditAnchors.ts";
@@ -149,7 +149,7 @@ let stopping = false;
 // Pushes write no rollup; every level is folded from the samples 10 to 25 minutes behind.
 const stopRollupFold = startRepeatingJob(
   "rollup fold",
-  (now) => foldRollups(database.db, now, () => stopping),
+  (now) => foldRollups(database.db, now, () => stopping, foldBatchFor(database.kind)),
   { intervalMs: FOLD_EVERY_MS },
 );
 

@@ -11,7 +11,7 @@ import { buildApp } from "../../server/app.ts";
 import { parseConfig } from "../../server/config.ts";
 import { openDatabase } from "../../server/db/client.ts";
 import { startRepeatingJob } from "../../server/core/repeatingJob.ts";
-import { FOLD_EVERY_MS, foldRollups } from "../../server/data/rollupFold.ts";
+import { FOLD_EVERY_MS, foldBatchFor, foldRollups } from "../../server/data/rollupFold.ts";
 import { fillHistory } from "../../server/seed/history.ts";
 import { seedDemo } from "../../server/seed/index.ts";
 import {
@@ -68,9 +68,11 @@ const config = parseConfig({
 });
 const app = buildApp({ db: database.db, config });
 // The rollup fold runs as in server/index.ts: its work is part of what ingestion costs.
-const stopFold = startRepeatingJob("rollup fold", (at) => foldRollups(database.db, at), {
-  intervalMs: FOLD_EVERY_MS,
-});
+const stopFold = startRepeatingJob(
+  "rollup fold",
+  (at) => foldRollups(database.db, at, () => false, foldBatchFor(database.kind)),
+  { intervalMs: FOLD_EVERY_MS },
+);
 const hello = new Hono().get("/", (c) => c.text("Hello Hono!"));
 
 const listen = (fetch: (r: Request) => Response | Promise<Response>, port: number) =>
