@@ -70,7 +70,10 @@ export function groupCommit<I, O>(
         else await Promise.all(entries.map(runAlone));
       } finally {
         running--;
-        pump();
+        // The next batch after a turn of the event loop: what arrived meanwhile is read first
+        // (and joins it). On PGlite a batch's statements answer without such a turn, so
+        // back-to-back batches would hold the process: no connection accepted, no request read.
+        setImmediate(pump);
       }
     })();
   };

@@ -68,4 +68,21 @@ describe("group commit", () => {
     expect(runs).toEqual([[1]]);
     expect(answers.map((a) => a.status)).toEqual(["fulfilled", "rejected"]);
   });
+
+  it("turns the event loop between two batches, so what arrived meanwhile is read before the next one starts", async () => {
+    // A run that answers without a turn of the event loop, as PGlite's statements do.
+    const events: string[] = [];
+    const batches = groupCommit<number, number>(
+      { maxBatch: 1, lingerMs: 0, maxRunning: 1 },
+      async (items) => {
+        events.push(`batch ${items.join()}`);
+        await Promise.resolve();
+        return items.map((i) => ({ ok: true, value: i }));
+      },
+    );
+    const answers = [1, 2, 3].map((i) => batches.submit(i));
+    setImmediate(() => events.push("turn"));
+    await Promise.all(answers);
+    expect(events).toEqual(["batch 1", "turn", "batch 2", "batch 3"]);
+  });
 });
