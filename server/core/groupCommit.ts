@@ -25,6 +25,8 @@ export interface GroupCommit<I, O> {
   /** Items waiting for a batch, and batches running: for tests and metrics. */
   readonly waiting: number;
   readonly running: number;
+  /** How long the oldest item waiting for a batch has waited (ms), 0 when none waits. */
+  readonly oldestWaitMs: number;
 }
 
 interface Entry<I, O> {
@@ -110,6 +112,9 @@ export function groupCommit<I, O>(
     },
     get running() {
       return running;
+    },
+    get oldestWaitMs() {
+      return queue.length ? performance.now() - queue[0]!.at : 0;
     },
   };
 }

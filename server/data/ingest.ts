@@ -36,7 +36,7 @@ export async function ingestPush(
   key: string | null,
   push: Push,
   now: Date,
-  turn: TurnOptions & { batch?: GroupCommitOptions } = {},
+  turn: IngestTurn = {},
   evaluate: ReadingsHook = async (_, batch) => batch.map(() => 0),
 ): Promise<{ accepted: number } & Stored> {
   // A place in the line of this MAC's pushes, taken before anything is awaited: the lookup and
@@ -55,10 +55,15 @@ async function checkAndStore(
   key: string | null,
   push: Push,
   now: Date,
-  turn: TurnOptions & { batch?: GroupCommitOptions },
+  turn: IngestTurn,
   evaluate: ReadingsHook,
   place: { before: Promise<void>; pass: () => void },
 ): Promise<{ accepted: number } & Stored> {
+  // Refused at once while the batches are far behind: answering 503 costs next to nothing, and
+  // the device comes back later, where a push queued behind seconds of work would hold its
+  // connection, and on PGlite the lookup's work would keep the process from even accepting more.
+  if (batchesOf(db, turn.batch).oldestWaitMs > (turn.behindAfterMs ?? BEHIND_AFTER_MS))
+    throw new ApiError(503, PUSHES_BEHIND);
   const check = (fresh: boolean) => checkPush(db, key, push, now, evaluate, turn.gone, fresh);
   // Asked before the turn: the read holds nothing, and a device's pushes stay in order either way.
   const laneOf = async (checked: Queued) =>
@@ -177,6 +182,12 @@ const pushArrivals = arrivalsByKey();
 /** How many of one device's pushes may wait behind its running one in a process; more get a 429. */
 export const MAX_WAITING_PUSHES = 64;
 export const PUSHES_BUSY = "This device is sending too many pushes at once. Try again in a few seconds.";
+export const PUSHES_BEHIND =
+  "The portal is receiving more pushes than it can store right now. Try again in a few seconds.";
+/** A push lane whose oldest push has waited this long for its batch refuses new pushes. */
+export const BEHIND_AFTER_MS = 5_000;
+/** How a push waits: its client's state, its lane's batches, when the lane counts as behind. */
+export type IngestTurn = TurnOptions & { batch?: GroupCommitOptions; behindAfterMs?: number };
 export const PUSH_WAITED_TOO_LONG =
   "This device's pushes are waiting too long to be stored. Try again in a few seconds.";
 /** A push's longest wait for its turn in the process, and for the device's row in the database. */
