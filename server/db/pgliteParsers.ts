@@ -4,8 +4,11 @@ import { types } from "@electric-sql/pglite";
  * drizzle-orm/pglite passes its own value parsers with every query (dates, times and intervals,
  * and their arrays, kept as PostgreSQL's text), and PGlite merges them into its table of 318
  * parsers for each result by spreading both: about 0.24 ms of CPU a query on this machine, a
- * quarter of a push batch's statements' cost. Given to PGlite once at start instead, they are in
- * its table already; the client drizzle sees then leaves drizzle's own copy out of each query.
+ * third of a small query's cost. Given to PGlite once at start instead, they are in its table
+ * already; the client drizzle sees then leaves drizzle's own copy out of each query. So every
+ * query on this PGlite reads those types as text, as drizzle wants; a query's parsers for none
+ * but those type ids are taken to be drizzle's (its functions are new closures per query and
+ * cannot be matched by identity), and any other parsers are passed on as they are.
  */
 
 /** The type ids drizzle-orm/pglite keeps as text (its session.js): the same parser for each. */
