@@ -184,8 +184,12 @@ export const MAX_WAITING_PUSHES = 64;
 export const PUSHES_BUSY = "This device is sending too many pushes at once. Try again in a few seconds.";
 export const PUSHES_BEHIND =
   "The portal is receiving more pushes than it can store right now. Try again in a few seconds.";
-/** A push lane whose oldest push has waited this long for its batch refuses new pushes. */
-export const BEHIND_AFTER_MS = 5_000;
+/**
+ * A push lane whose oldest push has waited this long for its batch refuses new pushes. More
+ * than a batch failing on a row held elsewhere takes with its pushes then stored one by one (two
+ * lock timeouts, 10 s): a row another instance holds is not the portal falling behind.
+ */
+export const BEHIND_AFTER_MS = 15_000;
 /** How a push waits: its client's state, its lane's batches, when the lane counts as behind. */
 export type IngestTurn = TurnOptions & { batch?: GroupCommitOptions; behindAfterMs?: number };
 export const PUSH_WAITED_TOO_LONG =

@@ -148,6 +148,9 @@ async function openPglite(dataDir: string | undefined, template: Blob | undefine
         template ? { loadDataDir: template, parsers: DRIZZLE_PARSERS } : { parsers: DRIZZLE_PARSERS },
       );
   await pglite.waitReady;
+  // Again once it is up: starting, PGlite makes a parser for every array type, drizzle's five
+  // array ones among them, over those it was given.
+  Object.assign(pglite.parsers, DRIZZLE_PARSERS);
   const client = presetParsersClient(pglite);
   await migrate(drizzle({ client, schema }), { migrationsFolder: MIGRATIONS });
   const db = drizzle({ client, schema, logger: writeWatch });

@@ -40,7 +40,9 @@ describe("drizzle's parsers given to PGlite once", () => {
     const database = await openDatabase({});
     try {
       const q = sql`select timestamptz '2026-01-02 03:04:05+00' as t, date '2026-01-02' as d,
-        interval '1 day' as i, 1.5::numeric as n, array[1, 2] as a, '{"a":1}'::json as j`;
+        interval '1 day' as i, 1.5::numeric as n, array[1, 2] as a, '{"a":1}'::json as j,
+        array[timestamptz '2026-01-02 03:04:05+00'] as ts, array[date '2026-01-02'] as ds, array[1.5::numeric] as ns`;
+      // Arrays of drizzle's types too, as PostgreSQL's text (PGlite makes array parsers as it starts).
       const expected = {
         t: "2026-01-02 03:04:05+00",
         d: "2026-01-02",
@@ -48,6 +50,9 @@ describe("drizzle's parsers given to PGlite once", () => {
         n: "1.5",
         a: [1, 2],
         j: { a: 1 },
+        ts: '{"2026-01-02 03:04:05+00"}',
+        ds: "{2026-01-02}",
+        ns: "{1.5}",
       };
       expect(await rows(database.db, q)).toEqual([expected]);
       expect(await database.db.transaction((tx) => rows(tx, q))).toEqual([expected]);
