@@ -3,6 +3,7 @@ import { inTransaction, rows, type Db } from "../db/client.ts";
 import { ROLLUP_LEVELS } from "../../src/domain/downsample.ts";
 import { COLUMNS, epoch, OF_FINER, OF_SAMPLES, SUMMARY, UPSERT, width } from "./rollupSql.ts";
 import { storeLatestValues } from "./channelValue.ts";
+import { setImmediate as nextTurn } from "node:timers/promises";
 
 /*
  * A push stores its readings and no rollup; every level (300, 900, 3600 and 10800 s) is folded
@@ -174,6 +175,6 @@ export async function foldRollups(
     const n = await foldSome(db, now, batch);
     total += n;
     if (n < batch || stopped()) return total;
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
 }

@@ -140,16 +140,11 @@ async function openPglite(dataDir: string | undefined, template: Blob | undefine
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   const { DRIZZLE_PARSERS, presetParsersClient } = await import("./pgliteParsers.ts");
   const pglite = dataDir
-    ? new PGlite(dataDir, {
-        startParams: [...PGlite.defaultStartParams, ...PGLITE_WAL],
-        parsers: DRIZZLE_PARSERS,
-      })
-    : new PGlite(
-        template ? { loadDataDir: template, parsers: DRIZZLE_PARSERS } : { parsers: DRIZZLE_PARSERS },
-      );
+    ? new PGlite(dataDir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_WAL] })
+    : new PGlite(template ? { loadDataDir: template } : {});
   await pglite.waitReady;
-  // Again once it is up: starting, PGlite makes a parser for every array type, drizzle's five
-  // array ones among them, over those it was given.
+  // Once it is up: as it starts, PGlite makes a parser for every array type, drizzle's five
+  // array ones among them, over any it was given.
   Object.assign(pglite.parsers, DRIZZLE_PARSERS);
   const client = presetParsersClient(pglite);
   await migrate(drizzle({ client, schema }), { migrationsFolder: MIGRATIONS });

@@ -4,7 +4,7 @@ import { types } from "@electric-sql/pglite";
  * drizzle-orm/pglite passes its own value parsers with every query (dates, times and intervals,
  * and their arrays, kept as PostgreSQL's text), and PGlite merges them into its table of 318
  * parsers for each result by spreading both: about 0.24 ms of CPU a query on this machine, a
- * third of a small query's cost. Given to PGlite once at start instead, they are in its table
+ * third of a small query's cost. Put into PGlite's table once as it starts instead, they are there
  * already; the client drizzle sees then leaves drizzle's own copy out of each query. So every
  * query on this PGlite reads those types as text, as drizzle wants; a query's parsers for none
  * but those type ids are taken to be drizzle's (its functions are new closures per query and
@@ -26,7 +26,7 @@ const AS_TEXT = [
 
 const asIs = (value: string) => value;
 
-/** For `new PGlite(..., { parsers })`: drizzle's parsers, in PGlite's table from the start. */
+/** drizzle's parsers, put into PGlite's table once it has started (db/client.ts). */
 export const DRIZZLE_PARSERS: Record<number, (value: string) => string> = Object.fromEntries(
   AS_TEXT.map((oid) => [oid, asIs]),
 );
