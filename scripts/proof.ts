@@ -31,7 +31,8 @@ import { loadRun, type EngineRun, type LoadOptions } from "./load/run.ts";
 import { loadFailures, loadTables } from "./load/tables.ts";
 import { outageTable, sigtermTable } from "./proof/faultTables.ts";
 import { PG_URL, pgliteTarget, postgresTarget, type Target } from "./proof/target.ts";
-import { auditCostFailures, auditCostRun, auditCostTable, type AuditCostResult } from "./proof/auditCost.ts";
+import { auditCostRun, type AuditCostResult } from "./proof/auditCost.ts";
+import { auditCostFailures, auditCostTable } from "./proof/auditCostReport.ts";
 import { replicaFailures, replicaRun, replicaTable, type ReplicaResult } from "./proof/replica.ts";
 
 const { values } = parseArgs({

@@ -18,7 +18,7 @@ import { PAYING_CARD, payForm } from "./payments.ts";
 import { preparePayTargets, type PayTarget } from "./paymentTargets.ts";
 import { randomAddress, send } from "./http.ts";
 import { ServerProcess } from "./server.ts";
-import { markdownTable } from "./table.ts";
+import { postgresCpuMs, processCpuMs } from "./cpuTicks.ts";
 import type { Target } from "./target.ts";
 
 /** Clients at once on each path: the payments of a busy shop, a team changing settings. */
@@ -35,6 +35,14 @@ export interface Side {
   failed: number;
   medianMs: number;
   p95Ms: number;
+  /** CPU a request cost the portal's process and PostgreSQL's (all its processes), in ms. */
+  cpuMs: Cpu;
+}
+
+/** CPU in milliseconds: the portal's process, and every PostgreSQL process of the machine. */
+export interface Cpu {
+  portal: number;
+  postgres: number;
 }
 
 export interface PathCost {
@@ -43,6 +51,12 @@ export interface PathCost {
   off: Side;
   /** Median with the trail over median without it. */
   ratio: number;
+  /**
+   * The median of the rounds' own ratios (each round's median on over its median off): a
+   * round's two batches run moments apart, so a machine whose speed drifts (a shared host) moves
+   * both; the figure to read beside `ratio` when runs disagree.
+   */
+  roundRatio: number;
 }
 
 export interface AuditCostResult {
@@ -61,6 +75,12 @@ const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))]! : 0;
 };
+
+/** Adds what the portal and PostgreSQL used between two readings. */
+function addCpu(sum: Cpu, from: Cpu, to: Cpu) {
+  sum.portal += to.portal - from.portal;
+  sum.postgres += to.postgres - from.postgres;
+}
 
 /** `count` requests from CLIENTS clients at once; each request's time, and how many failed. */
 async function timed(count: number, one: (i: number) => Promise<boolean>) {
@@ -136,6 +156,12 @@ export async function auditCostRun(
   };
   const failed = { payments: { on: 0, off: 0 }, settings: { on: 0, off: 0 } };
   const added = { on: 0, off: 0 };
+  const zero = (): Cpu => ({ portal: 0, postgres: 0 });
+  const cpu = {
+    payments: { on: zero(), off: zero() },
+    settings: { on: zero(), off: zero() },
+  };
+  const roundRatios = { payments: [] as number[], settings: [] as number[] };
   let unsealed = 0;
   try {
     await Promise.all([servers.on.start(), servers.off.start()]);
@@ -147,20 +173,32 @@ export async function auditCostRun(
     }
     for (let round = 0; round < opts.rounds; round++) {
       const order: ("on" | "off")[] = round % 2 ? ["off", "on"] : ["on", "off"];
+      const medians = { payments: { on: 0, off: 0 }, settings: { on: 0, off: 0 } };
       for (const side of order) {
         const url = servers[side].url;
         const first = WARM_UP + round * opts.payments;
         const before = (await auditRows(target)).n;
+        const pid = servers[side].pid ?? 0;
+        const cpuAt = (): Cpu => ({ portal: processCpuMs(pid), postgres: postgresCpuMs() });
+        const c0 = cpuAt();
         const paid = await timed(opts.payments, (i) => payOnce(url, pay[side][first + i]!));
+        const c1 = cpuAt();
         const set = await timed(opts.settings, (i) => changeScale(url, i));
+        const c2 = cpuAt();
+        addCpu(cpu.payments[side], c0, c1);
+        addCpu(cpu.settings[side], c1, c2);
         added[side] += (await auditRows(target)).n - before;
         times.payments[side].push(...paid.times);
         times.settings[side].push(...set.times);
+        medians.payments[side] = quantile(paid.times, 0.5);
+        medians.settings[side] = quantile(set.times, 0.5);
         failed.payments[side] += paid.failed;
         failed.settings[side] += set.failed;
         // The other side's turn starts once this side's sealer has chained what it wrote.
         await sleep(SEAL_SETTLE_MS);
       }
+      for (const path of ["payments", "settings"] as const)
+        roundRatios[path].push(medians[path].on / medians[path].off);
     }
   } finally {
     await Promise.all([servers.on.stop(), servers.off.stop()]);
@@ -170,16 +208,26 @@ export async function auditCostRun(
   unsealed = (await auditRows(target)).unsealed;
   const rowsOn = added.on;
   const rowsOff = added.off;
-  const sideOf = (xs: number[], n: number): Side => ({
+  const sideOf = (xs: number[], n: number, used: Cpu): Side => ({
     requests: xs.length,
     failed: n,
     medianMs: Math.round(quantile(xs, 0.5) * 10) / 10,
     p95Ms: Math.round(quantile(xs, 0.95) * 10) / 10,
+    cpuMs: {
+      portal: xs.length ? used.portal / xs.length : 0,
+      postgres: xs.length ? used.postgres / xs.length : 0,
+    },
   });
   const paths = (["payments", "settings"] as const).map((path): PathCost => {
-    const on = sideOf(times[path].on, failed[path].on);
-    const offSide = sideOf(times[path].off, failed[path].off);
-    return { path, on, off: offSide, ratio: offSide.medianMs ? on.medianMs / offSide.medianMs : 0 };
+    const on = sideOf(times[path].on, failed[path].on, cpu[path].on);
+    const offSide = sideOf(times[path].off, failed[path].off, cpu[path].off);
+    return {
+      path,
+      on,
+      off: offSide,
+      ratio: offSide.medianMs ? on.medianMs / offSide.medianMs : 0,
+      roundRatio: quantile(roundRatios[path], 0.5),
+    };
   });
   const db = await target.open();
   const chain = await verifyAudit(db.db).finally(() => db.close());
@@ -214,52 +262,4 @@ async function changeScale(base: string, i: number) {
     body: JSON.stringify({ temperatureScale: Math.floor(i / CLIENTS) % 2 ? "C" : "F" }),
   });
   return res.status === 200;
-}
-
-/** What must hold whatever the machine: nothing failed, rows only with the trail on. */
-export function auditCostFailures(r: AuditCostResult): string[] {
-  const problems: string[] = [];
-  for (const p of r.paths)
-    for (const side of ["on", "off"] as const)
-      if (p[side].failed)
-        problems.push(
-          `${r.database} audit cost: ${p[side].failed} ${p.path} requests failed (trail ${side})`,
-        );
-  if (r.rowsOn === 0)
-    problems.push(`${r.database} audit cost: the rounds with the trail on wrote no audit row`);
-  if (r.rowsOff !== 0)
-    problems.push(`${r.database} audit cost: AUDIT_TRAIL=0 still wrote ${r.rowsOff} audit rows`);
-  if (r.unsealed)
-    problems.push(`${r.database} audit cost: ${r.unsealed} audit rows were left unchained after a stop`);
-  if (r.chainFaults)
-    problems.push(`${r.database} audit cost: the chains show ${r.chainFaults} faults after the run`);
-  return problems;
-}
-
-/** One row per database and path: each side's median and p95, and the ratio against the goal. */
-export function auditCostTable(results: AuditCostResult[]): string {
-  return markdownTable(
-    [
-      "Audit trail's cost",
-      "Path",
-      "Rounds",
-      "Requests on/off",
-      "Median on/off (ms)",
-      "p95 on/off (ms)",
-      "On ÷ off",
-      `Goal ≤ ${AUDIT_COST_GOAL}`,
-    ],
-    results.flatMap((r) =>
-      r.paths.map((p) => [
-        r.database,
-        p.path,
-        r.rounds,
-        `${p.on.requests}/${p.off.requests}`,
-        `${p.on.medianMs}/${p.off.medianMs}`,
-        `${p.on.p95Ms}/${p.off.p95Ms}`,
-        p.ratio.toFixed(3),
-        p.ratio <= AUDIT_COST_GOAL ? "yes" : "no",
-      ]),
-    ),
-  );
 }

@@ -25,6 +25,11 @@ export class ServerProcess {
     this.log = createWriteStream(logFile, { flags: "a" });
   }
 
+  /** The running process's id (undefined when stopped). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   /** Starts the process and waits until /healthz answers 200. */
   async start(): Promise<void> {
     if (this.child) throw new Error("The server is already running.");
