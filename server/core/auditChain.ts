@@ -2,6 +2,7 @@
 // content and the hash before it, and how a chain is checked. Pure: the data layer appends
 // with it, `npm run audit -- verify` and the Administrators' button check with it.
 import { createHmac, hash } from "node:crypto";
+import { canonical } from "../../src/domain/canonicalJson.ts";
 
 /** The hash before a chain's first row. */
 export const GENESIS = "0".repeat(64);
@@ -33,21 +34,8 @@ export interface AuditRow extends AuditContent {
   contentHash?: string | null | undefined;
 }
 
-/**
- * JSON with keys sorted at every level, so a row reads the same after PostgreSQL's jsonb has
- * reordered its keys.
- */
-export function canonical(value: unknown): string {
-  if (value instanceof Date) return JSON.stringify(value.toISOString());
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
+/** The row's content is hashed in canonical JSON (src/domain/canonicalJson.ts). */
+export { canonical };
 
 /**
  * The row's hash: SHA-256 of the previous hash and the row's canonical content; an HMAC under

@@ -65,16 +65,19 @@ export async function auditPage(
   return found.map(entryOf);
 }
 
-/** Who and what the subscription's trail holds, for the viewer's filters. */
+/**
+ * Who and what the subscription's trail holds, for the viewer's filters: of chained rows only,
+ * as the list shows them (a row slipped in outside the portal names nobody there).
+ */
 export async function auditFacets(db: Db, subscriptionId: number) {
   const [actors, actions] = await Promise.all([
     rows<{ v: string }>(
       db,
-      sql`select distinct actor_label as v from audit_log where subscription_id = ${subscriptionId} order by 1 limit 500`,
+      sql`select distinct actor_label as v from audit_log where subscription_id = ${subscriptionId} and seq > 0 order by 1 limit 500`,
     ),
     rows<{ v: string }>(
       db,
-      sql`select distinct action as v from audit_log where subscription_id = ${subscriptionId} order by 1 limit 200`,
+      sql`select distinct action as v from audit_log where subscription_id = ${subscriptionId} and seq > 0 order by 1 limit 200`,
     ),
   ]);
   return { actors: actors.map((r) => r.v), actions: actions.map((r) => r.v) };

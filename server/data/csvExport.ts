@@ -34,10 +34,15 @@ export const CHUNK_CELLS = 100_000;
 /** The first chunk's time window assumes minute samples; each later one adapts to what came. */
 const MINUTE_MS = 60_000;
 
-/** Text cells starting like a formula (= + - @, tab, CR) get a leading apostrophe; quotes as CSV needs. */
+/**
+ * Text cells starting like a formula (= + - @, tab, CR) get a leading apostrophe; quotes as CSV
+ * needs. A cell holding ';' or a tab is quoted too: a spreadsheet set to split on them (Excel in
+ * many European locales splits on ';') would otherwise start a new cell there, which may be a
+ * formula.
+ */
 export function csvText(cell: string): string {
   const safe = /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
-  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+  return /[",;\t\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
 /** The header line: "Time (UTC)" then "Cold Room - Temperature (°C)" per column. */

@@ -1,6 +1,7 @@
 // Alert rules as people make them: made, changed and removed after their input is checked
 // (ruleInput.ts), with the plan's alert limit counted under the subscription's row lock (no
 // check-then-count race), and answered as the API says.
+import { createHash } from "node:crypto";
 import { inTransaction, type Db } from "../db/client.ts";
 import {
   channelById,
@@ -41,6 +42,15 @@ export const maskedUrl = (url: string) => {
     return "…";
   }
 };
+
+/**
+ * A webhook URL as the audit trail keeps it: its origin, and the first 8 hex digits of the
+ * SHA-256 of the whole address, so a hook moved to another on the same host shows as a change
+ * while its path (often a credential) is not kept. The trail's readers, Administrators, may
+ * read the rules' full addresses anyway.
+ */
+export const auditedUrl = (url: string) =>
+  `${maskedUrl(url)} #${createHash("sha256").update(url).digest("hex").slice(0, 8)}`;
 
 /** The rule as a reader without alert.edit sees it. */
 export const maskRule = (r: Rule): Rule => ({

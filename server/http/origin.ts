@@ -26,3 +26,15 @@ export function crossSiteCheck(
     if (refused) throw new ApiError(403, CROSS_SITE_REFUSED);
   };
 }
+
+/**
+ * Throws a 403 for a GET that writes a row of the audit trail (the trail's export, a device's
+ * data download) when another site's page started it. The session cookie is SameSite=Lax, so a
+ * link on any page would carry it and record an export in the signed-in person's name, with
+ * filters of that page's choosing. Browsers say so in Sec-Fetch-Site; the portal's own pages
+ * and links, bookmarks and typed addresses are "same-origin" or "none", and a client that is
+ * not a browser sends nothing and holds no cookie of a person's browser.
+ */
+export function refuseCrossSiteRead(c: Context): void {
+  if (c.req.header("sec-fetch-site") === "cross-site") throw new ApiError(403, CROSS_SITE_REFUSED);
+}

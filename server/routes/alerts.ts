@@ -17,6 +17,7 @@ import {
   changeRule,
   createRule,
   inputOfRule,
+  auditedUrl,
   maskedUrl,
   maskRule,
   removeRule,
@@ -58,11 +59,11 @@ const ruleEntry = (auth: Auth, id: number, action: string) => ({
   entityId: id,
 });
 
-/** A rule as the trail keeps it: webhook addresses by their origin only (a path may hold a key). */
+/** A rule as the trail keeps it: webhook addresses by origin and fingerprint (a path may hold a key). */
 function ruleValues(input: object): Record<string, unknown> {
   const v = { ...input } as Record<string, unknown>;
   const notify = v["notify"] as { webhookUrls?: string[] } | undefined;
-  if (notify?.webhookUrls) v["notify"] = { ...notify, webhookUrls: notify.webhookUrls.map(maskedUrl) };
+  if (notify?.webhookUrls) v["notify"] = { ...notify, webhookUrls: notify.webhookUrls.map(auditedUrl) };
   return v;
 }
 

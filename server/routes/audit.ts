@@ -14,6 +14,7 @@ import { reply } from "../http/reply.ts";
 import { actionName, changesText, recordCell, recordName } from "../../src/domain/auditText.ts";
 import { zoneClock } from "../../src/domain/zoneTime.ts";
 import { AUDIT_PAGE, exportAudit, listAudit, verifyAuditTrail } from "../../src/api/audit.ts";
+import { refuseCrossSiteRead } from "../http/origin.ts";
 
 /** The Administrators' audit trail: the viewer's pages, the CSV export and the chain check. */
 export function auditRoutes(deps: Deps) {
@@ -39,6 +40,8 @@ export function auditRoutes(deps: Deps) {
       });
     })
     .get(exportAudit.path, guard(exportAudit, deps), async (c) => {
+      // It records a row with the filters as given: never for another site's link.
+      refuseCrossSiteRead(c);
       const { timezone, ...filter } = await inputOf(c, exportAudit);
       const auth = authOf(c);
       // An export of the trail is itself recorded (issue 37: "data downloads and exports").

@@ -17,6 +17,7 @@ import { dataRange, PLAN_MESSAGES, planAllows } from "../../src/domain/plan.ts";
 import { downloadDeviceData } from "../../src/api/deviceData.ts";
 import { changeDeviceLocation } from "../../src/api/devices.ts";
 import { csvFileName } from "../http/csvFileName.ts";
+import { refuseCrossSiteRead } from "../http/origin.ts";
 
 export const BOTH_COORDINATES = "Enter both latitude and longitude.";
 
@@ -51,6 +52,8 @@ export function deviceDataRoutes(deps: Deps) {
       return reply(c, changeDeviceLocation, moved);
     })
     .get(downloadDeviceData.path, guard(downloadDeviceData, deps), async (c) => {
+      // It records a row in the person's name: never for another site's link.
+      refuseCrossSiteRead(c);
       const device = await deviceById(db, idParam(c, "deviceId"));
       if (!device) throw new ApiError(404, NOT_FOUND);
       const auth = authOf(c);

@@ -1,12 +1,40 @@
 // What an audit row keeps of a change: the fields that changed, before and after, and never a
 // secret (docs/decisions.md, "Audit trail").
+import { canonical } from "./canonicalJson.ts";
 
 /** Field names whose values are secrets: dropped from every audit row, whatever the action. */
 const SECRET_FIELD =
   /password|secret|token|cvv|cvc|cardnumber|card_number|apikey|devicekey|^key$|^code$|otp|signature/i;
-/** A value that looks like a card number (13 to 19 digits, spaces or dashes between). */
-const CARD_LIKE = /\b(?:\d[ -]?){12,18}\d\b/;
+/**
+ * A run of 13 to 19 digits (spaces or dashes between), not part of a longer run: a card number
+ * when it passes the Luhn check, as every card number does. Other long numbers (a GTIN, a lot,
+ * a serial) mostly do not, and stay as typed.
+ */
+const DIGIT_RUN = /(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g;
 export const REDACTED = "[redacted]";
+
+/** Whether a string of digits passes the Luhn check (card numbers' check digit). */
+export function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/**
+ * Text with each card number in it replaced by "[redacted …1234]" (its last four digits, as a
+ * receipt prints it): the words around it stay, so the record stays named, and two texts with
+ * different cards still read differently.
+ */
+export function withoutCards(text: string): string {
+  return text.replace(DIGIT_RUN, (run) => {
+    const digits = run.replace(/[ -]/g, "");
+    return luhn(digits) ? `[redacted …${digits.slice(-4)}]` : run;
+  });
+}
 
 /**
  * Text as PostgreSQL stores it: without NUL (no text or jsonb holds one) and with a lone
@@ -15,21 +43,22 @@ export const REDACTED = "[redacted]";
  */
 export const storable = (text: string): string => text.replaceAll("\u0000", "").toWellFormed();
 
-/** The value with secret fields dropped and card-like text replaced, at every level. */
-export function withoutSecrets(value: unknown): unknown {
-  if (typeof value === "string") return CARD_LIKE.test(value) ? REDACTED : storable(value);
-  if (Array.isArray(value)) return value.map(withoutSecrets);
+/** The value with secret fields dropped and card numbers in text replaced, at every level. */
+export function withoutSecrets(value: unknown, cards = true): unknown {
+  if (typeof value === "string") return storable(cards ? withoutCards(value) : value);
+  if (Array.isArray(value)) return value.map((v) => withoutSecrets(v, cards));
   if (value instanceof Date) return value.toISOString();
   if (value !== null && typeof value === "object") {
     const kept: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value))
-      if (!SECRET_FIELD.test(k) && v !== undefined) kept[storable(k)] = withoutSecrets(v);
+      if (!SECRET_FIELD.test(k) && v !== undefined) kept[storable(k)] = withoutSecrets(v, cards);
     return kept;
   }
   return value;
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+/** Equal as data: keys in any order. */
+const same = (a: unknown, b: unknown) => canonical(a ?? null) === canonical(b ?? null);
 
 /**
  * The fields that differ between before and after (either may be absent: a creation has no
@@ -43,17 +72,21 @@ export function changes(
   const b = withoutSecrets(before) as Record<string, unknown> | null;
   const a = withoutSecrets(after) as Record<string, unknown> | null;
   if (!b || !a) return b || a ? { old: b, new: a } : null;
+  // What changed is judged on the values as typed (secret fields left out): a change that only
+  // a card number's redaction hides is still recorded, its values as redacted.
+  const typedB = withoutSecrets(before, false) as Record<string, unknown>;
+  const typedA = withoutSecrets(after, false) as Record<string, unknown>;
   const old: Record<string, unknown> = {};
   const now: Record<string, unknown> = {};
   for (const k of new Set([...Object.keys(b), ...Object.keys(a)]))
-    if (!same(b[k], a[k])) {
+    if (!same(typedB[k], typedA[k])) {
       old[k] = b[k] ?? null;
       now[k] = a[k] ?? null;
     }
   if (!Object.keys(old).length) return null;
   // The record's name stays on a row that changed something else: the viewer names the report
   // or schedule by it ("Report: Cold chain"), and shows no line for a field that did not change.
-  if (!("name" in old) && typeof a["name"] === "string" && same(b["name"], a["name"]))
+  if (!("name" in old) && typeof a["name"] === "string" && same(typedB["name"], typedA["name"]))
     return { old: { name: b["name"], ...old }, new: { name: a["name"], ...now } };
   return { old, new: now };
 }

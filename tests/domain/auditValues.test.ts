@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { changes, maskedAddress, REDACTED, withoutSecrets } from "../../src/domain/auditValues.ts";
+import { changes, luhn, maskedAddress, withoutCards, withoutSecrets } from "../../src/domain/auditValues.ts";
 
 describe("withoutSecrets", () => {
   it.each([
@@ -8,7 +8,8 @@ describe("withoutSecrets", () => {
     [{ webhookSecret: "s", token: "t", sessionToken: "u" }, {}],
     [{ cvv: "123", cvc: "123", cardNumber: "4242424242424242" }, {}],
     [{ code: "123456", deviceKey: "k", key: "k" }, {}],
-    [{ note: "card 4242 4242 4242 4242" }, { note: REDACTED }],
+    [{ note: "card 4242 4242 4242 4242" }, { note: "card [redacted …4242]" }],
+    [{ name: "Freezer GTIN 04012345678901" }, { name: "Freezer GTIN 04012345678901" }],
     [{ nested: { password: "p", ok: 1 } }, { nested: { ok: 1 } }],
     [{ list: [{ token: "t", id: 2 }] }, { list: [{ id: 2 }] }],
     [
@@ -22,6 +23,31 @@ describe("withoutSecrets", () => {
     ],
   ])("keeps %j as %j", (input, kept) => {
     expect(withoutSecrets(input)).toEqual(kept);
+  });
+});
+
+describe("withoutCards", () => {
+  it.each([
+    ["4242424242424242", "[redacted …4242]"],
+    ["pay 4000-0566-5566-5556 now", "pay [redacted …5556] now"],
+    ["amex 378282246310005", "amex [redacted …0005]"],
+    ["two: 4242424242424242, 5555555555554444", "two: [redacted …4242], [redacted …4444]"],
+    ["lot 20261130000123", "lot 20261130000123"],
+    ["GTIN 04012345678918", "GTIN 04012345678918"],
+    ["twelve 424242424242", "twelve 424242424242"],
+    ["a longer run 12345678901234567890123", "a longer run 12345678901234567890123"],
+    ["no digits", "no digits"],
+  ])("makes %j read %j", (text, kept) => {
+    expect(withoutCards(text)).toBe(kept);
+  });
+
+  it.each([
+    ["4242424242424242", true],
+    ["4242424242424241", false],
+    ["79927398713", true],
+    ["0", true],
+  ])("judges %s by Luhn as %s", (digits, valid) => {
+    expect(luhn(digits)).toBe(valid);
   });
 });
 
@@ -43,6 +69,17 @@ describe("changes", () => {
     [{ tags: [1, 2] }, { tags: [1, 3] }, { old: { tags: [1, 2] }, new: { tags: [1, 3] } }],
     [{ a: 1 }, { a: 1, b: 2 }, { old: { b: null }, new: { b: 2 } }],
     [{ password: "a" }, { password: "b" }, null],
+    [{ notify: { a: 1, b: [2] } }, { notify: { b: [2], a: 1 } }, null],
+    [
+      { name: "Freezer GTIN 04012345678901" },
+      { name: "Freezer GTIN 04012345678918" },
+      { old: { name: "Freezer GTIN 04012345678901" }, new: { name: "Freezer GTIN 04012345678918" } },
+    ],
+    [
+      { note: "card 4242424242424242" },
+      { note: "card 4000056655694242" },
+      { old: { note: "card [redacted …4242]" }, new: { note: "card [redacted …4242]" } },
+    ],
     [null, null, null],
   ])("of %j and %j is %j", (before, after, expected) => {
     expect(changes(before, after)).toEqual(expected);

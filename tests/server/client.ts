@@ -23,7 +23,7 @@ export function browser(app: ReturnType<typeof buildApp>, origin = "http://local
     );
   return {
     jar,
-    get: (path: string) => request(path),
+    get: (path: string, headers: Record<string, string> = {}) => request(path, { headers }),
     form: (path: string, fields: Record<string, string>) =>
       request(path, {
         method: "POST",

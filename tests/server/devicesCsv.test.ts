@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { csvHeader, csvStream, csvText, type CsvPlan } from "../../server/data/csvExport.ts";
 import { csvFileName } from "../../server/http/csvFileName.ts";
+import { rows } from "../../server/db/client.ts";
 import {
   COLD_ROOM,
   NO_SUCH_ID,
@@ -107,6 +108,35 @@ describe("the device data download", () => {
     expect(second).toContain(",-1.5,");
     for (const prefix of ["=", "+", "-", "@", "\t", "\r"]) expect(csvText(`${prefix}1`)).toMatch(/^"?'/);
     expect(csvText("Cold Room")).toBe("Cold Room");
+    // Quoted where a spreadsheet splitting on ';' or tab would start a cell (maybe a formula).
+    expect(csvText("Fridge;=1+1")).toBe('"Fridge;=1+1"');
+    expect(csvText("a\t=1")).toBe('"a\t=1"');
+  });
+
+  it("refuses a download another site's link started, and records nothing for it", async () => {
+    const viewer = await signedIn(ctx, "viewer@example.com");
+    const id = await deviceId(db(), "Lab Base Station");
+    const recorded = async () =>
+      (
+        await rows<{ n: number }>(
+          db(),
+          sql`select count(*)::int as n from audit_log where action = 'device.download'`,
+        )
+      )[0]!;
+    const before = (await recorded()).n;
+    const cross = await viewer.get(download(id), {
+      "sec-fetch-site": "cross-site",
+      "sec-fetch-mode": "navigate",
+    });
+    expect(cross.status).toBe(403);
+    expect(await cross.json()).toEqual({
+      success: false,
+      data: [{ field: null, message: "Cross-site request refused." }],
+    });
+    expect((await recorded()).n).toBe(before);
+    const own = await viewer.get(download(id), { "sec-fetch-site": "same-origin" });
+    expect(own.status).toBe(200);
+    await own.arrayBuffer();
   });
 
   it("names the file after the device and the range, 'device-data.csv' when the name leaves nothing", async () => {
