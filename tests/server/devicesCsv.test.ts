@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { csvHeader, csvStream, csvText, type CsvPlan } from "../../server/data/csvExport.ts";
 import { csvFileName } from "../../server/http/csvFileName.ts";
-import { rows } from "../../server/db/client.ts";
+import { rows as rowsOf } from "../../server/db/client.ts";
 import {
   COLD_ROOM,
   NO_SUCH_ID,
@@ -118,7 +118,7 @@ describe("the device data download", () => {
     const id = await deviceId(db(), "Lab Base Station");
     const recorded = async () =>
       (
-        await rows<{ n: number }>(
+        await rowsOf<{ n: number }>(
           db(),
           sql`select count(*)::int as n from audit_log where action = 'device.download'`,
         )
