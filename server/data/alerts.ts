@@ -28,6 +28,22 @@ export async function ruleById(db: Db, id: number): Promise<RuleRow | undefined>
   return row;
 }
 
+/**
+ * The one device a rule watches, for the trail's device history: its device, or its channel's;
+ * null for a rule on a tag (it may watch many).
+ */
+export async function ruleDeviceId(db: Db, ruleId: number): Promise<number | null> {
+  const [row] = await rows<{ device_id: number | null }>(
+    db,
+    sql`select coalesce(r.device_id, s.device_id) as device_id from alert_rules r
+        left join channels c on c.id = r.channel_id
+        left join channel_groups g on g.id = c.channel_group_id
+        left join sensors s on s.id = g.sensor_id
+        where r.id = ${ruleId}`,
+  );
+  return row?.device_id ?? null;
+}
+
 export async function countRules(db: Db, subscriptionId: number): Promise<number> {
   const [row] = await rows<{ n: number }>(
     db,

@@ -5,6 +5,7 @@ import type { Auth } from "../data/auth.ts";
 import {
   deviceSubscription,
   ruleById,
+  ruleDeviceId,
   ruleExtras,
   setDeviceMute,
   watchNames,
@@ -51,12 +52,13 @@ import {
   listAlarms,
 } from "../../src/api/alarms.ts";
 
-/** A rule's row in the trail: by whom, which rule. */
-const ruleEntry = (auth: Auth, id: number, action: string) => ({
+/** A rule's row in the trail: by whom, which rule, and the device it watches (if one). */
+const ruleEntry = (auth: Auth, id: number, action: string, deviceId: number | null) => ({
   ...byUser(auth),
   action,
   entityType: EntityType.ALERT,
   entityId: id,
+  deviceId,
 });
 
 /** A rule as the trail keeps it: webhook addresses by origin and fingerprint (a path may hold a key). */
@@ -135,8 +137,14 @@ export function alertRoutes(deps: Deps) {
       const input = await inputOf(c, createRuleCall);
       const rule = await audited(
         deps,
-        (tx) => createRule(tx, caller(auth), input, policy, now()),
-        (made) => ({ ...ruleEntry(auth, made.id, "alert.rule.create"), after: ruleValues(input) }),
+        async (tx) => {
+          const made = await createRule(tx, caller(auth), input, policy, now());
+          return { ...made, deviceId: await ruleDeviceId(tx, made.id) };
+        },
+        (made) => ({
+          ...ruleEntry(auth, made.id, "alert.rule.create", made.deviceId),
+          after: ruleValues(input),
+        }),
       );
       deps.alertWork.kick();
       return reply(c, createRuleCall, await oneRule(deps, auth, rule.id));
@@ -147,21 +155,29 @@ export function alertRoutes(deps: Deps) {
       const patch = await inputOf(c, updateRule);
       const extras = await ruleExtras(db, auth.subscription.id);
       const current = await inputOfRule(db, rule, extras.tagsByRule.get(rule.id) ?? []);
-      await audited(deps, (tx) => changeRule(tx, caller(auth), rule, current, patch, policy, now()), {
-        ...ruleEntry(auth, rule.id, "alert.rule.change"),
-        before: ruleValues(current),
-        after: ruleValues({ ...current, ...patch }),
-      });
+      await audited(
+        deps,
+        async (tx) => {
+          await changeRule(tx, caller(auth), rule, current, patch, policy, now());
+          return ruleDeviceId(tx, rule.id);
+        },
+        (deviceId) => ({
+          ...ruleEntry(auth, rule.id, "alert.rule.change", deviceId),
+          before: ruleValues(current),
+          after: ruleValues({ ...current, ...patch }),
+        }),
+      );
       deps.alertWork.kick();
       return reply(c, updateRule, await oneRule(deps, auth, rule.id));
     })
     .delete(deleteRule.path, guard(deleteRule, deps), async (c) => {
       const rule = await ruleFor(deps, authOf(c), idParam(c));
+      const deviceId = await ruleDeviceId(db, rule.id);
       const removed = await audited(
         deps,
         (tx) => removeRule(tx, rule, now()),
         (gone) => ({
-          ...ruleEntry(authOf(c), rule.id, "alert.rule.delete"),
+          ...ruleEntry(authOf(c), rule.id, "alert.rule.delete", deviceId),
           before: gone ? { name: rule.name, kind: rule.kind } : null,
           after: null,
         }),

@@ -81,8 +81,9 @@ export function deviceRoutes(deps: Deps) {
           entityType: EntityType.DATAGROUP,
           entityId: record.group.channelKey,
           deviceId: record.deviceId,
-          before: sensorValues(record),
-          after: sensorValues(after),
+          // Named as its card was before the change (a new label shows as the label's change).
+          before: { name: sensorTitle(record), ...sensorValues(record) },
+          after: { name: sensorTitle(record), ...sensorValues(after) },
         }),
       );
       return reply(c, updateSensor, { channelGroup: groupOf(saved.group, saved.channels) });
@@ -149,6 +150,10 @@ export function deviceRoutes(deps: Deps) {
 }
 
 /** A sensor's settings as the trail shows them: label, hidden, each channel's adjustment. */
+/** The sensor as its card names it: the group's label, else the sensor's label or type, else its address. */
+const sensorTitle = (r: GroupRecord) =>
+  r.group.label || r.sensor.label || r.sensor.sensorType || r.sensor.macAddress;
+
 const sensorValues = (r: GroupRecord) => ({
   label: r.group.label ?? null,
   isHidden: r.group.isHidden,

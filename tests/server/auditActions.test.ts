@@ -60,7 +60,11 @@ describe("the audit trail of a subscription", () => {
       new: { name: "Lab Base 2" },
       deviceName: "Lab Base 2",
     });
-    expect(entries[2]).toMatchObject({ new: { label: "Door side", "adjust temperature": 0.5 } });
+    // Named as its card was (which of the device's sensors), the new label a change of its own.
+    expect(entries[2]).toMatchObject({
+      old: { name: "Cold Room", label: "Cold Room" },
+      new: { name: "Cold Room", label: "Door side", "adjust temperature": 0.5 },
+    });
     expect(actions).toContain("device.rename");
     // The link's token is a secret: it is in no row.
     const all = await rows<{ t: string }>(db(), sql`select row_to_json(l)::text as t from audit_log l`);

@@ -107,6 +107,22 @@ describe("what the audit trail records", () => {
     expect(text).not.toContain("key=abc");
   });
 
+  it("puts a rule on one sensor, its change and its deletion in that device's history", async () => {
+    const b = await admin();
+    await cases[3]![1](b);
+    const [made] = await rows<{ id: number; device_id: number }>(
+      db(),
+      sql`select r.id, s.device_id from alert_rules r join channels c on c.id = r.channel_id
+          join channel_groups g on g.id = c.channel_group_id join sensors s on s.id = g.sensor_id
+          order by r.id desc limit 1`,
+    );
+    expect(await newest()).toMatchObject({ action: "alert.rule.create", device_id: made!.device_id });
+    await ok(b.json(`/api/v1/alerts/rules/${made!.id}`, { name: "Too warm now" }, "PATCH"));
+    expect(await newest()).toMatchObject({ action: "alert.rule.change", device_id: made!.device_id });
+    await ok(b.delete(`/api/v1/alerts/rules/${made!.id}`));
+    expect(await newest()).toMatchObject({ action: "alert.rule.delete", device_id: made!.device_id });
+  });
+
   it("records a tag's rename and deletion with the name before and after", async () => {
     const b = await admin();
     const made = await b.json("/api/v1/tags", {
