@@ -156,7 +156,7 @@ function Tools() {
                 check.anchoredAt
                   ? `, which matches its heads kept outside the database up to ${withMomentsIn(check.anchoredAt, zone)}`
                   : ""
-              }.`
+              }. Nothing was changed, removed or added behind the portal's back.`
             : `Not intact${check.first!.seq ? ` at row ${check.first!.seq}` : ""}: ${withMomentsIn(check.first!.why, zone)}${
                 check.faults > 1 ? `, and ${check.faults - 1} more` : ""
               }.`)}
@@ -253,7 +253,9 @@ function Row({ entry: e, zone }: { entry: AuditEntry; zone: string }) {
                   {l.from === null ? (
                     <ins>{l.to}</ins>
                   ) : l.to === null ? (
-                    <del>{l.from}</del>
+                    <>
+                      <del>{l.from}</del> (removed)
+                    </>
                   ) : (
                     <>
                       <del>{l.from}</del> → <ins>{l.to}</ins>

@@ -151,6 +151,8 @@ const RECORD_KINDS: [prefix: string, kind: string][] = [
   ["alert.repeat", "Alarm"],
   ["alert.escalate", "Alarm"],
   ["tag.", "Tag"],
+  // Named only when the row carries the sensor's name: its key names nothing a person knows.
+  ["sensor.", "Sensor"],
 ];
 
 /** The spec's entity types in words, for a record no action family names. */
@@ -189,7 +191,7 @@ export function recordText(
   if (entityId === null) return null;
   if (/^(QUO|ORD)-\d+$/.test(entityId)) return entityId;
   const kind = RECORD_KINDS.find(([prefix]) => action.startsWith(prefix))?.[1];
-  if (!kind) return null;
+  if (!kind || (kind === "Sensor" && !name)) return null;
   return name ? `${kind}: ${name}` : `${kind} ${entityId}`;
 }
 

@@ -67,6 +67,7 @@ describe("audit text", () => {
     ["quote.order", "QUO-1001", "QUO-1001"],
     ["order.payment", "ORD-5003", "ORD-5003"],
     ["device.rename", "7", null],
+    ["sensor.update", "00:1A:2B:3C:4D:01_W1A001_1200_0", null],
     ["session.signin", "2", null],
     ["report.change", null, null],
   ])("names the record of %s %s as %s", (action, id, text) => {
@@ -136,6 +137,7 @@ describe("audit text", () => {
     ["alert.acknowledge", "9", { name: "Cold room too warm" }, "Alarm: Cold room too warm"],
     ["report.change", "1", null, "Report 1"],
     ["device.rename", "7", { name: "Freezer" }, null],
+    ["sensor.update", "00:1A:2B:3C:4D:01_W1A001_1200_0", { name: "Cold Room" }, "Sensor: Cold Room"],
   ])("names the record of %s %s by the row's name %j as %s", (action, id, row, text) => {
     expect(recordText(action, id, recordName(null, row))).toBe(text);
   });
