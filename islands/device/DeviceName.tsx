@@ -21,8 +21,14 @@ export function DeviceName({ name }: { name: string }) {
     setShown(name);
     setDraft(name);
   }
-  const save = async () => setDraft((await renameDevice(draft)).name);
-  const keys = (e: KeyboardEvent<HTMLInputElement>) => {
+  // "Saved" once a new name is stored: Enter leaves the field, so the focus cannot say it.
+  const [saved, setSaved] = useState(false);
+  const save = async () => {
+    const done = await renameDevice(draft);
+    setDraft(done.name);
+    setSaved(done.saved);
+  };
+  const keys = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === "Enter") {
       e.preventDefault();
       e.currentTarget.blur();
@@ -39,13 +45,18 @@ export function DeviceName({ name }: { name: string }) {
       </h1>
       {/* Reads as the page's title; the pencil and the border on hover or focus say it edits. */}
       <label className="device-title-edit">
-        <input
-          type="text"
+        {/* A text area of one line that wraps: a long name stays whole on a phone. Enter saves, so
+            it never holds a line break; a pasted one becomes a space. */}
+        <textarea
+          rows={1}
           aria-label="Device name"
           value={draft}
           style={{ minWidth: MIN_WIDTH }}
-          size={Math.max(draft.length, 10)}
-          onChange={(e) => setDraft(e.target.value)}
+          cols={Math.max(draft.length, 10)}
+          onChange={(e) => {
+            setSaved(false);
+            setDraft(e.target.value.replace(/[\r\n]+/g, " "));
+          }}
           onKeyDown={keys}
           onBlur={() => void save()}
           aria-busy={rename.busy || undefined}
@@ -59,6 +70,9 @@ export function DeviceName({ name }: { name: string }) {
           {error}
         </small>
       )}
+      <small role="status" className="muted">
+        {saved && !error ? "Name saved." : ""}
+      </small>
     </div>
   );
 }

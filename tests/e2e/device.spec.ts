@@ -617,6 +617,28 @@ test.describe("at phone width", () => {
     expect(await wide()).toBeLessThanOrEqual(390);
   });
 
+  test("wraps a long name whole and says when it is saved", async ({ page }) => {
+    await openLabStation(page, "admin@example.com");
+    const name = page.getByRole("textbox", { name: "Device name" });
+    const before = await name.inputValue();
+    const long = "Lab Base Station North, second floor, beside the freezers";
+    await name.fill(long);
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("status").filter({ hasText: "Name saved." })).toBeVisible();
+    // Every word in view: no text scrolled out of the field, which grew to more lines instead.
+    const box = await name.evaluate((el) => ({
+      scroll: el.scrollWidth,
+      width: el.clientWidth,
+      tall: el.getBoundingClientRect().height,
+      line: parseFloat(getComputedStyle(el).lineHeight),
+    }));
+    expect(box.scroll).toBeLessThanOrEqual(box.width);
+    expect(box.tall).toBeGreaterThan(2 * box.line);
+    await name.fill(before);
+    await page.keyboard.press("Enter");
+    await expect(name).toHaveValue(before);
+  });
+
   test("keeps a tall dialog's title and buttons in view while its fields scroll", async ({ page }) => {
     await openLabStation(page, "viewer@example.com");
     await page.getByRole("button", { name: "Settings of Cold Room" }).click();
