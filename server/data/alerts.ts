@@ -205,6 +205,46 @@ export async function watchNames(db: Db, subscriptionId: number) {
   return new Map(named.map((n) => [`${n.kind}:${n.id}`, n.name]));
 }
 
+/**
+ * What a rule's target is called, as the rules list names it: a channel by its key, a device
+ * or a tag by id, within the subscription; null when it names none of its records.
+ */
+export async function targetName(
+  db: Db,
+  subscriptionId: number,
+  t: { channelKey?: unknown; deviceId?: unknown; tagId?: unknown },
+): Promise<string | null> {
+  const key = typeof t.channelKey === "string" ? t.channelKey : null;
+  const device = typeof t.deviceId === "number" ? t.deviceId : null;
+  const tag = typeof t.tagId === "number" ? t.tagId : null;
+  const [row] = await rows<{ name: string }>(
+    db,
+    sql`select coalesce(nullif(d.name, ''), d.mac_address) || ' - ' || coalesce(nullif(g.label, ''), nullif(s.label, ''), s.sensor_type, s.mac_address) || ' - ' || c.name as name
+          from channels c join channel_groups g on g.id = c.channel_group_id join sensors s on s.id = g.sensor_id
+          join devices d on d.id = s.device_id where c.channel_key = ${key} and d.subscription_id = ${subscriptionId}
+        union all
+        select coalesce(nullif(d.name, ''), d.mac_address) from devices d where d.id = ${device} and d.subscription_id = ${subscriptionId}
+        union all
+        select 'Tag ' || t.name from tags t where t.id = ${tag} and t.subscription_id = ${subscriptionId}
+        limit 1`,
+  );
+  return row?.name ?? null;
+}
+
+/** The addresses of the subscription's members among `userIds`, by id. */
+export async function memberEmails(db: Db, subscriptionId: number, userIds: number[]) {
+  if (!userIds.length) return new Map<number, string>();
+  const found = await rows<{ id: number; email: string }>(
+    db,
+    sql`select u.id, u.email from users u join user_assignments a on a.user_id = u.id
+        where a.subscription_id = ${subscriptionId} and u.id in (${sql.join(
+          userIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+  );
+  return new Map(found.map((f) => [f.id, f.email]));
+}
+
 /** The subscription's webhook secret, made once (two first callers agree on one). */
 export async function webhookSecretOf(db: Db, subscriptionId: number, fresh: () => string): Promise<string> {
   await db.insert(alertSettings).values({ subscriptionId, webhookSecret: fresh() }).onConflictDoNothing();

@@ -18,7 +18,6 @@ import {
   changeRule,
   createRule,
   inputOfRule,
-  auditedUrl,
   maskedUrl,
   maskRule,
   removeRule,
@@ -30,6 +29,7 @@ import { authOf, inSubscription } from "../http/auth.ts";
 import { idParam, inputOf } from "../http/input.ts";
 import { reply } from "../http/reply.ts";
 import { audited, byUser } from "../flows/audited.ts";
+import { ruleEntry, ruleValues } from "../flows/ruleAudit.ts";
 import { EntityType } from "../../src/domain/enums.ts";
 import { SIGNATURE_HEADER } from "../services/webhooks.ts";
 import { planLimit } from "../../src/domain/plan.ts";
@@ -51,23 +51,6 @@ import {
   getAlarm,
   listAlarms,
 } from "../../src/api/alarms.ts";
-
-/** A rule's row in the trail: by whom, which rule, and the device it watches (if one). */
-const ruleEntry = (auth: Auth, id: number, action: string, deviceId: number | null) => ({
-  ...byUser(auth),
-  action,
-  entityType: EntityType.ALERT,
-  entityId: id,
-  deviceId,
-});
-
-/** A rule as the trail keeps it: webhook addresses by origin and fingerprint (a path may hold a key). */
-function ruleValues(input: object): Record<string, unknown> {
-  const v = { ...input } as Record<string, unknown>;
-  const notify = v["notify"] as { webhookUrls?: string[] } | undefined;
-  if (notify?.webhookUrls) v["notify"] = { ...notify, webhookUrls: notify.webhookUrls.map(auditedUrl) };
-  return v;
-}
 
 /** An acknowledgement: the alarm moved to acknowledged, with its note (the ALERT_COMMENT). */
 const ackEntry = (alarm: { id: number; deviceId: number; ruleName: string }, note: string) => ({
@@ -139,11 +122,12 @@ export function alertRoutes(deps: Deps) {
         deps,
         async (tx) => {
           const made = await createRule(tx, caller(auth), input, policy, now());
-          return { ...made, deviceId: await ruleDeviceId(tx, made.id) };
+          const values = await ruleValues(tx, auth.subscription.id, input);
+          return { ...made, deviceId: await ruleDeviceId(tx, made.id), values };
         },
         (made) => ({
           ...ruleEntry(auth, made.id, "alert.rule.create", made.deviceId),
-          after: ruleValues(input),
+          after: made.values,
         }),
       );
       deps.alertWork.kick();
@@ -155,16 +139,18 @@ export function alertRoutes(deps: Deps) {
       const patch = await inputOf(c, updateRule);
       const extras = await ruleExtras(db, auth.subscription.id);
       const current = await inputOfRule(db, rule, extras.tagsByRule.get(rule.id) ?? []);
+      const before = await ruleValues(db, auth.subscription.id, current);
       await audited(
         deps,
         async (tx) => {
           await changeRule(tx, caller(auth), rule, current, patch, policy, now());
-          return ruleDeviceId(tx, rule.id);
+          const after = await ruleValues(tx, auth.subscription.id, { ...current, ...patch });
+          return { deviceId: await ruleDeviceId(tx, rule.id), after };
         },
-        (deviceId) => ({
+        ({ deviceId, after }) => ({
           ...ruleEntry(auth, rule.id, "alert.rule.change", deviceId),
-          before: ruleValues(current),
-          after: ruleValues({ ...current, ...patch }),
+          before,
+          after,
         }),
       );
       deps.alertWork.kick();

@@ -3,6 +3,7 @@ import type { Deps } from "../deps.ts";
 import { auditFacets, auditPage, auditStream } from "../data/auditQueries.ts";
 import { csvFileStream } from "../data/csvStream.ts";
 import { csvText } from "../data/csvExport.ts";
+import { deviceById } from "../data/devices.ts";
 import { verifyAudit } from "../flows/auditVerify.ts";
 import { sealChain } from "../data/auditSeal.ts";
 import { record, userActor } from "../flows/audited.ts";
@@ -45,11 +46,18 @@ export function auditRoutes(deps: Deps) {
       const { timezone, ...filter } = await inputOf(c, exportAudit);
       const auth = authOf(c);
       // An export of the trail is itself recorded (issue 37: "data downloads and exports").
+      // The device filter by the name the person picked (another subscription's id names none).
+      const { deviceId, ...rest } = filter;
+      const device = deviceId ? await deviceById(db, Number(deviceId)) : null;
+      const named =
+        deviceId === undefined
+          ? {}
+          : { device: device?.subscriptionId === auth.subscription.id ? device.name : `#${deviceId}` };
       await record(deps, {
         subscriptionId: auth.subscription.id,
         actor: userActor(auth),
         action: "audit.export",
-        after: { ...filter, timezone },
+        after: { ...rest, ...named, timezone },
       });
       await sealChain(db, auth.subscription.id, deps.config.auditKey, true, deps.anchors);
       const clock = zoneClock(timezone);

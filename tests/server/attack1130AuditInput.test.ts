@@ -155,6 +155,24 @@ describe("attack 1130: the audit routes' input", () => {
     expect(n!.n).toBe(0);
   });
 
+  it("records an export's device filter by the device's name, and another subscription's by its id only", async () => {
+    const b = await admin();
+    const own = await deviceId(db(), "Lab Base Station");
+    const [foreign] = await rows<{ id: number }>(
+      db(),
+      sql`select d.id from devices d join subscriptions s on s.id = d.subscription_id
+          where s.name like 'Northwind%' order by d.id limit 1`,
+    );
+    await (await b.get(`${CSV}?deviceId=${own}`)).text();
+    await (await b.get(`${CSV}?deviceId=${foreign!.id}`)).text();
+    const recorded = await rows<{ new: Record<string, unknown> }>(
+      db(),
+      sql`select new from audit_log where action = 'audit.export' order by id desc limit 2`,
+    );
+    expect(recorded.map((r) => r.new["device"])).toEqual([`#${foreign!.id}`, "Lab Base Station"]);
+    expect(recorded.every((r) => !("deviceId" in r.new))).toBe(true);
+  });
+
   it("shows no other subscription's rows whatever the filter names: their device, their person", async () => {
     const ours = await admin();
     const theirs = await signedIn(ctx, "owner@northwind.example.com");

@@ -107,6 +107,35 @@ describe("what the audit trail records", () => {
     expect(text).not.toContain("key=abc");
   });
 
+  it("names what a rule watches and whom it tells, never by key or id", async () => {
+    const b = await admin();
+    const [ch] = await rows<{ key: string }>(
+      db(),
+      sql`select c.channel_key as key from channels c join channel_groups g on g.id = c.channel_group_id
+          where g.label = 'Cold Room' and c.kind = 'temperature' limit 1`,
+    );
+    const [me] = await rows<{ id: number }>(
+      db(),
+      sql`select id from users where email = 'admin@example.com'`,
+    );
+    await ok(
+      b.json("/api/v1/alerts/rules", {
+        name: "Cold Room warm",
+        channelKey: ch!.key,
+        condition: { type: "above", high: 8, scale: "C" },
+        notify: { userIds: [me!.id], emails: [], webhookUrls: [] },
+      }),
+    );
+    const row = await newest();
+    expect(row.action).toBe("alert.rule.create");
+    expect(row.new).toMatchObject({
+      watches: "Lab Base Station - Cold Room - Temperature",
+      notify: { people: ["admin@example.com"] },
+    });
+    expect(JSON.stringify(row.new)).not.toContain(ch!.key);
+    expect(row.new).not.toHaveProperty("channelKey");
+  });
+
   it("puts a rule on one sensor, its change and its deletion in that device's history", async () => {
     const b = await admin();
     await cases[3]![1](b);
