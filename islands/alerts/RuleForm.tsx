@@ -231,6 +231,7 @@ export function RuleForm({ rule, onSaved, onLeave, onDirty }: FormProps) {
             <Cell
               label={`Low limit (°${scale} for temperatures)`}
               inputMode="decimal"
+              signed
               value={low}
               onChange={(e) => setLow(e.target.value)}
               error={errorOf("condition.low")}
@@ -240,6 +241,7 @@ export function RuleForm({ rule, onSaved, onLeave, onDirty }: FormProps) {
             <Cell
               label={`High limit (°${scale} for temperatures)`}
               inputMode="decimal"
+              signed
               value={high}
               onChange={(e) => setHigh(e.target.value)}
               error={errorOf("condition.high")}

@@ -155,6 +155,7 @@ function Adjustments({ group, draft, disabled, scale, error, onChange }: AdjustP
             <Field
               label={`${c.name} adjustment${units ? ` (${units})` : ""}`}
               inputMode="decimal"
+              signed
               value={draft.adjust[c.channelKey] ?? ""}
               disabled={disabled}
               error={error(`adjust:${c.channelKey}`)}

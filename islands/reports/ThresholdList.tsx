@@ -61,6 +61,7 @@ export function ThresholdList({ options, errors }: { options: ChannelOption[]; e
               <Field
                 label={`From${unit}`}
                 inputMode="decimal"
+                signed
                 value={t.min}
                 error={error(i, "minValue")}
                 hint="Empty: no lower end"
@@ -71,6 +72,7 @@ export function ThresholdList({ options, errors }: { options: ChannelOption[]; e
               <Field
                 label={`To${unit}`}
                 inputMode="decimal"
+                signed
                 value={t.max}
                 error={error(i, "maxValue")}
                 hint="Empty: no upper end"

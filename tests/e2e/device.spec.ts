@@ -489,6 +489,15 @@ test.describe("editing a device as its Administrator", () => {
     await label.fill("Dock Internal");
     const temperature = dialog.getByRole("textbox", { name: "Temperature adjustment (°C)" });
     await temperature.fill("0.5");
+    // "±" turns the sign (an iPhone's decimal keypad has no minus key) and leaves the focus there.
+    const sign = temperature.locator("xpath=following-sibling::button");
+    await expect(sign).toHaveAccessibleName("Turn the sign");
+    await expect(sign).toHaveAccessibleDescription("Temperature adjustment (°C)");
+    await sign.click();
+    await expect(temperature).toHaveValue("-0.5");
+    await expect(temperature).toBeFocused();
+    await sign.click();
+    await expect(temperature).toHaveValue("0.5");
     await expect(dialog.getByRole("textbox", { name: "Humidity adjustment (%)" })).toHaveValue("0");
     // While the save is out, Save is busy and cannot be pressed.
     const { gate, release } = held();

@@ -87,6 +87,7 @@ function LocationForm({ id, device, onSaved }: FormProps) {
           <Field
             label="Latitude"
             inputMode="decimal"
+            signed
             value={draft.lat}
             hint="From -90 to 90."
             error={error("lat")}
@@ -97,6 +98,7 @@ function LocationForm({ id, device, onSaved }: FormProps) {
           <Field
             label="Longitude"
             inputMode="decimal"
+            signed
             value={draft.lng}
             hint="From -180 to 180."
             error={error("lng")}
