@@ -1,4 +1,4 @@
-import { useId, useRef, type InputHTMLAttributes, type Ref, type RefCallback } from "react";
+import { useId, type InputHTMLAttributes, type Ref } from "react";
 import { flipSign } from "../../src/domain/signedNumber.ts";
 
 interface Props extends InputHTMLAttributes<HTMLInputElement> {
@@ -17,16 +17,10 @@ interface Props extends InputHTMLAttributes<HTMLInputElement> {
 export function Field({ label, error, hint, inputRef, signed, ...input }: Props) {
   const id = useId();
   const note = error ?? hint;
-  const own = useRef<HTMLInputElement | null>(null);
-  const refs: RefCallback<HTMLInputElement> = (el) => {
-    own.current = el;
-    if (typeof inputRef === "function") inputRef(el);
-    else if (inputRef) inputRef.current = el;
-  };
   const field = (
     <input
       id={id}
-      ref={refs}
+      ref={inputRef}
       aria-invalid={error ? true : undefined}
       aria-describedby={note ? `${id}-note` : undefined}
       {...input}
@@ -47,7 +41,7 @@ export function Field({ label, error, hint, inputRef, signed, ...input }: Props)
             aria-label="Turn the sign"
             aria-describedby={`${id}-label`}
             disabled={input.disabled}
-            onClick={() => turnSign(own.current)}
+            onClick={(e) => turnSign(e.currentTarget.previousElementSibling)}
           >
             ±
           </button>
@@ -61,8 +55,8 @@ export function Field({ label, error, hint, inputRef, signed, ...input }: Props)
 }
 
 /** Sets the field's text as typing would, so its owner's onChange hears it, and keeps the focus there. */
-function turnSign(input: HTMLInputElement | null) {
-  if (!input) return;
+function turnSign(input: Element | null) {
+  if (!(input instanceof HTMLInputElement)) return;
   const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")?.set;
   set?.call(input, flipSign(input.value));
   input.dispatchEvent(new Event("input", { bubbles: true }));
