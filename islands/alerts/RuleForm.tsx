@@ -14,7 +14,7 @@ import {
   saveRule,
 } from "../../src/stores/alerts.ts";
 import { DialogActions } from "../ui/Dialog.tsx";
-import { Cell, isThreshold, KINDS, num, Picker, shownBeside, type Kind } from "./ruleParts.tsx";
+import { Cell, isThreshold, SignedCell, KINDS, num, Picker, shownBeside, type Kind } from "./ruleParts.tsx";
 import { NotifyFieldset, useNotifyFields } from "./RuleNotify.tsx";
 import { BusyButton } from "../ui/BusyButton.tsx";
 import { FormErrors } from "../ui/Field.tsx";
@@ -228,20 +228,18 @@ export function RuleForm({ rule, onSaved, onLeave, onDirty }: FormProps) {
       {isThreshold(kind) && (
         <div className="grid">
           {kind !== "above" && (
-            <Cell
+            <SignedCell
               label={`Low limit (°${scale} for temperatures)`}
               inputMode="decimal"
-              signed
               value={low}
               onChange={(e) => setLow(e.target.value)}
               error={errorOf("condition.low")}
             />
           )}
           {kind !== "below" && (
-            <Cell
+            <SignedCell
               label={`High limit (°${scale} for temperatures)`}
               inputMode="decimal"
-              signed
               value={high}
               onChange={(e) => setHigh(e.target.value)}
               error={errorOf("condition.high")}

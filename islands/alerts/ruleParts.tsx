@@ -1,6 +1,7 @@
 import { useId, type ComponentProps, type ReactNode, type SelectHTMLAttributes } from "react";
 import type { RuleInput } from "../../src/api/alerts.ts";
 import { Field } from "../ui/Field.tsx";
+import { SignedField } from "../ui/SignedField.tsx";
 
 /* The rule editor's parts (RuleDialog.tsx): its kinds, text parsing, and its labelled cells. */
 
@@ -24,6 +25,15 @@ export function Cell(props: ComponentProps<typeof Field>) {
   return (
     <div>
       <Field {...props} />
+    </div>
+  );
+}
+
+/** A cell for a number that may be below zero: its field with a "±" button. */
+export function SignedCell(props: ComponentProps<typeof Field>) {
+  return (
+    <div>
+      <SignedField {...props} />
     </div>
   );
 }

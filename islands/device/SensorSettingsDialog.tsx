@@ -15,6 +15,7 @@ import {
 import { BusyButton } from "../ui/BusyButton.tsx";
 import { Dialog, DialogActions } from "../ui/Dialog.tsx";
 import { Field, FormErrors } from "../ui/Field.tsx";
+import { SignedField } from "../ui/SignedField.tsx";
 
 /** The sensor and its group for a group key, from the shown device. */
 function useGroup(key: string): { sensor: Sensor; group: ChannelGroup } | null {
@@ -152,10 +153,9 @@ function Adjustments({ group, draft, disabled, scale, error, onChange }: AdjustP
         const units = isTemperatureKind(c.kind) ? `°${scale}` : (c.conversion.units ?? "");
         return (
           <div key={c.channelKey}>
-            <Field
+            <SignedField
               label={`${c.name} adjustment${units ? ` (${units})` : ""}`}
               inputMode="decimal"
-              signed
               value={draft.adjust[c.channelKey] ?? ""}
               disabled={disabled}
               error={error(`adjust:${c.channelKey}`)}

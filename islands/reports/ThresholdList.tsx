@@ -10,6 +10,7 @@ import {
 } from "../../src/stores/reports.ts";
 import { $reportPrefs } from "../../src/stores/reportList.ts";
 import { Field } from "../ui/Field.tsx";
+import { SignedField } from "../ui/SignedField.tsx";
 
 /**
  * The report's threshold ranges: the band of values that is out of specification, on one
@@ -58,10 +59,9 @@ export function ThresholdList({ options, errors }: { options: ChannelOption[]; e
               </select>
             </div>
             <div>
-              <Field
+              <SignedField
                 label={`From${unit}`}
                 inputMode="decimal"
-                signed
                 value={t.min}
                 error={error(i, "minValue")}
                 hint="Empty: no lower end"
@@ -69,10 +69,9 @@ export function ThresholdList({ options, errors }: { options: ChannelOption[]; e
               />
             </div>
             <div>
-              <Field
+              <SignedField
                 label={`To${unit}`}
                 inputMode="decimal"
-                signed
                 value={t.max}
                 error={error(i, "maxValue")}
                 hint="Empty: no upper end"

@@ -11,6 +11,7 @@ import { DEVICE_MAP_PATH } from "../../../src/stores/devices.ts";
 import { BusyButton } from "../../ui/BusyButton.tsx";
 import { Dialog } from "../../ui/Dialog.tsx";
 import { Field, FormErrors } from "../../ui/Field.tsx";
+import { SignedField } from "../../ui/SignedField.tsx";
 import type { DeviceDialogProps } from "../DeviceMenu.tsx";
 import "../../../src/styles/devices.css";
 
@@ -84,10 +85,9 @@ function LocationForm({ id, device, onSaved }: FormProps) {
       <fieldset className="grid coordinates">
         <legend>Coordinates (decimal degrees)</legend>
         <div>
-          <Field
+          <SignedField
             label="Latitude"
             inputMode="decimal"
-            signed
             value={draft.lat}
             hint="From -90 to 90."
             error={error("lat")}
@@ -95,10 +95,9 @@ function LocationForm({ id, device, onSaved }: FormProps) {
           />
         </div>
         <div>
-          <Field
+          <SignedField
             label="Longitude"
             inputMode="decimal"
-            signed
             value={draft.lng}
             hint="From -180 to 180."
             error={error("lng")}
