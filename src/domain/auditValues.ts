@@ -1,6 +1,7 @@
 // What an audit row keeps of a change: the fields that changed, before and after, and never a
 // secret (docs/decisions.md, "Audit trail").
 import { canonical } from "./canonicalJson.ts";
+import { cardDigits, luhnValid } from "./card.ts";
 
 /** Field names whose values are secrets: dropped from every audit row, whatever the action. */
 const SECRET_FIELD =
@@ -13,17 +14,6 @@ const SECRET_FIELD =
 const DIGIT_RUN = /(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g;
 export const REDACTED = "[redacted]";
 
-/** Whether a string of digits passes the Luhn check (card numbers' check digit). */
-export function luhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
-
 /**
  * Text with each card number in it replaced by "[redacted …1234]" (its last four digits, as a
  * receipt prints it): the words around it stay, so the record stays named, and two texts with
@@ -31,8 +21,8 @@ export function luhn(digits: string): boolean {
  */
 export function withoutCards(text: string): string {
   return text.replace(DIGIT_RUN, (run) => {
-    const digits = run.replace(/[ -]/g, "");
-    return luhn(digits) ? `[redacted …${digits.slice(-4)}]` : run;
+    const digits = cardDigits(run);
+    return luhnValid(digits) ? `[redacted …${digits.slice(-4)}]` : run;
   });
 }
 
